@@ -1,0 +1,3 @@
+module boolprog
+
+go 1.22
