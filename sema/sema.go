@@ -1,0 +1,78 @@
+// Package sema checks the static semantics of a parsed Boolean program:
+// names, scopes, procedure arity, returned values, labels. It reports fatal
+// errors and harmless-but-suspicious warnings in two separate lists, and
+// returns an Info that records how every name resolved, for the `ir`
+// lowering and the other later stages.
+//
+// # Scopes
+//
+// There are three separate namespaces: variables, procedures and labels. A
+// variable use inside a procedure resolves to the procedure's own variable of
+// that name if there is one, else to the global of that name. A procedure's
+// own variables are its parameters, its `decl` lines at the top of the body,
+// and the names of every `decl` statement (DeclStmt) anywhere in its body;
+// all of them are visible in the whole procedure, whatever the position of
+// the declaration, because the language has no blocks. A parameter or local
+// may shadow a global of the same name (c2bp output relies on that); two
+// variables of the same procedure, or two globals, may not share a name.
+// Labels are per procedure: a goto may jump anywhere in its own procedure,
+// into or out of if/while bodies, but not into another procedure.
+// T, F, 0 and 1 are constants, not names.
+//
+// # Errors (each reported once, at the offending token)
+//
+//   - duplicate global variable x (first declared at L:C)
+//   - duplicate variable x in procedure f (first declared at L:C)
+//   - duplicate procedure f (first defined at L:C)
+//   - duplicate label L in procedure f (first defined at L:C); the same label
+//     written twice on the same statement is accepted, as SATABS does (c2bp
+//     output contains `zS_1: zS_1: goto L7;`)
+//   - undeclared variable x; undefined procedure f; undefined label L in
+//     procedure f; each reported at its first occurrence in a procedure only,
+//     since one declaration fixes them all
+//   - no procedure main (at 1:1), unless the file follows the Getafix
+//     convention of thread procedures (a procedure named thread0, thread1,
+//     ...), where `main` is optional
+//   - call of f with 1 argument; f has 2 parameters
+//   - f returns 2 values, 1 assigned; f returns no value, 1 assigned (a plain
+//     call with no targets is always fine, whatever f returns)
+//   - return of 1 value in procedure f, which returns 2 values; return of 1
+//     value in void procedure f (a bare `return;` is always fine: the results
+//     are then nondeterministic)
+//   - assignment mismatch: 2 targets but 1 value
+//   - x assigned twice in one statement
+//   - cannot use _ as a value; cannot declare _ as a variable
+//   - primed variable 'x outside a constrain clause; primed variable 'x is not
+//     assigned by this assignment
+//   - start_thread cannot assign the results of f
+//
+// # Warnings
+//
+//   - global variable x declared and not used; local variable x declared and
+//     not used; parameter x declared and not used. Any mention counts as a use
+//     (read, assignment target, dead). A global named `atomic` is exempt:
+//     under the Getafix convention the concurrent engines read it.
+//   - unreachable statement labelled L: the statement cannot be reached from
+//     the procedure's entry along control flow, treating every condition
+//     (including assume and abortif) as possibly true or false and every call
+//     as returning. Only labelled statements are reported, since an
+//     unlabelled statement after a goto or return is a normal product of
+//     generators, and only once per run of consecutive unreachable statements
+//     (inner statements of an unreachable if or while belong to its run).
+//
+// # Decisions
+//
+//   - main may have parameters (their values are nondeterministic) and may
+//     return values (they are discarded); SATABS's Return2 test has
+//     `bool<2> main()`.
+//   - A procedure returning values may be called as a plain statement; the
+//     values are discarded. Recursion, direct or mutual, is fine.
+//   - `_` may be a target of a call (discarding that value) and, as SATABS's
+//     type checker accepts, of a plain assignment, where it discards the
+//     value of the expression in its place. It may not be read, primed,
+//     declared or named in `dead`.
+//   - Threads: `start_thread f(e)` is checked like a call (existence, arity)
+//     but may not assign results, which have nowhere to go; `start_thread
+//     goto L` needs L in the procedure. `ASYNC_n:` labels are ordinary labels
+//     here; turning them into thread starts is the lowering's business.
+package sema
