@@ -272,6 +272,7 @@ type IfStmt struct {
 	Elsif   bool
 	Cond    Expr
 	Then    []Stmt
+	ElsePos Pos    // position of `else`, if any
 	Else    []Stmt // nil if there is no else branch
 	Fi      Pos    // position of `fi` (of the enclosing if's `fi` for elsif)
 }

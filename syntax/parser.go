@@ -1,0 +1,686 @@
+package syntax
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// MaxNesting bounds how deeply statements and expressions may nest. The
+// parser is recursive; the bound turns a pathological input (100,000 open
+// parentheses) into one diagnostic instead of a huge stack, and no
+// machine-generated program comes near it.
+const MaxNesting = 1000
+
+// maxErrors is how many syntax errors are reported before giving up; past
+// that, more messages are almost always echoes of the first few.
+const maxErrors = 10
+
+// ParseFile parses the source of one Boolean program. filename is used in
+// diagnostics only. On failure it returns the tree built so far (possibly
+// incomplete) and an ErrorList sorted by position.
+func ParseFile(filename string, src []byte, d Dialect) (f *File, err error) {
+	p := &parser{filename: filename, dialect: d}
+	p.sc.init(src, p.errorAt)
+	f = &File{Name: filename}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+		}
+		f.Comments = p.sc.comments
+		p.errors.Sort()
+		err = p.errors.Err()
+	}()
+	p.next()
+	p.parseFile(f)
+	return f, err
+}
+
+// bailout is panicked to abandon parsing (too many errors, nesting bound).
+type bailout struct{}
+
+type parser struct {
+	filename string
+	dialect  Dialect
+	sc       scanner
+	errors   ErrorList
+	lastLine int // line of the last reported error: one error per line
+	depth    int
+}
+
+func (p *parser) next() {
+	p.sc.next()
+	if p.sc.tok == tIllegal {
+		p.errorAt(p.sc.pos, "illegal "+p.sc.lit)
+		p.next()
+	}
+}
+
+func (p *parser) tok() token { return p.sc.tok }
+
+// errorAt records a diagnostic. Only the first per line is kept: after an
+// error the parser resynchronises, and what it trips over on the same line
+// is noise.
+func (p *parser) errorAt(pos Pos, msg string) {
+	if len(p.errors) > 0 && pos.Line == p.lastLine {
+		return
+	}
+	p.lastLine = pos.Line
+	p.errors.Add(p.filename, pos, msg)
+	if len(p.errors) >= maxErrors {
+		p.errors.Add(p.filename, pos, "too many errors")
+		panic(bailout{})
+	}
+}
+
+// describe names the current token for "expected X, found Y" messages.
+func (p *parser) describe() string {
+	switch p.tok() {
+	case tIdent:
+		if p.sc.braced {
+			return "identifier {" + p.sc.lit + "}"
+		}
+		return "identifier " + p.sc.lit
+	case tNumber:
+		return "number " + p.sc.lit
+	case tEOF:
+		return "end of file"
+	}
+	if p.tok() > tKeywords {
+		return "keyword " + p.tok().String()
+	}
+	return "'" + p.tok().String() + "'"
+}
+
+func (p *parser) errorExpected(what string) {
+	p.errorAt(p.sc.pos, fmt.Sprintf("expected %s, found %s", what, p.describe()))
+}
+
+// syntaxError is panicked inside a statement or declaration to unwind to
+// the nearest recovery point; the message has been recorded already.
+type syntaxError struct{}
+
+func (p *parser) fail(what string) {
+	p.errorExpected(what)
+	panic(syntaxError{})
+}
+
+func (p *parser) expect(t token) Pos {
+	pos := p.sc.pos
+	if p.tok() != t {
+		p.fail("'" + t.String() + "'")
+	}
+	p.next()
+	return pos
+}
+
+func (p *parser) got(t token) bool {
+	if p.tok() == t {
+		p.next()
+		return true
+	}
+	return false
+}
+
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > MaxNesting {
+		p.errors.Add(p.filename, p.sc.pos, fmt.Sprintf("program nested too deeply (more than %d levels)", MaxNesting))
+		panic(bailout{})
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// recover runs parse and, if it hits a syntax error, skips tokens until
+// one for which stop returns true (without consuming it) or a semicolon
+// (consumed), so that parsing can go on.
+func (p *parser) recovering(parse func(), stop func(token) bool) {
+	depth := p.depth
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(syntaxError); !ok {
+				panic(r)
+			}
+			p.depth = depth
+			for p.tok() != tEOF && !stop(p.tok()) {
+				if p.tok() == tSemi {
+					p.next()
+					return
+				}
+				p.next()
+			}
+		}
+	}()
+	parse()
+}
+
+// ---------------------------------------------------------------------------
+// Declarations and procedures
+
+func (p *parser) parseFile(f *File) {
+	topStop := func(t token) bool { return t == kwDecl || t == kwVoid || t == kwBool || t == kwDfs }
+	for p.tok() != tEOF {
+		switch p.tok() {
+		case kwDecl:
+			p.recovering(func() { f.Globals = append(f.Globals, p.parseDecl()) }, topStop)
+		case kwVoid, kwBool, kwDfs, tIdent:
+			p.recovering(func() { f.Procs = append(f.Procs, p.parseProc()) }, topStop)
+		case tSemi:
+			p.next() // a stray semicolon between declarations is harmless
+		default:
+			p.recovering(func() { p.fail("declaration or procedure") }, topStop)
+		}
+	}
+}
+
+func (p *parser) parseIdent() *Ident {
+	if p.tok() != tIdent {
+		p.fail("identifier")
+	}
+	id := &Ident{NamePos: p.sc.pos, Name: p.sc.lit, Braced: p.sc.braced}
+	p.next()
+	return id
+}
+
+// parseVarName parses an identifier that declares a variable.
+func (p *parser) parseVarName() *Ident {
+	id := p.parseIdent()
+	if !id.Braced && (id.Name == "T" || id.Name == "F") {
+		p.errorAt(id.NamePos, fmt.Sprintf("cannot declare %s: T and F are the Boolean constants", id.Name))
+	}
+	return id
+}
+
+func (p *parser) parseIdentList(parse func() *Ident) []*Ident {
+	list := []*Ident{parse()}
+	for p.got(tComma) {
+		list = append(list, parse())
+	}
+	return list
+}
+
+func (p *parser) parseDecl() *Decl {
+	d := &Decl{DeclPos: p.expect(kwDecl)}
+	d.Names = p.parseIdentList(p.parseVarName)
+	p.expect(tSemi)
+	return d
+}
+
+func (p *parser) parseProc() *Proc {
+	pr := &Proc{TypePos: p.sc.pos}
+	p.got(kwDfs) // SATABS's search-order hint; it does not change the meaning
+	switch p.tok() {
+	case kwVoid:
+		p.next()
+	case kwBool:
+		p.next()
+		pr.Returns = 1
+		if p.got(tLess) {
+			if p.tok() != tNumber {
+				p.fail("number of returned values")
+			}
+			n, err := strconv.Atoi(p.sc.lit)
+			if err != nil || n < 1 || n > 64 {
+				p.errorAt(p.sc.pos, fmt.Sprintf("invalid number of returned values %s (must be 1 to 64)", p.sc.lit))
+				n = 1
+			}
+			pr.Returns = n
+			p.next()
+			p.expect(tGreater)
+		}
+	case tIdent:
+		// The Bebop paper writes procedures without a return type.
+	default:
+		p.fail("procedure")
+	}
+	pr.Name = p.parseIdent()
+	p.expect(tLparen)
+	if p.tok() != tRparen {
+		pr.Params = p.parseIdentList(p.parseVarName)
+	}
+	p.expect(tRparen)
+	pr.Begin = p.expect(kwBegin)
+	for p.tok() == kwDecl {
+		p.recovering(func() { pr.Locals = append(pr.Locals, p.parseDecl()) }, isStmtStart)
+	}
+	if p.tok() == kwEnforce {
+		p.recovering(func() {
+			p.next()
+			pr.Enforce = p.parseExpr()
+			p.expectStmtEnd()
+		}, isStmtStart)
+	}
+	pr.Body = p.parseStmtList()
+	pr.End = p.expect(kwEnd)
+	return pr
+}
+
+// ---------------------------------------------------------------------------
+// Statements
+
+// isStmtStart reports whether t can begin a statement or close a block; it
+// is where statement-level recovery resumes.
+func isStmtStart(t token) bool {
+	switch t {
+	case kwSkip, kwPrint, kwGoto, kwReturn, kwIf, kwWhile, kwAssert, kwAssume,
+		kwAbortif, kwDead, kwDecl, kwCall, kwStartThread, kwEndThread,
+		kwAtomicBegin, kwAtomicEnd, kwEnforce, kwEnd, kwFi, kwOd, kwElse, kwElsif,
+		kwVoid, kwBool:
+		return true
+	}
+	return false
+}
+
+// closesBlock reports whether t ends a statement list.
+func closesBlock(t token) bool {
+	switch t {
+	case kwEnd, kwFi, kwOd, kwElse, kwElsif, tEOF:
+		return true
+	}
+	return false
+}
+
+func (p *parser) parseStmtList() []Stmt {
+	var list []Stmt
+	for !closesBlock(p.tok()) {
+		if p.tok() == kwVoid || p.tok() == kwBool {
+			// Most likely a missing `end`: let the caller report it at
+			// the procedure that follows.
+			break
+		}
+		if p.got(tSemi) {
+			continue // empty statement
+		}
+		p.recovering(func() {
+			if s := p.parseStmt(); s != nil {
+				list = append(list, s)
+			}
+		}, isStmtStart)
+	}
+	return list
+}
+
+// expectStmtEnd consumes the `;` that ends a simple statement. The last
+// statement of a block may omit it, as SATABS allows.
+func (p *parser) expectStmtEnd() {
+	if p.got(tSemi) || closesBlock(p.tok()) {
+		return
+	}
+	p.fail("';'")
+}
+
+func (p *parser) parseStmt() Stmt {
+	p.enter()
+	defer p.leave()
+	var labels []*Ident
+	for p.tok() == tIdent {
+		// A label is an identifier followed by ':'; anything else that
+		// starts with an identifier is an assignment or a call.
+		save := p.sc
+		id := &Ident{NamePos: p.sc.pos, Name: p.sc.lit, Braced: p.sc.braced}
+		p.next()
+		if p.tok() != tColon {
+			p.sc = save
+			break
+		}
+		p.next()
+		labels = append(labels, id)
+	}
+	s := p.parseUnlabelled(labels)
+	return s
+}
+
+func (p *parser) parseUnlabelled(labels []*Ident) Stmt {
+	l := Labels{Labels: labels}
+	pos := p.sc.pos
+	switch p.tok() {
+	case kwSkip:
+		p.next()
+		p.expectStmtEnd()
+		return &SkipStmt{Labels: l, Keyword: pos}
+	case kwPrint:
+		p.next()
+		p.expect(tLparen)
+		s := &PrintStmt{Labels: l, Keyword: pos}
+		if p.tok() != tRparen {
+			s.Args = p.parseExprList()
+		}
+		p.expect(tRparen)
+		p.expectStmtEnd()
+		return s
+	case kwGoto:
+		p.next()
+		s := &GotoStmt{Labels: l, Keyword: pos, Targets: p.parseIdentList(p.parseIdent)}
+		p.expectStmtEnd()
+		return s
+	case kwReturn:
+		p.next()
+		s := &ReturnStmt{Labels: l, Keyword: pos}
+		if p.tok() != tSemi && !closesBlock(p.tok()) {
+			s.Results = p.parseExprList()
+		}
+		p.expectStmtEnd()
+		return s
+	case kwAssert:
+		p.next()
+		s := &AssertStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
+		p.expectStmtEnd()
+		return s
+	case kwAssume:
+		p.next()
+		s := &AssumeStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
+		p.expectStmtEnd()
+		return s
+	case kwAbortif:
+		p.next()
+		s := &AbortifStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
+		p.expectStmtEnd()
+		return s
+	case kwDead:
+		p.next()
+		s := &DeadStmt{Labels: l, Keyword: pos, Vars: p.parseIdentList(p.parseIdent)}
+		p.expectStmtEnd()
+		return s
+	case kwDecl:
+		return &DeclStmt{Labels: l, Decl: p.parseDecl()}
+	case kwCall:
+		p.next()
+		s := p.parseCall(l, nil, p.parseIdent())
+		p.expectStmtEnd()
+		return s
+	case kwStartThread:
+		p.next()
+		s := &StartThreadStmt{Labels: l, Keyword: pos}
+		switch p.tok() {
+		case kwGoto:
+			gpos := p.sc.pos
+			p.next()
+			s.Target = &GotoStmt{Keyword: gpos, Targets: []*Ident{p.parseIdent()}}
+		case kwCall:
+			p.next()
+			s.Target = p.parseCall(Labels{}, nil, p.parseIdent())
+		case tIdent:
+			s.Target = p.parseCall(Labels{}, nil, p.parseIdent())
+		default:
+			p.fail("procedure call or goto after start_thread")
+		}
+		p.expectStmtEnd()
+		return s
+	case kwEndThread:
+		p.next()
+		p.expectStmtEnd()
+		return &EndThreadStmt{Labels: l, Keyword: pos}
+	case kwAtomicBegin:
+		p.next()
+		p.expectStmtEnd()
+		return &AtomicBeginStmt{Labels: l, Keyword: pos}
+	case kwAtomicEnd:
+		p.next()
+		p.expectStmtEnd()
+		return &AtomicEndStmt{Labels: l, Keyword: pos}
+	case kwIf:
+		return p.parseIf(l, false)
+	case kwWhile:
+		p.next()
+		s := &WhileStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
+		p.expect(kwDo)
+		s.Body = p.parseStmtList()
+		s.Od = p.expect(kwOd)
+		p.got(tSemi)
+		return s
+	case kwEnforce:
+		p.errorAt(pos, "enforce must come right after the procedure's declarations")
+		panic(syntaxError{})
+	case tIdent:
+		return p.parseAssignOrCall(l)
+	}
+	if len(labels) > 0 && closesBlock(p.tok()) {
+		p.errorAt(pos, fmt.Sprintf("label %s must be followed by a statement", labels[len(labels)-1].Name))
+		panic(syntaxError{})
+	}
+	p.fail("statement")
+	return nil
+}
+
+func (p *parser) parseIf(l Labels, elsif bool) *IfStmt {
+	s := &IfStmt{Labels: l, Keyword: p.sc.pos, Elsif: elsif}
+	p.next() // if or elsif
+	s.Cond = p.parseExpr()
+	p.expect(kwThen)
+	s.Then = p.parseStmtList()
+	switch p.tok() {
+	case kwElsif:
+		p.enter()
+		inner := p.parseIf(Labels{}, true)
+		p.leave()
+		s.Else = []Stmt{inner}
+		s.Fi = inner.Fi
+		return s
+	case kwElse:
+		s.ElsePos = p.sc.pos
+		p.next()
+		s.Else = p.parseStmtList()
+		if s.Else == nil {
+			s.Else = []Stmt{}
+		}
+	}
+	s.Fi = p.expect(kwFi)
+	if !elsif {
+		p.got(tSemi)
+	}
+	return s
+}
+
+// parseAssignOrCall parses the statements that start with an identifier:
+// `f(e);`, `x, y := e1, e2 [constrain c];` and `x, _ := f(e);`.
+func (p *parser) parseAssignOrCall(l Labels) Stmt {
+	first := p.parseIdent()
+	if p.tok() == tLparen {
+		s := p.parseCall(l, nil, first)
+		p.expectStmtEnd()
+		return s
+	}
+	lhs := []*Ident{first}
+	for p.got(tComma) {
+		lhs = append(lhs, p.parseIdent())
+	}
+	if p.tok() != tAssign {
+		if len(lhs) == 1 {
+			p.fail("':=', '(' or ':' after identifier " + first.Name)
+		}
+		p.fail("':='")
+	}
+	assign := p.sc.pos
+	p.next()
+	if p.tok() == kwCall {
+		p.next()
+		s := p.parseCall(l, lhs, p.parseIdent())
+		p.expectStmtEnd()
+		return s
+	}
+	if p.tok() == tIdent {
+		// `x := f(...)` is a call; `x := y` and `x := y & z` are not.
+		save := p.sc
+		id := &Ident{NamePos: p.sc.pos, Name: p.sc.lit, Braced: p.sc.braced}
+		p.next()
+		if p.tok() == tLparen {
+			s := p.parseCall(l, lhs, id)
+			p.expectStmtEnd()
+			return s
+		}
+		p.sc = save
+	}
+	s := &AssignStmt{Labels: l, Lhs: lhs, Assign: assign, Rhs: p.parseExprList()}
+	if p.got(kwConstrain) {
+		s.Constrain = p.parseExpr()
+	}
+	p.expectStmtEnd()
+	return s
+}
+
+func (p *parser) parseCall(l Labels, lhs []*Ident, name *Ident) *CallStmt {
+	s := &CallStmt{Labels: l, Lhs: lhs, Proc: name, Lparen: p.expect(tLparen)}
+	if p.tok() != tRparen {
+		s.Args = p.parseExprList()
+	}
+	p.expect(tRparen)
+	return s
+}
+
+// ---------------------------------------------------------------------------
+// Expressions
+
+func (p *parser) parseExprList() []Expr {
+	list := []Expr{p.parseExpr()}
+	for p.got(tComma) {
+		list = append(list, p.parseExpr())
+	}
+	return list
+}
+
+// binaryOp maps a token to its operator.
+func binaryOp(t token) (Op, bool) {
+	switch t {
+	case tAnd:
+		return And, true
+	case tOr:
+		return Or, true
+	case tXor:
+		return Xor, true
+	case tEq:
+		return Eq, true
+	case tNeq:
+		return Neq, true
+	case tImplies:
+		return Implies, true
+	}
+	return 0, false
+}
+
+// precedence returns how tightly op binds in dialect d (higher binds
+// tighter) and whether it groups to the right.
+func precedence(d Dialect, op Op) (prec int, right bool) {
+	if d == Getafix {
+		switch op {
+		case Implies:
+			return 1, false
+		case Or:
+			return 2, false
+		case Xor:
+			return 3, false
+		case And:
+			return 4, false
+		case Eq, Neq:
+			return 5, false
+		}
+		return 0, false
+	}
+	switch op {
+	case Eq, Neq, Implies:
+		return 1, true
+	case Xor:
+		return 2, false
+	case Or:
+		return 3, false
+	case And:
+		return 4, false
+	}
+	return 0, false
+}
+
+func (p *parser) parseExpr() Expr { return p.parseBinary(1) }
+
+// parseBinary parses an expression whose operators bind at least as
+// tightly as minPrec, by precedence climbing.
+func (p *parser) parseBinary(minPrec int) Expr {
+	p.enter()
+	defer p.leave()
+	x := p.parseUnary()
+	for {
+		op, ok := binaryOp(p.tok())
+		if !ok {
+			return x
+		}
+		prec, right := precedence(p.dialect, op)
+		if prec < minPrec {
+			return x
+		}
+		opPos := p.sc.pos
+		p.next()
+		next := prec + 1
+		if right {
+			next = prec
+		}
+		y := p.parseBinary(next)
+		x = &Binary{X: x, OpPos: opPos, Op: op, Y: y}
+	}
+}
+
+func (p *parser) parseUnary() Expr {
+	p.enter()
+	defer p.leave()
+	switch p.tok() {
+	case tNot:
+		pos := p.sc.pos
+		p.next()
+		return &Unary{OpPos: pos, Op: Not, X: p.parseUnary()}
+	case tTick:
+		pos := p.sc.pos
+		p.next()
+		if p.tok() != tIdent {
+			p.fail("variable name after '")
+		}
+		return &VarRef{TickPos: pos, Primed: true, Name: p.parseIdent()}
+	}
+	return p.parsePrimary()
+}
+
+func (p *parser) parsePrimary() Expr {
+	pos := p.sc.pos
+	switch p.tok() {
+	case tLparen:
+		p.next()
+		x := p.parseExpr()
+		p.expect(tRparen)
+		return x
+	case tStar:
+		p.next()
+		return &Nondet{StarPos: pos}
+	case tNumber:
+		lit := p.sc.lit
+		p.next()
+		switch lit {
+		case "0":
+			return &Const{ValuePos: pos, Value: false}
+		case "1":
+			return &Const{ValuePos: pos, Value: true}
+		}
+		p.errorAt(pos, fmt.Sprintf("invalid constant %s: the Boolean constants are 0, 1, F and T", lit))
+		panic(syntaxError{})
+	case tIdent:
+		if !p.sc.braced && (p.sc.lit == "T" || p.sc.lit == "F") {
+			v := p.sc.lit == "T"
+			p.next()
+			return &Const{ValuePos: pos, Value: v}
+		}
+		id := p.parseIdent()
+		if p.tok() == tLparen {
+			p.errorAt(p.sc.pos, fmt.Sprintf("call of %s inside an expression: a call must be a statement of its own (x := %s(...);)", id.Name, id.Name))
+			panic(syntaxError{})
+		}
+		return &VarRef{TickPos: pos, Name: id}
+	case kwSchoose:
+		p.next()
+		s := &Schoose{Keyword: pos}
+		p.expect(tLbrack)
+		s.PosCond = p.parseExpr()
+		p.expect(tComma)
+		s.NegCond = p.parseExpr()
+		p.expect(tRbrack)
+		return s
+	}
+	p.fail("expression")
+	return nil
+}

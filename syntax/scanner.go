@@ -1,0 +1,223 @@
+package syntax
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// scanner splits source text into tokens. It never fails: problems are
+// reported through the error callback and scanning goes on, so that one
+// stray byte costs one diagnostic, not the rest of the file.
+type scanner struct {
+	src  []byte
+	off  int // offset of the next unread byte
+	line int // line of src[off]
+	col  int // column of src[off]
+	err  func(pos Pos, msg string)
+
+	comments []*Comment
+
+	// The current token.
+	tok    token
+	pos    Pos
+	lit    string // identifier name, number digits or the illegal character
+	braced bool   // tok is an identifier written {...}
+}
+
+func (s *scanner) init(src []byte, err func(Pos, string)) {
+	s.src, s.off, s.line, s.col, s.err = src, 0, 1, 1, err
+	// A UTF-8 byte order mark is not part of the program.
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		s.off = 3
+	}
+}
+
+func (s *scanner) here() Pos { return Pos{Offset: s.off, Line: s.line, Col: s.col} }
+
+// advance consumes one byte, keeping line and column up to date.
+func (s *scanner) advance() {
+	if s.src[s.off] == '\n' {
+		s.line++
+		s.col = 1
+	} else {
+		s.col++
+	}
+	s.off++
+}
+
+func (s *scanner) peekByte(k int) byte {
+	if s.off+k < len(s.src) {
+		return s.src[s.off+k]
+	}
+	return 0
+}
+
+func isLetter(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '$'
+}
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// isIdentRest reports whether c may continue an identifier. SATABS also
+// allows `#` and `-` inside names (c2bp uses them); since the language has
+// no subtraction, `a-b` can only be a name.
+func isIdentRest(c byte) bool { return isLetter(c) || isDigit(c) || c == '#' || c == '-' }
+
+// next scans the next token into s.tok, s.pos and s.lit.
+func (s *scanner) next() {
+	s.skipSpaceAndComments()
+	s.pos = s.here()
+	s.lit = ""
+	s.braced = false
+	if s.off >= len(s.src) {
+		s.tok = tEOF
+		return
+	}
+	c := s.src[s.off]
+	switch {
+	case isLetter(c):
+		start := s.off
+		for s.off < len(s.src) && isIdentRest(s.src[s.off]) {
+			s.advance()
+		}
+		word := string(s.src[start:s.off])
+		if kw, ok := keywords[word]; ok {
+			s.tok = kw
+			return
+		}
+		s.tok, s.lit = tIdent, word
+		return
+	case isDigit(c):
+		start := s.off
+		for s.off < len(s.src) && isDigit(s.src[s.off]) {
+			s.advance()
+		}
+		s.tok, s.lit = tNumber, string(s.src[start:s.off])
+		return
+	case c == '{':
+		s.scanBraced()
+		return
+	}
+	s.advance()
+	two := func(next byte, long, short token) token {
+		if s.off < len(s.src) && s.src[s.off] == next {
+			s.advance()
+			return long
+		}
+		return short
+	}
+	switch c {
+	case '(':
+		s.tok = tLparen
+	case ')':
+		s.tok = tRparen
+	case '[':
+		s.tok = tLbrack
+	case ']':
+		s.tok = tRbrack
+	case ',':
+		s.tok = tComma
+	case ';':
+		s.tok = tSemi
+	case ':':
+		s.tok = two('=', tAssign, tColon)
+	case '<':
+		s.tok = tLess
+	case '>':
+		s.tok = tGreater
+	case '\'':
+		s.tok = tTick
+	case '!':
+		s.tok = two('=', tNeq, tNot)
+	case '~':
+		s.tok = tNot
+	case '&':
+		s.tok = two('&', tAnd, tAnd)
+	case '|':
+		s.tok = two('|', tOr, tOr)
+	case '^':
+		s.tok = tXor
+	case '=':
+		s.tok = two('>', tImplies, tEq)
+		if s.tok == tEq && s.off < len(s.src) && s.src[s.off] == '=' {
+			// `==` is C's equality; accept it as `=`.
+			s.advance()
+		}
+	case '*', '?':
+		s.tok = tStar
+	default:
+		s.tok = tIllegal
+		s.lit = s.illegalText(s.pos.Offset)
+	}
+}
+
+// illegalText describes the byte at off for a diagnostic and skips the rest
+// of a multi-byte character so that it yields one diagnostic.
+func (s *scanner) illegalText(off int) string {
+	r, size := utf8.DecodeRune(s.src[off:])
+	if r == utf8.RuneError && size <= 1 {
+		return fmt.Sprintf("byte 0x%02x", s.src[off])
+	}
+	for i := 1; i < size; i++ {
+		s.off++
+		s.col++
+	}
+	if r < 0x20 || r == 0x7f {
+		return fmt.Sprintf("control character %U", r)
+	}
+	return fmt.Sprintf("character %q", r)
+}
+
+// scanBraced scans a braced identifier `{...}`: any text up to the next `}`.
+func (s *scanner) scanBraced() {
+	start := s.here()
+	s.advance() // {
+	textStart := s.off
+	for s.off < len(s.src) && s.src[s.off] != '}' {
+		s.advance()
+	}
+	if s.off >= len(s.src) {
+		s.err(start, "braced identifier not terminated: missing '}'")
+		s.tok, s.lit, s.braced = tIdent, string(s.src[textStart:]), true
+		return
+	}
+	s.tok, s.lit, s.braced = tIdent, string(s.src[textStart:s.off]), true
+	s.advance() // }
+	if s.lit == "" {
+		s.err(start, "empty braced identifier {}")
+	}
+}
+
+func (s *scanner) skipSpaceAndComments() {
+	for s.off < len(s.src) {
+		switch c := s.src[s.off]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			s.advance()
+		case c == '/' && s.peekByte(1) == '/':
+			start, pos := s.off, s.here()
+			for s.off < len(s.src) && s.src[s.off] != '\n' {
+				s.advance()
+			}
+			end := s.off
+			if end > start && s.src[end-1] == '\r' {
+				end--
+			}
+			s.comments = append(s.comments, &Comment{Slash: pos, Text: string(s.src[start:end])})
+		case c == '/' && s.peekByte(1) == '*':
+			start, pos := s.off, s.here()
+			s.advance()
+			s.advance()
+			for s.off < len(s.src) && !(s.src[s.off] == '*' && s.peekByte(1) == '/') {
+				s.advance()
+			}
+			if s.off >= len(s.src) {
+				s.err(pos, "comment not terminated: missing */")
+				return
+			}
+			s.advance()
+			s.advance()
+			s.comments = append(s.comments, &Comment{Slash: pos, Text: string(s.src[start:s.off])})
+		default:
+			return
+		}
+	}
+}
