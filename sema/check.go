@@ -393,7 +393,9 @@ func (c *checker) expr(e syntax.Expr, primed map[*Var]bool) {
 		case primed == nil:
 			c.errorf(e.Pos(), "primed variable '%s outside a constrain clause", show(e.Name))
 		case !primed[v]:
-			c.errorf(e.Pos(), "primed variable '%s is not assigned by this assignment", show(e.Name))
+			// SATABS reads 'x of an unassigned x as the unchanged
+			// x, and c2bp emits it (Constrain4 needs it to verify).
+			c.warnf(e.Pos(), "primed variable '%s is not assigned by this assignment (it equals %s)", show(e.Name), show(e.Name))
 		}
 	case *syntax.Unary:
 		c.expr(e.X, primed)

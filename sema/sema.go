@@ -42,8 +42,7 @@
 //   - assignment mismatch: 2 targets but 1 value
 //   - x assigned twice in one statement
 //   - cannot use _ as a value; cannot declare _ as a variable
-//   - primed variable 'x outside a constrain clause; primed variable 'x is not
-//     assigned by this assignment
+//   - primed variable 'x outside a constrain clause
 //   - start_thread cannot assign the results of f
 //
 // # Warnings
@@ -52,6 +51,11 @@
 //     not used; parameter x declared and not used. Any mention counts as a use
 //     (read, assignment target, dead). A global named `atomic` is exempt:
 //     under the Getafix convention the concurrent engines read it.
+//   - primed variable 'x is not assigned by this assignment (it equals x):
+//     in `a := e constrain 'x` with x not among the targets, 'x is the new
+//     value of x, which is the old one. SATABS accepts this and c2bp emits it
+//     (the Constrain4 benchmark verifies only with that reading), so it is
+//     legal; the lowering must read such an 'x as x.
 //   - unreachable statement labelled L: the statement cannot be reached from
 //     the procedure's entry along control flow, treating every condition
 //     (including assume and abortif) as possibly true or false and every call
