@@ -1,0 +1,278 @@
+package bdd
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Not is the negation ¬f.
+func (m *Manager) Not(f Node) Node {
+	return m.run(f, True, True, func() Node { return m.not(f) })
+}
+
+// And is the conjunction f ∧ g.
+func (m *Manager) And(f, g Node) Node {
+	return m.run(f, g, True, func() Node { return m.and(f, g) })
+}
+
+// Or is the disjunction f ∨ g.
+func (m *Manager) Or(f, g Node) Node {
+	return m.run(f, g, True, func() Node { return m.or(f, g) })
+}
+
+// Xor is the exclusive or f ⊕ g.
+func (m *Manager) Xor(f, g Node) Node {
+	return m.run(f, g, True, func() Node { return m.apply(opXor, f, g) })
+}
+
+// Imp is the implication f → g.
+func (m *Manager) Imp(f, g Node) Node {
+	return m.run(f, g, True, func() Node { return m.apply(opImp, f, g) })
+}
+
+// Equiv is the equivalence f ↔ g.
+func (m *Manager) Equiv(f, g Node) Node {
+	return m.run(f, g, True, func() Node { return m.apply(opEquiv, f, g) })
+}
+
+// Ite is if-then-else: (f ∧ g) ∨ (¬f ∧ h).
+func (m *Manager) Ite(f, g, h Node) Node {
+	return m.run(f, g, h, func() Node { return m.ite(f, g, h) })
+}
+
+// AndAll is the conjunction of fs (True for none).
+func (m *Manager) AndAll(fs ...Node) Node {
+	r := True
+	for _, f := range fs {
+		r = m.And(r, f)
+	}
+	return r
+}
+
+// OrAll is the disjunction of fs (False for none).
+func (m *Manager) OrAll(fs ...Node) Node {
+	r := False
+	for _, f := range fs {
+		r = m.Or(r, f)
+	}
+	return r
+}
+
+// ---------------------------------------------------------------------
+// Variable sets
+
+// VarSet is a set of variables, used for quantification, counting and
+// picking assignments. It holds no Node that needs a Root: its cube is
+// rebuilt (O(size of the set)) when a collection or reordering happened
+// since it was last built. A VarSet belongs to one Manager.
+type VarSet struct {
+	m     *Manager
+	vars  []int // ascending, distinct
+	cube  Node
+	epoch uint64
+}
+
+// VarSet returns the set of the given variables (created on demand).
+// Duplicates are ignored.
+func (m *Manager) VarSet(vars ...int) *VarSet {
+	vs := slices.Clone(vars)
+	slices.Sort(vs)
+	vs = slices.Compact(vs)
+	for _, v := range vs {
+		m.needVar(v)
+	}
+	return &VarSet{m: m, vars: vs, cube: Invalid}
+}
+
+// Vars returns the variables of s in ascending order. SatOne and AllSat
+// report values in this order.
+func (s *VarSet) Vars() []int { return slices.Clone(s.vars) }
+
+// Len is the number of variables in s.
+func (s *VarSet) Len() int { return len(s.vars) }
+
+// cubeNode returns the positive cube of s, building it if a collection or
+// reordering invalidated the previous one. Called inside operations.
+func (s *VarSet) cubeNode(m *Manager) Node {
+	if s.m != m {
+		panic("bdd: VarSet of another manager")
+	}
+	if s.cube != Invalid && s.epoch == m.epoch {
+		return s.cube
+	}
+	ls := s.levels()
+	c := True
+	for i := len(ls) - 1; i >= 0; i-- {
+		c = m.mk(ls[i], False, c)
+	}
+	s.cube, s.epoch = c, m.epoch
+	return c
+}
+
+// levels returns the current levels of the set, ascending.
+func (s *VarSet) levels() []int32 {
+	ls := make([]int32, len(s.vars))
+	for i, v := range s.vars {
+		ls[i] = s.m.var2level[v]
+	}
+	slices.Sort(ls)
+	return ls
+}
+
+// Cube returns the conjunction of the positive literals of s.
+func (m *Manager) Cube(s *VarSet) Node {
+	return m.run(True, True, True, func() Node { return s.cubeNode(m) })
+}
+
+// Exists is ∃s. f.
+func (m *Manager) Exists(f Node, s *VarSet) Node {
+	return m.run(f, True, True, func() Node { return m.exists(f, s.cubeNode(m)) })
+}
+
+// Forall is ∀s. f.
+func (m *Manager) Forall(f Node, s *VarSet) Node {
+	return m.run(f, True, True, func() Node { return m.forall(f, s.cubeNode(m)) })
+}
+
+// AndExists is the relational product ∃s. f ∧ g, computed in one pass
+// without building f ∧ g.
+func (m *Manager) AndExists(f, g Node, s *VarSet) Node {
+	return m.run(f, g, True, func() Node { return m.andExists(f, g, s.cubeNode(m)) })
+}
+
+// ---------------------------------------------------------------------
+// Renaming and substitution
+
+// Pairs is a renaming of variables, built by Manager.NewPairs. Building
+// and using it costs time in the number of pairs and the size of the BDDs
+// renamed, never in the number of variables of the Manager.
+type Pairs struct {
+	m    *Manager
+	id   int32
+	from []int32
+	mp   map[int32]int32
+}
+
+// NewPairs returns the renaming from[i] ↦ to[i] (variables are created on
+// demand). The renaming need not preserve the order, nor be a permutation;
+// a variable mapped twice keeps the last target.
+func (m *Manager) NewPairs(from, to []int) *Pairs {
+	if len(from) != len(to) {
+		panic(fmt.Sprintf("bdd: NewPairs: %d sources, %d targets", len(from), len(to)))
+	}
+	p := &Pairs{m: m, id: m.newID(), mp: make(map[int32]int32, len(from))}
+	for i, v := range from {
+		m.needVar(v)
+		m.needVar(to[i])
+		if v != to[i] {
+			if _, dup := p.mp[int32(v)]; !dup {
+				p.from = append(p.from, int32(v))
+			}
+			p.mp[int32(v)] = int32(to[i])
+		} else if _, dup := p.mp[int32(v)]; dup {
+			delete(p.mp, int32(v))
+		}
+	}
+	return p
+}
+
+// newID returns a fresh id for cache keys of parameterised operations.
+// Ids are never reused while cached entries may mention them: on wrap the
+// cache is cleared.
+func (m *Manager) newID() int32 {
+	if m.nextID == 1<<31-1 {
+		m.nextID = 1
+		m.clearCache()
+	}
+	m.nextID++
+	return m.nextID
+}
+
+// Replace renames the variables of f according to p.
+func (m *Manager) Replace(f Node, p *Pairs) Node {
+	if p.m != m {
+		panic("bdd: Pairs of another manager")
+	}
+	return m.run(f, True, True, func() Node {
+		last := int32(-1)
+		for _, v := range p.from {
+			if _, ok := p.mp[v]; ok {
+				last = max(last, m.var2level[v])
+			}
+		}
+		return m.replace(f, p, last)
+	})
+}
+
+// Compose substitutes g for variable v in f: f[v := g].
+func (m *Manager) Compose(f Node, v int, g Node) Node {
+	m.needVar(v)
+	return m.run(f, g, True, func() Node { return m.compose(f, g, m.var2level[v]) })
+}
+
+// VecCompose substitutes gs[i] for vars[i] in f, simultaneously. The
+// functions gs must be protected like any operand (rooted or temporaries).
+func (m *Manager) VecCompose(f Node, vars []int, gs []Node) Node {
+	if len(vars) != len(gs) {
+		panic(fmt.Sprintf("bdd: VecCompose: %d variables, %d functions", len(vars), len(gs)))
+	}
+	for _, g := range gs {
+		if !m.valid(g) {
+			return Invalid
+		}
+	}
+	sub := make(map[int32]Node, len(vars))
+	for i, v := range vars {
+		m.needVar(v)
+		sub[int32(v)] = gs[i]
+	}
+	id := m.newID()
+	return m.run(f, True, True, func() Node {
+		last := int32(-1)
+		for v := range sub {
+			last = max(last, m.var2level[v])
+		}
+		return m.vecCompose(f, sub, id, last)
+	})
+}
+
+// Restrict simplifies f with respect to the care set c (Coudert–Madre
+// restrict): the result agrees with f wherever c holds, and is usually
+// smaller: as in CUDD, f itself is returned when the restricted BDD would
+// have more nodes. Restrict(f, c) ∧ c == f ∧ c. Restricting by a cube of
+// literals is the cofactor by that assignment.
+func (m *Manager) Restrict(f, c Node) Node {
+	r := m.run(f, c, True, func() Node { return m.restrict(f, c) })
+	if r != Invalid && m.NodeCount(r) > m.NodeCount(f) {
+		return f
+	}
+	return r
+}
+
+// Constrain is the generalised cofactor f↓c (Coudert–Madre constrain):
+// Constrain(f, c) ∧ c == f ∧ c, and for a cube c it is the cofactor.
+func (m *Manager) Constrain(f, c Node) Node {
+	return m.run(f, c, True, func() Node { return m.constrain(f, c) })
+}
+
+// Assignment returns the cube fixing vars[i] to vals[i] (a conjunction of
+// literals), e.g. for cofactoring with Restrict.
+func (m *Manager) Assignment(vars []int, vals []bool) Node {
+	if len(vars) != len(vals) {
+		panic("bdd: Assignment: lengths differ")
+	}
+	for _, v := range vars {
+		m.needVar(v)
+	}
+	return m.run(True, True, True, func() Node {
+		r := True
+		for i, v := range vars {
+			lit := m.mk(m.var2level[v], False, True)
+			if !vals[i] {
+				lit = m.mk(m.var2level[v], True, False)
+			}
+			r = m.and(r, lit)
+		}
+		return r
+	})
+}

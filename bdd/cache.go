@@ -1,0 +1,62 @@
+package bdd
+
+import "math/bits"
+
+// Operation codes of computed-cache entries. Binary Boolean operators use
+// their code directly; parameterised operations (Replace, VecCompose) put
+// the id of their parameter object in the third key.
+const (
+	opNone int32 = iota
+	opAnd
+	opOr
+	opXor
+	opImp
+	opEquiv
+	opNot
+	opIte
+	opExists
+	opForall
+	opAndExists
+	opReplace
+	opCompose
+	opVecCompose
+	opRestrict
+	opConstrain
+)
+
+// cacheEntry is one slot of the lossy computed cache: a hit needs all of
+// op, a, b, c equal. 20 bytes, no pointers.
+type cacheEntry struct {
+	op      int32
+	a, b, c Node
+	r       Node
+}
+
+// resizeCache sizes the cache for the current node table (CacheRatio nodes
+// per entry, power of two) or to the fixed CacheSize. Called only between
+// operations, since entries are addressed by hash during recursion.
+func (m *Manager) resizeCache() {
+	n := m.cacheFixed
+	if n <= 0 {
+		n = len(m.nodes) / m.cacheRatio
+	}
+	if n < 1024 {
+		n = 1024
+	}
+	n = 1 << bits.Len(uint(n-1))
+	if len(m.cache) == n {
+		return
+	}
+	m.cache = make([]cacheEntry, n)
+	m.cShift = uint(64 - bits.Len(uint(n-1)))
+}
+
+func (m *Manager) clearCache() {
+	clear(m.cache)
+}
+
+func cacheHash(op int32, a, b, c Node) uint64 {
+	x := uint64(uint32(a))<<32 | uint64(uint32(b))
+	x ^= (uint64(uint32(c))<<8 | uint64(op)) * 0xD6E8FEB86659FD93
+	return x * 0x9E3779B97F4A7C15
+}

@@ -1,0 +1,5 @@
+package bdd
+
+type block struct{ first, n int }
+
+func (m *Manager) reorderWith(a, b, c Node) {}
