@@ -121,7 +121,8 @@ func (c *checker) warnUnreached(list []syntax.Stmt, g *flow, reached []bool, qui
 		switch s := s.(type) {
 		case *syntax.IfStmt:
 			inner = c.warnUnreached(s.Then, g, reached, quiet && dead)
-			inner = c.warnUnreached(s.Else, g, reached, quiet && dead) || inner
+			// Both branches of an unreachable if are one run.
+			inner = c.warnUnreached(s.Else, g, reached, dead && (quiet || inner)) || inner
 		case *syntax.WhileStmt:
 			inner = c.warnUnreached(s.Body, g, reached, quiet && dead)
 		}
