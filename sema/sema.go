@@ -49,8 +49,9 @@
 //
 //   - global variable x declared and not used; local variable x declared and
 //     not used; parameter x declared and not used. Any mention counts as a use
-//     (read, assignment target, dead). A global named `atomic` is exempt:
-//     under the Getafix convention the concurrent engines read it.
+//     (read, assignment target, dead). Globals named `atomic` and
+//     `super_atomic` are exempt: under the Getafix convention the
+//     concurrent engines read them.
 //   - primed variable 'x is not assigned by this assignment (it equals x):
 //     in `a := e constrain 'x` with x not among the targets, 'x is the new
 //     value of x, which is the old one. SATABS accepts this and c2bp emits it

@@ -13,7 +13,7 @@ var warnTests = []struct {
 }{
 	{
 		name: "unused variables of every kind",
-		src: `decl used, unused, atomic;
+		src: `decl used, unused, atomic, super_atomic;
 void f(p, q) begin
   decl l, m;
   l := p;
