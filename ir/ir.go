@@ -1,0 +1,331 @@
+// Package ir is the program representation every engine reads: one
+// control-flow automaton (CFA) per procedure, whose edges carry operations
+// over resolved Boolean variables.
+//
+// # Control flow
+//
+// Each statement of a procedure starts at its own Location (the location
+// holds the statement's position, text and labels); the procedure also has
+// an Exit location (position of `end`), and one assertion-failure location
+// per `assert`. Edges follow the Bebop paper's control-flow graph (§2.3:
+// Succ, Next, ReturnPt), with one edge per statement outcome:
+//
+//   - skip, print, a single goto: one Skip edge;
+//   - `goto L1, L2`: one Skip edge per target;
+//   - `if (c)`, `elsif (c)`, `while (c)`: Assume(c) to the first statement of
+//     the branch or body, Assume(!c) to the else branch or the lexical
+//     successor;
+//   - `assert(c)`: Assume(c) to the successor and Assume(!c) to the
+//     statement's assertion-failure location (an error location);
+//   - `assume(c)`: Assume(c); `abortif c`: Assume(!c);
+//   - assignments, `dead x`, a `decl x` among the statements: one Assign
+//     (dead/decl assign Nondet);
+//   - a call: one Call edge from the call's location to its return point
+//     (the lexical successor) — an intraprocedural edge that stands for the
+//     whole call: enter the callee at its Entry, run it to its Exit, return;
+//   - `return e`: one Return edge to the Exit;
+//   - thread statements: one edge with the thread operation. A call behind
+//     a label `ASYNC_n:` is a StartThread.
+//
+// The lexical successor of the last statement of the body is the Exit.
+// Reaching the Exit returns from the procedure: the values of the Return edge
+// that led there are returned, or nondeterministic values if control fell
+// off the end (or `return;` in a procedure that returns values).
+//
+// # Errors
+//
+// Error locations have Location.Error set: every assertion-failure location,
+// and every statement location carrying the target label (Options.Target,
+// default "SLIC_ERROR"). An execution is erroneous iff it reaches an error
+// location. In a trace (package result), the final step of a failing
+// assertion is the assert's location with the Assume(!c) edge into the
+// failure location; the final step for a target label is the labelled
+// location itself, with no edge.
+//
+// # enforce
+//
+// `enforce e` is lowered to its meaning: the procedure's Entry is a location
+// at the enforce clause with an Assume(e) edge to the first statement; every
+// Assign of the procedure has e (with every variable primed) conjoined to its
+// Constrain; and every Call made by the procedure has Post = e, which the
+// caller's state after the return must satisfy. Other edges do not change
+// the state, so e then holds after every step of the procedure.
+package ir
+
+import (
+	"fmt"
+
+	"boolprog/syntax"
+)
+
+// DefaultTarget is the error label used when Options.Target is empty.
+const DefaultTarget = "SLIC_ERROR"
+
+// Program is a lowered Boolean program.
+type Program struct {
+	File       string   // source file name
+	Target     string   // the error label that marks error locations
+	Globals    []string // global variable names; VarRef{Global: true, Index: i} is Globals[i]
+	Procs      []*Proc  // procedures in source order; Call.Proc indexes this
+	Main       int      // index of main in Procs
+	Concurrent bool     // the program uses thread operations
+}
+
+// Proc is one procedure and its control-flow automaton.
+type Proc struct {
+	Name    string
+	Index   int        // index in Program.Procs
+	Pos     syntax.Pos // position of the procedure's definition
+	Params  int        // the first Params locals are the parameters, in order
+	Locals  []string   // parameters, then `decl` locals, then locals of DeclStmts
+	Returns int        // number of returned values
+
+	// Locations[i].ID == i. Entry is where a call starts, Exit where it
+	// returns.
+	Locations []*Location
+	// Edges[i].ID == i.
+	Edges []*Edge
+	Entry int
+	Exit  int
+	// Labels maps each statement label of the procedure to its location.
+	Labels map[string]int
+	// Enforce is the procedure's `enforce` condition, or nil. It is
+	// already lowered into the edges (see the package comment) and is kept
+	// here for display only; engines must not apply it again.
+	Enforce Expr
+}
+
+// NumVars returns the number of variables in scope in the procedure:
+// globals plus locals.
+func (p *Program) NumVars(proc *Proc) int { return len(p.Globals) + len(proc.Locals) }
+
+// MaxInScope returns the largest number of variables in scope in any
+// procedure.
+func (p *Program) MaxInScope() int {
+	n := len(p.Globals)
+	for _, pr := range p.Procs {
+		n = max(n, p.NumVars(pr))
+	}
+	return n
+}
+
+// Proc returns the procedure with the given name, or nil.
+func (p *Program) Proc(name string) *Proc {
+	for _, pr := range p.Procs {
+		if pr.Name == name {
+			return pr
+		}
+	}
+	return nil
+}
+
+// VarName returns the name of a variable as seen from procedure proc.
+func (p *Program) VarName(proc *Proc, v VarRef) string {
+	if v.Global {
+		return p.Globals[v.Index]
+	}
+	return proc.Locals[v.Index]
+}
+
+// LocKind distinguishes the kinds of locations.
+type LocKind int
+
+// The kinds of locations.
+const (
+	StmtLoc LocKind = iota // the start of a statement (or of the enforce clause)
+	ExitLoc                // the procedure's exit
+	FailLoc                // the failure of an assert (an error location)
+)
+
+// Location is a control location of a procedure.
+type Location struct {
+	ID     int
+	Kind   LocKind
+	Pos    syntax.Pos // position of the statement (after its labels); `end` for the exit; the assert for a failure location
+	Text   string     // canonical text of the statement starting here ("" for exit and failure locations)
+	Labels []string   // the statement's labels
+	Entry  bool       // this is Proc.Entry
+	Exit   bool       // this is Proc.Exit
+	Error  bool       // reaching this location is the error
+	Out    []int      // ids of the edges leaving this location
+	In     []int      // ids of the edges entering this location
+}
+
+// Edge is a transition of a procedure's CFA.
+type Edge struct {
+	ID       int
+	From, To int        // location ids
+	Op       Op         // what the edge does
+	Pos      syntax.Pos // position of the statement
+	Text     string     // canonical statement text for traces, e.g. "h := !g", "A(g, h)", "if (a1)"
+}
+
+// VarRef names a variable: a global (index into Program.Globals) or a local
+// of the current procedure (index into Proc.Locals).
+type VarRef struct {
+	Global bool
+	Index  int
+}
+
+// Target is the destination of one returned value in a Call: a variable or,
+// with Discard, nowhere (`_`).
+type Target struct {
+	Var     VarRef
+	Discard bool
+}
+
+// Op is the operation of an edge: one of *Skip, *Assume, *Assign, *Call,
+// *Return, *StartThread, *EndThread, *AtomicBegin, *AtomicEnd.
+type Op interface{ isOp() }
+
+// Skip does nothing (skip, print, goto).
+type Skip struct{}
+
+// Assume continues only in states where Cond can be true (Cond may contain
+// Nondet and Schoose: each is an independent choice).
+type Assume struct{ Cond Expr }
+
+// Assign is the parallel assignment Targets := Values [constrain Constrain]:
+// all Values are evaluated in the old state (every Nondet an independent
+// choice), then assigned simultaneously; if Constrain is not nil, only new
+// states for which Constrain can be true survive. In Constrain, a primed Var
+// is the variable's new value (the old value if it is not a target) and an
+// unprimed Var its old value. Targets are distinct.
+type Assign struct {
+	Targets   []VarRef
+	Values    []Expr
+	Constrain Expr
+}
+
+// Call calls Procs[Proc] with Args evaluated in the caller's state. The
+// callee starts at its Entry with globals unchanged, parameters set to the
+// arguments and its other locals nondeterministic. When it reaches its Exit,
+// the caller resumes at the edge's To with the callee's globals, its own
+// locals, and the returned values assigned to Targets; then states of the
+// caller that violate Post (if not nil; the caller's enforce) are cut.
+// Targets is empty (all values discarded) or has one entry per returned
+// value.
+type Call struct {
+	Proc    int
+	Args    []Expr
+	Targets []Target
+	Post    Expr
+}
+
+// Return returns Values (evaluated in the current state) to the caller; its
+// edge leads to the Exit. Values has one entry per returned value (Nondet for
+// `return;` in a procedure that returns values).
+type Return struct{ Values []Expr }
+
+// StartThread starts a thread: running Procs[Proc](Args) if Goto < 0, else
+// running from location Goto of the current procedure (`start_thread goto
+// L`). The starting thread continues at the edge's To.
+type StartThread struct {
+	Proc int
+	Args []Expr
+	Goto int
+}
+
+// EndThread ends the executing thread. (Its edge leads to the lexical
+// successor only to keep the graph connected.)
+type EndThread struct{}
+
+// AtomicBegin starts an atomic section: no context switch until AtomicEnd.
+type AtomicBegin struct{}
+
+// AtomicEnd ends an atomic section.
+type AtomicEnd struct{}
+
+func (*Skip) isOp()        {}
+func (*Assume) isOp()      {}
+func (*Assign) isOp()      {}
+func (*Call) isOp()        {}
+func (*Return) isOp()      {}
+func (*StartThread) isOp() {}
+func (*EndThread) isOp()   {}
+func (*AtomicBegin) isOp() {}
+func (*AtomicEnd) isOp()   {}
+
+// OpString formats an edge operation of procedure proc with variable names,
+// e.g. "assume(!a1)", "h := !g", "A(g, h)", "x, _ := f(a)", "return g".
+func (p *Program) OpString(proc *Proc, op Op) string {
+	name := func(v VarRef) string { return p.VarName(proc, v) }
+	ex := func(e Expr) string { return p.ExprString(proc, e) }
+	exprs := func(es []Expr) string {
+		s := ""
+		for i, e := range es {
+			if i > 0 {
+				s += ", "
+			}
+			s += ex(e)
+		}
+		return s
+	}
+	switch op := op.(type) {
+	case *Skip:
+		return "skip"
+	case *Assume:
+		return "assume(" + ex(op.Cond) + ")"
+	case *Assign:
+		s := ""
+		for i, t := range op.Targets {
+			if i > 0 {
+				s += ", "
+			}
+			s += name(t)
+		}
+		s += " := " + exprs(op.Values)
+		if op.Constrain != nil {
+			s += " constrain " + ex(op.Constrain)
+		}
+		return s
+	case *Call:
+		s := ""
+		for i, t := range op.Targets {
+			if i > 0 {
+				s += ", "
+			}
+			if t.Discard {
+				s += "_"
+			} else {
+				s += name(t.Var)
+			}
+		}
+		if s != "" {
+			s += " := "
+		}
+		s += p.Procs[op.Proc].Name + "(" + exprs(op.Args) + ")"
+		if op.Post != nil {
+			s += " post " + ex(op.Post)
+		}
+		return s
+	case *Return:
+		if len(op.Values) == 0 {
+			return "return"
+		}
+		return "return " + exprs(op.Values)
+	case *StartThread:
+		if op.Goto >= 0 {
+			return fmt.Sprintf("start_thread goto %d", op.Goto)
+		}
+		return "start_thread " + p.Procs[op.Proc].Name + "(" + exprs(op.Args) + ")"
+	case *EndThread:
+		return "end_thread"
+	case *AtomicBegin:
+		return "atomic_begin"
+	case *AtomicEnd:
+		return "atomic_end"
+	}
+	return fmt.Sprintf("%T", op)
+}
+
+// ErrorLocations returns the ids of the error locations of proc.
+func (proc *Proc) ErrorLocations() []int {
+	var ids []int
+	for _, l := range proc.Locations {
+		if l.Error {
+			ids = append(ids, l.ID)
+		}
+	}
+	return ids
+}

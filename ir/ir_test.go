@@ -1,0 +1,306 @@
+package ir_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"boolprog/ir"
+	"boolprog/syntax"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// lower parses and lowers source text.
+func lower(t *testing.T, name, src string, target string) *ir.Program {
+	t.Helper()
+	f, err := syntax.ParseFile(name, []byte(src), syntax.CProver)
+	if err != nil {
+		t.Fatalf("parse %s: %v", name, err)
+	}
+	p, err := ir.Lower(f, ir.Options{Target: target})
+	if err != nil {
+		t.Fatalf("lower %s: %v", name, err)
+	}
+	return p
+}
+
+func lowerFile(t *testing.T, path, target string) *ir.Program {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lower(t, path, string(src), target)
+}
+
+// checkInvariants checks the structural promises of the package comment.
+func checkInvariants(t *testing.T, p *ir.Program) {
+	t.Helper()
+	if p.Procs[p.Main].Name != "main" {
+		t.Errorf("Main is %s", p.Procs[p.Main].Name)
+	}
+	for _, proc := range p.Procs {
+		entries, exits := 0, 0
+		for i, l := range proc.Locations {
+			if l.ID != i {
+				t.Errorf("%s: location %d has ID %d", proc.Name, i, l.ID)
+			}
+			if !l.Pos.IsValid() {
+				t.Errorf("%s: location %d has no position", proc.Name, i)
+			}
+			if l.Entry {
+				entries++
+				if proc.Entry != i {
+					t.Errorf("%s: location %d marked entry, Entry is %d", proc.Name, i, proc.Entry)
+				}
+			}
+			if l.Exit {
+				exits++
+				if proc.Exit != i || len(l.Out) != 0 {
+					t.Errorf("%s: bad exit location %d", proc.Name, i)
+				}
+			}
+			if l.Kind == ir.FailLoc && (!l.Error || len(l.Out) != 0) {
+				t.Errorf("%s: bad failure location %d", proc.Name, i)
+			}
+			for _, e := range l.Out {
+				if proc.Edges[e].From != i {
+					t.Errorf("%s: Out of %d lists edge %d from %d", proc.Name, i, e, proc.Edges[e].From)
+				}
+			}
+			for _, e := range l.In {
+				if proc.Edges[e].To != i {
+					t.Errorf("%s: In of %d lists edge %d to %d", proc.Name, i, e, proc.Edges[e].To)
+				}
+			}
+		}
+		if entries != 1 || exits != 1 {
+			t.Errorf("%s: %d entries, %d exits", proc.Name, entries, exits)
+		}
+		for i, e := range proc.Edges {
+			if e.ID != i || e.Text == "" || !e.Pos.IsValid() {
+				t.Errorf("%s: bad edge %d: %+v", proc.Name, i, e)
+			}
+			if e.Text != proc.Locations[e.From].Text {
+				t.Errorf("%s: edge %d text %q, location text %q", proc.Name, i, e.Text, proc.Locations[e.From].Text)
+			}
+			if r, ok := e.Op.(*ir.Return); ok {
+				if e.To != proc.Exit || len(r.Values) != proc.Returns {
+					t.Errorf("%s: bad return edge %d", proc.Name, i)
+				}
+			}
+			if c, ok := e.Op.(*ir.Call); ok {
+				callee := p.Procs[c.Proc]
+				if len(c.Args) != callee.Params || len(c.Targets) != 0 && len(c.Targets) != callee.Returns {
+					t.Errorf("%s: bad call edge %d", proc.Name, i)
+				}
+			}
+		}
+	}
+}
+
+// TestLowerBenchmarks lowers every satabs-boppo benchmark.
+func TestLowerBenchmarks(t *testing.T) {
+	files, _ := filepath.Glob("../../shared/benchmarks/satabs-boppo/*/*.bp")
+	if len(files) == 0 {
+		t.Skip("benchmarks not found")
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {
+			p := lowerFile(t, path, "")
+			checkInvariants(t, p)
+			dir := filepath.Base(filepath.Dir(path))
+			wantConc := strings.HasPrefix(dir, "Threads") || strings.Contains(dir, "conc") ||
+				strings.Contains(dir, "peterson") || dir == "Simple4"
+			if p.Concurrent != wantConc {
+				t.Errorf("Concurrent = %v, want %v", p.Concurrent, wantConc)
+			}
+		})
+	}
+}
+
+// TestFigure1 checks the shape of the CFA of the Bebop paper's Figure 1.
+func TestFigure1(t *testing.T) {
+	p := lowerFile(t, "testdata/bebop-fig1.bp", "R")
+	checkInvariants(t, p)
+	if got := strings.Join(p.Globals, ","); got != "g" {
+		t.Errorf("globals %s", got)
+	}
+	main, a := p.Proc("main"), p.Proc("A")
+	if got := strings.Join(main.Locals, ","); got != "h" || main.Params != 0 {
+		t.Errorf("main locals %s params %d", got, main.Params)
+	}
+	if got := strings.Join(a.Locals, ","); got != "a1,a2" || a.Params != 2 {
+		t.Errorf("A locals %s params %d", got, a.Params)
+	}
+	// Statement lines, in location order.
+	var lines []int
+	for _, l := range main.Locations {
+		lines = append(lines, l.Pos.Line)
+	}
+	if got, want := lines, []int{6, 7, 8, 9, 10, 11, 12, 14, 16}; !equalInts(got, want) {
+		t.Errorf("main location lines %v, want %v", got, want)
+	}
+	r := main.Locations[main.Labels["R"]]
+	if !r.Error || r.Pos.Line != 12 || r.Text != "skip" {
+		t.Errorf("R location %+v", r)
+	}
+	if main.Locations[main.Entry].Pos.Line != 6 || a.Locations[a.Entry].Pos.Line != 20 {
+		t.Errorf("entries at lines %d, %d", main.Locations[main.Entry].Pos.Line, a.Locations[a.Entry].Pos.Line)
+	}
+	wantText := map[int]string{6: "h := !g", 7: "A(g, h)", 11: "if (g)", 20: "if (a1)", 21: "A(a2, a1)", 24: "g := a2"}
+	for _, proc := range p.Procs {
+		for _, e := range proc.Edges {
+			if w, ok := wantText[e.Pos.Line]; ok && e.Text != w {
+				t.Errorf("line %d: text %q, want %q", e.Pos.Line, e.Text, w)
+			}
+		}
+	}
+	// The call at line 21 returns to line 22; the if at 20 branches to 21 and 24.
+	succ := func(proc *ir.Proc, line int) []int {
+		var out []int
+		for _, e := range proc.Edges {
+			if e.Pos.Line == line {
+				out = append(out, proc.Locations[e.To].Pos.Line)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		proc *ir.Proc
+		line int
+		want []int
+	}{
+		{main, 6, []int{7}}, {main, 7, []int{8}}, {main, 11, []int{12, 14}}, {main, 12, []int{16}},
+		{a, 20, []int{21, 24}}, {a, 21, []int{22}}, {a, 22, []int{26}}, {a, 24, []int{26}},
+	} {
+		if got := succ(c.proc, c.line); !equalInts(got, c.want) {
+			t.Errorf("%s line %d: successors %v, want %v", c.proc.Name, c.line, got, c.want)
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestLowering checks the operations of individual statements.
+func TestLowering(t *testing.T) {
+	src := `decl g, h;
+bool<2> f(a) begin
+  decl x;
+  enforce a | g;
+  x := *;
+  if (x) then return x, !a; fi
+  assert(g);
+  g, _ := f(x);
+  decl y;
+  dead g;
+  while (g & *) do skip; od
+  abortif h;
+  goto L1, L2;
+  L1: L2: SLIC_ERROR: return;
+end
+void main() begin
+  g, h := T, schoose[h, g] constrain 'g != h;
+  ASYNC_1: main();
+end
+`
+	p := lower(t, "t.bp", src, "")
+	checkInvariants(t, p)
+	f := p.Proc("f")
+	if got := strings.Join(f.Locals, ","); got != "a,x,y" {
+		t.Errorf("f locals %s", got)
+	}
+	var got []string
+	for _, e := range f.Edges {
+		got = append(got, e.Text+" => "+p.OpString(f, e.Op))
+	}
+	want := []string{
+		"enforce a | g => assume(a | g)",
+		"x := * => x := * constrain 'a | 'g",
+		"if (x) => assume(x)",
+		"if (x) => assume(!x)",
+		"return x, !a => return x, !a",
+		"assert(g) => assume(g)",
+		"assert(g) => assume(!g)",
+		"g, _ := f(x) => g, _ := f(x) post a | g",
+		"decl y => y := * constrain 'a | 'g",
+		"dead g => g := * constrain 'a | 'g",
+		"while (g & *) => assume(g & *)",
+		"while (g & *) => assume(!(g & *))",
+		"skip => skip",
+		"abortif h => assume(!h)",
+		"goto L1, L2 => skip",
+		"goto L1, L2 => skip",
+		"return => return *, *",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("edges of f:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	l := f.Locations[f.Labels["L2"]]
+	if !l.Error || strings.Join(l.Labels, ",") != "L1,L2,SLIC_ERROR" {
+		t.Errorf("labelled location %+v", l)
+	}
+	m := p.Proc("main")
+	if got := p.OpString(m, m.Edges[0].Op); got != "g, h := T, schoose[h, g] constrain 'g != h" {
+		t.Errorf("main edge 0: %s", got)
+	}
+	if st, ok := m.Edges[1].Op.(*ir.StartThread); !ok || st.Proc != p.Main || !p.Concurrent {
+		t.Errorf("ASYNC call lowered to %s", p.OpString(m, m.Edges[1].Op))
+	}
+}
+
+// TestLowerErrors checks that Lower reports what it cannot lower.
+func TestLowerErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"void f() begin skip; end", "no procedure main"},
+		{"void main() begin x := T; end", "variable x not declared"},
+		{"void main() begin goto L; end", "label L not defined"},
+		{"void main() begin f(); end", "procedure f not declared"},
+		{"void f(a) begin skip; end void main() begin f(); end", "f takes 1 arguments, not 0"},
+	} {
+		f, err := syntax.ParseFile("e.bp", []byte(c.src), syntax.CProver)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		_, err = ir.Lower(f, ir.Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// TestDOT compares the DOT output of a small program with a golden file.
+func TestDOT(t *testing.T) {
+	p := lowerFile(t, "testdata/bebop-fig1.bp", "R")
+	var b bytes.Buffer
+	if err := ir.WriteDOT(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	golden := "testdata/bebop-fig1.dot"
+	if *update {
+		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("DOT differs from %s (run with -update to rewrite):\n%s", golden, b.String())
+	}
+}
