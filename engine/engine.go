@@ -54,4 +54,3 @@ func (q Query) Validate(p *ir.Program) error {
 // ReasonTimeout is the Unknown reason of an engine whose context was
 // cancelled or timed out.
 const ReasonTimeout = "timeout"
-
