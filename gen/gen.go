@@ -286,7 +286,10 @@ func (g *generator) errorSites() {
 		var s *st
 		kind := kinds[g.r.IntN(len(kinds))]
 		if kind == sSkip && g.hasError[i] {
-			kind = kinds[0]
+			if !g.has(Assert) {
+				continue // one SLIC_ERROR label per procedure
+			}
+			kind = sAssert
 		}
 		switch kind {
 		case sAssert:
@@ -295,7 +298,7 @@ func (g *generator) errorSites() {
 			s = &st{kind: sSkip, labels: []string{"SLIC_ERROR"}}
 			g.hasError[i] = true
 		}
-		if s.kind == sSkip && g.pct(30) {
+		if s.kind == sSkip && g.opt.Depth > 0 && g.pct(30) {
 			// Guard the label by a condition of its own.
 			s = &st{kind: sIf, cond: g.expr(2, ctxPlain), then: []*st{s}}
 		}

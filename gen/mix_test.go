@@ -48,6 +48,12 @@ func TestErrorMix(t *testing.T) {
 			found++
 		}
 	}
+	if sites < n*8/10 {
+		t.Errorf("only %d of %d programs have an error site", sites, n)
+	}
+	if found < n*3/10 || found > n*7/10 {
+		t.Errorf("random simulation found an error in %d of %d programs, want 30%% to 70%%", found, n)
+	}
 	t.Logf("%d programs: %.1f%% with an error site, %.1f%% with an error found by random simulation",
 		n, 100*float64(sites)/float64(n), 100*float64(found)/float64(n))
 }
