@@ -1,0 +1,370 @@
+package interp_test
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"boolprog/interp"
+	"boolprog/ir"
+	"boolprog/result"
+	"boolprog/syntax"
+)
+
+func lower(t *testing.T, name, src, target string) *ir.Program {
+	t.Helper()
+	f, err := syntax.ParseFile(name, []byte(src), syntax.CProver)
+	if err != nil {
+		t.Fatalf("parse %s: %v", name, err)
+	}
+	p, err := ir.Lower(f, ir.Options{Target: target})
+	if err != nil {
+		t.Fatalf("lower %s: %v", name, err)
+	}
+	return p
+}
+
+func lowerFile(t *testing.T, path, target string) *ir.Program {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lower(t, path, string(src), target)
+}
+
+// step describes configuration c about to take edge e as a trace step.
+func step(p *ir.Program, c interp.Config, e int) result.Step {
+	top := c.Top()
+	proc := p.Procs[top.Proc]
+	loc := proc.Locations[top.Loc]
+	s := result.Step{Proc: proc.Name, Loc: loc.ID, Edge: e, Line: loc.Pos.Line, Col: loc.Pos.Col, Text: loc.Text, Depth: c.Depth()}
+	for i, g := range p.Globals {
+		s.Values = append(s.Values, result.Value{Name: g, Value: c.Globals[i]})
+	}
+	for i, l := range proc.Locals {
+		s.Values = append(s.Values, result.Value{Name: l, Value: top.Locals[i]})
+	}
+	return s
+}
+
+// search is a breadth-first search over concrete configurations (call
+// stacks up to maxStack frames) from every initial state; it returns a
+// shortest error trace, or nil. It is a third, brute-force judge used only
+// by the tests.
+func search(t *testing.T, p *ir.Program, maxStack int) *result.Trace {
+	t.Helper()
+	type node struct {
+		c      interp.Config
+		parent *node
+		edge   int
+	}
+	main := p.Procs[p.Main]
+	n := len(p.Globals) + len(main.Locals)
+	var queue []*node
+	seen := make(map[string]bool)
+	for bits := 0; bits < 1<<n; bits++ {
+		v := make([]bool, n)
+		for i := range v {
+			v[i] = bits&(1<<i) != 0
+		}
+		c := interp.Initial(p, v[:len(p.Globals)], v[len(p.Globals):])
+		if !c.Ended() && !seen[c.Key()] {
+			seen[c.Key()] = true
+			queue = append(queue, &node{c: c, edge: result.NoEdge})
+		}
+	}
+	trace := func(last *node, lastEdge int) *result.Trace {
+		var steps []result.Step
+		e := lastEdge
+		for x := last; x != nil; x = x.parent {
+			steps = append(steps, step(p, x.c, e))
+			e = x.edge
+		}
+		for i, j := 0, len(steps)-1; i < j; i, j = i+1, j-1 {
+			steps[i], steps[j] = steps[j], steps[i]
+		}
+		return &result.Trace{Steps: steps}
+	}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		if x.c.AtError(p) {
+			return trace(x, result.NoEdge)
+		}
+		succ, err := interp.Successors(p, x.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range succ {
+			if tr.Next.Ended() || len(tr.Next.Stack) > maxStack {
+				continue
+			}
+			top := tr.Next.Top()
+			if loc := p.Procs[top.Proc].Locations[top.Loc]; loc.Kind == ir.FailLoc {
+				return trace(x, tr.Edge)
+			}
+			if k := tr.Next.Key(); !seen[k] {
+				seen[k] = true
+				queue = append(queue, &node{c: tr.Next, parent: x, edge: tr.Edge})
+			}
+		}
+	}
+	return nil
+}
+
+func lines(tr *result.Trace) []int {
+	var ls []int
+	for _, s := range tr.Steps {
+		ls = append(ls, s.Line)
+	}
+	return ls
+}
+
+// figure1Lines is the line sequence of the Bebop paper's Figure 1 trace.
+var figure1Lines = []int{6, 7, 20, 21, 20, 24, 22, 8, 9, 20, 21, 20, 24, 22, 10, 11, 12}
+
+func TestFigure1(t *testing.T) {
+	p := lowerFile(t, "../ir/testdata/bebop-fig1.bp", "R")
+	tr := search(t, p, 10)
+	if tr == nil {
+		t.Fatal("R not reached")
+	}
+	if got := lines(tr); !equal(got, figure1Lines) {
+		t.Errorf("lines %v, want %v", got, figure1Lines)
+	}
+	if err := interp.Replay(p, tr); err != nil {
+		t.Errorf("Replay: %v", err)
+	}
+}
+
+func equal(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestReplayRejects corrupts a good trace in several ways.
+func TestReplayRejects(t *testing.T) {
+	p := lowerFile(t, "../ir/testdata/bebop-fig1.bp", "R")
+	good := search(t, p, 10)
+	if good == nil {
+		t.Fatal("R not reached")
+	}
+	clone := func() *result.Trace {
+		tr := &result.Trace{Steps: append([]result.Step(nil), good.Steps...)}
+		for i := range tr.Steps {
+			tr.Steps[i].Values = append([]result.Value(nil), tr.Steps[i].Values...)
+		}
+		return tr
+	}
+	for _, c := range []struct {
+		name    string
+		corrupt func(tr *result.Trace)
+		want    string
+	}{
+		{"flip a value", func(tr *result.Trace) { tr.Steps[6].Values[0].Value = !tr.Steps[6].Values[0].Value }, "step 7: line 22: values do not agree: g=0 expected 1"},
+		{"flip an initial value", func(tr *result.Trace) { tr.Steps[0].Values[0].Value = false }, "step 2: line 7: values do not agree: g=1 expected 0, h=0 expected 1"},
+		{"drop a step", func(tr *result.Trace) { tr.Steps = append(tr.Steps[:4], tr.Steps[5:]...) }, "step 5: line 24: the execution is at A line 20"},
+		{"swap steps", func(tr *result.Trace) { tr.Steps[7], tr.Steps[8] = tr.Steps[8], tr.Steps[7] }, "step 8: line 9: the execution is at main line 8"},
+		{"wrong final step", func(tr *result.Trace) {
+			tr.Steps = tr.Steps[:len(tr.Steps)-1]
+			tr.Steps[len(tr.Steps)-1].Edge = result.NoEdge
+		}, "step 16: line 11: the last step is not the error"},
+		{"stops early", func(tr *result.Trace) { tr.Steps = tr.Steps[:10] }, "step 10: line 20: the last step is not the error"},
+		{"wrong depth", func(tr *result.Trace) { tr.Steps[3].Depth = 2 }, "step 4: line 21: call depth 2, expected 1"},
+		{"wrong line", func(tr *result.Trace) { tr.Steps[2].Line = 19 }, "step 3: line 19: location 0 of A is at line 20"},
+		{"wrong text", func(tr *result.Trace) { tr.Steps[0].Text = "h := g" }, `text "h := g"`},
+		{"wrong edge", func(tr *result.Trace) { tr.Steps[2].Edge = 1 }, `step 3: line 20: "if (a1)" cannot be executed in this state`},
+		{"unknown variable", func(tr *result.Trace) { tr.Steps[1].Values[1].Name = "x" }, "variable x is not in scope"},
+		{"empty", func(tr *result.Trace) { tr.Steps = nil }, "empty trace"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := clone()
+			c.corrupt(tr)
+			err := interp.Replay(p, tr)
+			if err == nil {
+				t.Fatalf("corrupted trace accepted")
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q, want it to contain %q", err, c.want)
+			}
+		})
+	}
+	// Omitted values are unconstrained: a trace listing no values at all
+	// still replays.
+	tr := clone()
+	for i := range tr.Steps {
+		tr.Steps[i].Values = nil
+	}
+	if err := interp.Replay(p, tr); err != nil {
+		t.Errorf("trace without values: %v", err)
+	}
+}
+
+// TestSemantics checks Exec on single statements: the set of states after
+// the first statement of main, from g=0 h=0 (globals g, h).
+func TestSemantics(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		want       []string // successor configurations, as Config.String
+	}{
+		{"assign", "g, h := !g, T;", []string{"g=1 h=1 | main@4"}},
+		{"nondet", "g := *;", []string{"g=0 h=0 | main@4", "g=1 h=0 | main@4"}},
+		{"nondet and", "g := * & h;", []string{"g=0 h=0 | main@4"}},
+		{"schoose false", "g := schoose[F, T];", []string{"g=0 h=0 | main@4"}},
+		{"schoose true", "g := schoose[!h, F];", []string{"g=1 h=0 | main@4"}},
+		{"schoose either", "g := schoose[h, h];", []string{"g=0 h=0 | main@4", "g=1 h=0 | main@4"}},
+		{"constrain", "g, h := *, * constrain 'g != 'h;", []string{"g=0 h=1 | main@4", "g=1 h=0 | main@4"}},
+		{"constrain old", "g := * constrain 'g = !h;", []string{"g=1 h=0 | main@4"}},
+		{"assume false", "assume(g);", nil},
+		{"assume nondet", "assume(g | *);", []string{"g=0 h=0 | main@4"}},
+		{"abortif", "abortif !g;", nil},
+		{"call", "g := f(T);", []string{"g=0 h=0 | main@3 | f@7 a=1 x=0", "g=0 h=0 | main@3 | f@7 a=1 x=1"}},
+		{"dead", "dead h;", []string{"g=0 h=0 | main@4", "g=0 h=1 | main@4"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := "decl g, h;\nvoid main() begin\n " + c.body + "\n skip;\nend\nbool f(a) begin decl x;\n return a & x;\nend\n"
+			p := lower(t, "s.bp", src, "")
+			cfg := interp.Initial(p, []bool{false, false}, nil)
+			succ, err := interp.Successors(p, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, tr := range succ {
+				got = append(got, tr.Next.String(p))
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("successors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestReturn checks returns: values, discards, falling off the end, enforce
+// after the return.
+func TestReturn(t *testing.T) {
+	src := `decl g;
+bool<2> f(a) begin
+  g := a;
+  return a, !a;
+end
+bool h() begin
+  g := !g;
+end
+void main() begin
+  decl x, y;
+  enforce !g | x;
+  x, y := f(T);
+  x, _ := f(F);
+  y := h();
+end
+`
+	p := lower(t, "r.bp", src, "")
+	run := func(c interp.Config, n int) []interp.Config {
+		cs := []interp.Config{c}
+		for range n {
+			var next []interp.Config
+			for _, c := range cs {
+				succ, err := interp.Successors(p, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, tr := range succ {
+					next = append(next, tr.Next)
+				}
+			}
+			cs = next
+		}
+		return cs
+	}
+	show := func(cs []interp.Config) string {
+		var s []string
+		for _, c := range cs {
+			s = append(s, c.String(p))
+		}
+		return strings.Join(s, "\n")
+	}
+	start := interp.Initial(p, []bool{false}, []bool{false, false})
+	// enforce, call f(T): g := 1, return 1, 0 into x, y.
+	if got, want := show(run(start, 4)), "g=1 | main@13 x=1 y=0"; got != want {
+		t.Errorf("after the first call:\n%s\nwant %s", got, want)
+	}
+	// call f(F): g := 0, x := 0 (1 discarded); then h() flips g to 1 and
+	// returns a nondeterministic value into y, but enforce !g | x cuts
+	// both states since x = 0.
+	if got, want := show(run(start, 7)), "g=0 | main@14 x=0 y=0"; got != want {
+		t.Errorf("after the second call:\n%s\nwant %s", got, want)
+	}
+	if got := run(start, 9); len(got) != 0 {
+		t.Errorf("after h(): %s, want nothing (enforce)", show(got))
+	}
+}
+
+// TestBenchmarks runs the brute-force search on the small sequential
+// satabs-boppo benchmarks and compares with test.desc.
+func TestBenchmarks(t *testing.T) {
+	dirs, _ := filepath.Glob("../../shared/benchmarks/satabs-boppo/*/test.desc")
+	if len(dirs) == 0 {
+		t.Skip("benchmarks not found")
+	}
+	for _, desc := range dirs {
+		dir := filepath.Dir(desc)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			file, target, want := readDesc(t, desc)
+			p := lowerFile(t, filepath.Join(dir, file), target)
+			if p.Concurrent {
+				t.Skip("concurrent")
+			}
+			if n := p.MaxInScope(); n > 12 {
+				t.Skipf("%d variables: too many for brute force", n)
+			}
+			tr := search(t, p, 8)
+			if got := tr != nil; got != want {
+				t.Fatalf("error found = %v, want %v", got, want)
+			}
+			if tr != nil {
+				if err := interp.Replay(p, tr); err != nil {
+					t.Errorf("Replay: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// readDesc reads a test.desc: the file, the -l label if any, and whether
+// VERIFICATION FAILED is expected.
+func readDesc(t *testing.T, path string) (file, target string, failed bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	file = lines[1]
+	fields := strings.Fields(lines[2])
+	for i, f := range fields {
+		if (f == "-l" || f == "--target") && i+1 < len(fields) {
+			target = fields[i+1]
+		}
+	}
+	for _, l := range lines {
+		if l == "^VERIFICATION FAILED$" {
+			failed = true
+		}
+	}
+	return file, target, failed
+}
