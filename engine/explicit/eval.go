@@ -1,0 +1,168 @@
+package explicit
+
+import (
+	"boolprog/ir"
+	"boolprog/syntax"
+)
+
+// A valuation assigns values to the variables in scope in one procedure:
+// bit i is global i for i < len(Program.Globals), bit len(Globals)+j is
+// local j.
+type valuation = uint64
+
+// layout knows where each variable of a procedure sits in a valuation.
+type layout struct {
+	ng int // number of globals
+}
+
+func (l layout) bit(v ir.VarRef) uint {
+	if v.Global {
+		return uint(v.Index)
+	}
+	return uint(l.ng + v.Index)
+}
+
+func (l layout) get(val valuation, v ir.VarRef) bool { return val>>l.bit(v)&1 != 0 }
+
+func (l layout) set(val valuation, v ir.VarRef, x bool) valuation {
+	if x {
+		return val | 1<<l.bit(v)
+	}
+	return val &^ (1 << l.bit(v))
+}
+
+// globalsMask returns the bits of the globals.
+func (l layout) globalsMask() valuation { return 1<<uint(l.ng) - 1 }
+
+// possible is the set of values an expression can take: bit 0 false, bit 1
+// true.
+type possible uint8
+
+const (
+	pFalse possible = 1 << iota
+	pTrue
+	pBoth = pFalse | pTrue
+)
+
+func (p possible) has(x bool) bool {
+	if x {
+		return p&pTrue != 0
+	}
+	return p&pFalse != 0
+}
+
+func exactly(x bool) possible {
+	if x {
+		return pTrue
+	}
+	return pFalse
+}
+
+// eval evaluates e with unprimed variables read from cur and primed ones
+// from next.
+func (l layout) eval(e ir.Expr, cur, next valuation) possible {
+	switch e := e.(type) {
+	case *ir.Const:
+		return exactly(e.Value)
+	case *ir.Nondet:
+		return pBoth
+	case *ir.Var:
+		if e.Primed {
+			return exactly(l.get(next, e.VarRef))
+		}
+		return exactly(l.get(cur, e.VarRef))
+	case *ir.Not:
+		x := l.eval(e.X, cur, next)
+		return x>>1&1 | x&1<<1 // swap the two bits
+	case *ir.Bin:
+		x, y := l.eval(e.X, cur, next), l.eval(e.Y, cur, next)
+		var r possible
+		for _, a := range [2]bool{false, true} {
+			for _, b := range [2]bool{false, true} {
+				if x.has(a) && y.has(b) {
+					r |= exactly(binop(e.Op, a, b))
+				}
+			}
+		}
+		return r
+	case *ir.Schoose:
+		pos, neg := l.eval(e.Pos, cur, next), l.eval(e.Neg, cur, next)
+		var r possible
+		if pos.has(true) {
+			r |= pTrue
+		}
+		if pos.has(false) {
+			if neg.has(true) {
+				r |= pFalse
+			}
+			if neg.has(false) {
+				r = pBoth
+			}
+		}
+		return r
+	}
+	panic("explicit: unknown expression")
+}
+
+func binop(op syntax.Op, a, b bool) bool {
+	switch op {
+	case syntax.And:
+		return a && b
+	case syntax.Or:
+		return a || b
+	case syntax.Xor, syntax.Neq:
+		return a != b
+	case syntax.Eq:
+		return a == b
+	case syntax.Implies:
+		return !a || b
+	}
+	panic("explicit: unknown operator")
+}
+
+// vectors returns every combination of values of the expressions evaluated
+// in cur, as bit vectors (bit i is the value of es[i]).
+func (l layout) vectors(es []ir.Expr, cur valuation) []uint64 {
+	out := []uint64{0}
+	for i, e := range es {
+		p := l.eval(e, cur, cur)
+		var next []uint64
+		for _, v := range out {
+			if p.has(false) {
+				next = append(next, v)
+			}
+			if p.has(true) {
+				next = append(next, v|1<<uint(i))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// post returns the valuations after an intraprocedural Skip, Assume or
+// Assign edge from cur.
+func (l layout) post(op ir.Op, cur valuation) []valuation {
+	switch op := op.(type) {
+	case *ir.Skip, *ir.Return:
+		return []valuation{cur}
+	case *ir.Assume:
+		if l.eval(op.Cond, cur, cur).has(true) {
+			return []valuation{cur}
+		}
+		return nil
+	case *ir.Assign:
+		var out []valuation
+		for _, vec := range l.vectors(op.Values, cur) {
+			next := cur
+			for i, t := range op.Targets {
+				next = l.set(next, t, vec>>uint(i)&1 != 0)
+			}
+			if op.Constrain == nil || l.eval(op.Constrain, cur, next).has(true) {
+				out = append(out, next)
+			}
+		}
+		return out
+	}
+	panic("explicit: post of a non-local operation")
+}

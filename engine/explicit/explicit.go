@@ -1,0 +1,779 @@
+// Package explicit is the reference engine: exhaustive explicit-state
+// reachability for sequential Boolean programs with recursion, by the
+// Reps-Horwitz-Sagiv tabulation over concrete valuations (the algorithm of
+// the Bebop paper's Figure 3, with one concrete pair of valuations per path
+// edge instead of BDDs). It is the oracle the symbolic engines are judged
+// against, so it is written for clarity first.
+//
+// # Algorithm
+//
+// A context is a procedure with a valuation of its variables at entry
+// (globals and all its locals). A path edge is a context with a location, a
+// current valuation and, at the exit only, the returned values: "entering
+// the procedure in this context, control can reach this location with this
+// valuation". A summary is a path edge at the exit; a call edge whose
+// arguments produce context c continues at its return point with the
+// caller's locals, the globals and returned values of each summary of c.
+//
+//  1. Reachability: a worklist computes all path edges reachable from the
+//     start of main (every initial valuation). If no error location is
+//     reached, the program is safe.
+//  2. Same-level distances: Knuth's generalisation of Dijkstra's algorithm
+//     computes, for every reachable path edge, D = the fewest steps from its
+//     context's entry to it, with calls expanded (a call step + the callee's
+//     steps to its exit). All contexts found in 1 start at D = 0.
+//  3. Prefix distances: Dijkstra over contexts computes P = the fewest
+//     steps from the start of main to entering each context (P = 0 for
+//     main's), with weight D(call site) + 1 per call.
+//  4. The reported error is the error path edge with the fewest total steps
+//     P + D (+1 for the final step at a target label); the trace is
+//     rebuilt from predecessor links, summaries expanded.
+//
+// # What is guaranteed
+//
+// The trace of an unsafe verdict is a shortest one: no execution from an
+// initial state of main to an error has fewer steps, where a step is one
+// edge taken (one statement or branch; a call is one step followed by the
+// callee's own steps; returning is not a step) and the final error step
+// counts one (the failing assert, or the arrival at the target label).
+// Among shortest traces the choice is deterministic.
+//
+// # Limits
+//
+// Programs with thread operations get Unknown. Before enumerating states,
+// the engine checks the control-flow graph: if no error location is
+// reachable even ignoring data, the program is safe whatever its size.
+// Otherwise, if some procedure reachable from main has more than
+// Query.MaxVars variables in scope (default DefaultMaxVars, at most 64), the
+// answer is Unknown. A cancelled or expired context gives Unknown "timeout".
+package explicit
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"boolprog/engine"
+	"boolprog/ir"
+	"boolprog/result"
+)
+
+// Name is the engine's name.
+const Name = "explicit"
+
+// DefaultMaxVars is the default limit on the number of variables in scope.
+const DefaultMaxVars = 20
+
+// maxBits is the hard limit: valuations are uint64.
+const maxBits = 64
+
+// ReasonConcurrent is the Unknown reason for programs with threads.
+const ReasonConcurrent = "concurrent program (threads): not supported by the explicit engine"
+
+// Engine is the explicit-state engine. The zero value is ready to use.
+type Engine struct{}
+
+// New returns the explicit engine.
+func New() *Engine { return &Engine{} }
+
+// Name returns "explicit".
+func (*Engine) Name() string { return Name }
+
+var _ engine.Engine = (*Engine)(nil)
+
+// Check decides whether an error location of p is reachable; see the
+// package comment.
+func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	start := time.Now()
+	if err := q.Validate(p); err != nil {
+		return nil, err
+	}
+	res, err := e.check(ctx, p, q)
+	if res != nil {
+		res.Engine = Name
+		res.Stats.Time = time.Since(start)
+	}
+	return res, err
+}
+
+func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	if p.Concurrent {
+		return result.NewUnknown(Name, ReasonConcurrent), nil
+	}
+	procs, errorReachable := syntacticReach(p)
+	if !errorReachable {
+		r := &result.Result{Verdict: result.Safe}
+		r.Stats.Set("cfg_unreachable_error", 1)
+		return r, nil
+	}
+	limit := q.MaxVars
+	if limit <= 0 {
+		limit = DefaultMaxVars
+	}
+	limit = min(limit, maxBits)
+	for _, proc := range procs {
+		if n := p.NumVars(proc); n > limit {
+			return result.NewUnknown(Name, fmt.Sprintf(
+				"too many variables in scope for the explicit engine: %d in %s (limit %d)", n, proc.Name, limit)), nil
+		}
+	}
+
+	s := newSearch(ctx, p)
+	if err := s.reach(); err != nil {
+		return timeoutOr(err)
+	}
+	r := &result.Result{Verdict: result.Safe}
+	r.Stats.States = int64(len(s.reached))
+	r.Stats.Set("path_edges", int64(len(s.reached)))
+	r.Stats.Set("contexts", int64(len(s.contexts)))
+	r.Stats.Set("summaries", int64(s.summaries))
+	if !s.errorFound {
+		return r, nil
+	}
+	tr, err := s.shortestTrace()
+	if err != nil {
+		return timeoutOr(err)
+	}
+	r.Verdict = result.Unsafe
+	r.Trace = tr
+	r.Stats.Set("trace_steps", int64(len(tr.Steps)))
+	return r, nil
+}
+
+// errTimeout reports a cancelled context.
+type errTimeout struct{ error }
+
+func timeoutOr(err error) (*result.Result, error) {
+	if _, ok := err.(errTimeout); ok {
+		return result.NewUnknown(Name, engine.ReasonTimeout), nil
+	}
+	return nil, err
+}
+
+// syntacticReach returns the procedures reachable from main through calls
+// and whether an error location is reachable in the interprocedural
+// control-flow graph, ignoring all data (a call edge leads both into the
+// callee and to its return point).
+func syntacticReach(p *ir.Program) (procs []*ir.Proc, errorReachable bool) {
+	seenProc := make([]bool, len(p.Procs))
+	type pl struct{ proc, loc int }
+	seen := make(map[pl]bool)
+	var work []pl
+	add := func(proc, loc int) {
+		if k := (pl{proc, loc}); !seen[k] {
+			seen[k] = true
+			work = append(work, k)
+		}
+		if !seenProc[proc] {
+			seenProc[proc] = true
+			procs = append(procs, p.Procs[proc])
+		}
+	}
+	add(p.Main, p.Procs[p.Main].Entry)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		proc := p.Procs[x.proc]
+		loc := proc.Locations[x.loc]
+		if loc.Error {
+			errorReachable = true
+		}
+		for _, id := range loc.Out {
+			edge := proc.Edges[id]
+			if c, ok := edge.Op.(*ir.Call); ok {
+				callee := p.Procs[c.Proc]
+				add(c.Proc, callee.Entry)
+			}
+			add(x.proc, edge.To)
+		}
+	}
+	return procs, errorReachable
+}
+
+// ---------------------------------------------------------------------------
+// Path edges and contexts
+
+// ctxKey is a context: a procedure entered with a valuation.
+type ctxKey struct {
+	proc  int32
+	entry valuation
+}
+
+// peKey is a path edge: in context ctx, location loc is reachable with
+// valuation val; at the exit, ret holds the returned values (bit i is value
+// i), elsewhere it is 0.
+type peKey struct {
+	ctx ctxKey
+	loc int32
+	val valuation
+	ret uint64
+}
+
+// callSite is a path edge at a call location together with its call edge.
+type callSite struct {
+	pe   peKey
+	edge int
+}
+
+// search holds the tabulation.
+type search struct {
+	ctx  context.Context
+	p    *ir.Program
+	lay  layout
+	tick int
+
+	// Phase 1.
+	reached    map[peKey]bool
+	work       []peKey
+	contexts   map[ctxKey]bool
+	callers    map[ctxKey][]callSite // call sites that entered a context
+	exits      map[ctxKey][]peKey    // path edges at the exit of a context
+	summaries  int
+	errorFound bool
+}
+
+func newSearch(ctx context.Context, p *ir.Program) *search {
+	return &search{
+		ctx:      ctx,
+		p:        p,
+		lay:      layout{ng: len(p.Globals)},
+		reached:  make(map[peKey]bool),
+		contexts: make(map[ctxKey]bool),
+		callers:  make(map[ctxKey][]callSite),
+		exits:    make(map[ctxKey][]peKey),
+	}
+}
+
+// cancelled checks the context after every few thousand units of work
+// (path edges created or popped).
+func (s *search) cancelled() error {
+	s.tick++
+	if s.tick >= 4096 {
+		s.tick = 0
+		if s.ctx.Err() != nil {
+			return errTimeout{s.ctx.Err()}
+		}
+	}
+	return nil
+}
+
+// mainContexts returns the contexts of main: every valuation of the
+// globals and main's locals, in increasing order.
+func (s *search) mainContexts() []ctxKey {
+	main := s.p.Procs[s.p.Main]
+	n := s.p.NumVars(main)
+	out := make([]ctxKey, 0, 1<<uint(n))
+	for v := valuation(0); v < 1<<uint(n); v++ {
+		out = append(out, ctxKey{proc: int32(s.p.Main), entry: v})
+	}
+	return out
+}
+
+// arrivals returns the path edges for arriving at loc with val in context
+// c: one path edge, or at the exit one per possible returned value vector
+// (rets, or all of them if rets is nil).
+func (s *search) arrivals(c ctxKey, loc int, val valuation, rets []uint64) []peKey {
+	proc := s.p.Procs[c.proc]
+	if loc != proc.Exit {
+		return []peKey{{ctx: c, loc: int32(loc), val: val}}
+	}
+	if rets == nil {
+		for r := uint64(0); r < 1<<uint(proc.Returns); r++ {
+			rets = append(rets, r)
+		}
+	}
+	out := make([]peKey, len(rets))
+	for i, r := range rets {
+		out[i] = peKey{ctx: c, loc: int32(loc), val: val, ret: r}
+	}
+	return out
+}
+
+// step is one successor of a path edge along an intraprocedural edge.
+type step struct {
+	edge int
+	to   peKey
+}
+
+// localSteps returns the successors of pe along its non-call edges.
+func (s *search) localSteps(pe peKey) []step {
+	proc := s.p.Procs[pe.ctx.proc]
+	var out []step
+	for _, id := range proc.Locations[pe.loc].Out {
+		e := proc.Edges[id]
+		if _, ok := e.Op.(*ir.Call); ok {
+			continue
+		}
+		var rets []uint64
+		if r, ok := e.Op.(*ir.Return); ok {
+			rets = s.lay.vectors(r.Values, pe.val)
+		}
+		for _, val := range s.lay.post(e.Op, pe.val) {
+			for _, to := range s.arrivals(pe.ctx, e.To, val, rets) {
+				out = append(out, step{edge: id, to: to})
+			}
+		}
+	}
+	return out
+}
+
+// entries returns the contexts a call edge enters from valuation val:
+// globals unchanged, parameters bound to the arguments, other locals any.
+func (s *search) entries(call *ir.Call, val valuation) []ctxKey {
+	callee := s.p.Procs[call.Proc]
+	globals := val & s.lay.globalsMask()
+	var out []ctxKey
+	nrest := len(callee.Locals) - callee.Params
+	for _, args := range s.lay.vectors(call.Args, val) {
+		for rest := uint64(0); rest < 1<<uint(nrest); rest++ {
+			locals := args | rest<<uint(callee.Params)
+			out = append(out, ctxKey{proc: int32(call.Proc), entry: globals | locals<<uint(s.lay.ng)})
+		}
+	}
+	return out
+}
+
+// returnVal returns the caller's valuation after the call returns through
+// the exit path edge x, and whether it satisfies the call's Post.
+func (s *search) returnVal(call *ir.Call, callerVal valuation, x peKey) (valuation, bool) {
+	gm := s.lay.globalsMask()
+	val := callerVal&^gm | x.val&gm
+	for i, t := range call.Targets {
+		if !t.Discard {
+			val = s.lay.set(val, t.Var, x.ret>>uint(i)&1 != 0)
+		}
+	}
+	if call.Post != nil && !s.lay.eval(call.Post, val, val).has(true) {
+		return 0, false
+	}
+	return val, true
+}
+
+// callEdge returns the call edge leaving pe's location, if any.
+func (s *search) callEdge(pe peKey) (int, *ir.Call) {
+	proc := s.p.Procs[pe.ctx.proc]
+	for _, id := range proc.Locations[pe.loc].Out {
+		if c, ok := proc.Edges[id].Op.(*ir.Call); ok {
+			return id, c
+		}
+	}
+	return -1, nil
+}
+
+func (s *search) isError(pe peKey) bool {
+	return s.p.Procs[pe.ctx.proc].Locations[pe.loc].Error
+}
+
+func (s *search) isExit(pe peKey) bool { return int(pe.loc) == s.p.Procs[pe.ctx.proc].Exit }
+
+// ---------------------------------------------------------------------------
+// Phase 1: reachability
+
+func (s *search) propagate(pe peKey) {
+	s.tick++
+	if !s.reached[pe] {
+		s.reached[pe] = true
+		s.work = append(s.work, pe)
+	}
+}
+
+func (s *search) enter(c ctxKey) {
+	if s.contexts[c] {
+		return
+	}
+	s.contexts[c] = true
+	proc := s.p.Procs[c.proc]
+	for _, pe := range s.arrivals(c, proc.Entry, c.entry, nil) {
+		s.propagate(pe)
+	}
+}
+
+// reach computes all reachable path edges.
+func (s *search) reach() error {
+	for _, c := range s.mainContexts() {
+		s.enter(c)
+	}
+	for len(s.work) > 0 {
+		if err := s.cancelled(); err != nil {
+			return err
+		}
+		pe := s.work[len(s.work)-1]
+		s.work = s.work[:len(s.work)-1]
+		switch {
+		case s.isError(pe):
+			s.errorFound = true // executions stop at an error
+		case s.isExit(pe):
+			s.summaries++
+			s.exits[pe.ctx] = append(s.exits[pe.ctx], pe)
+			for _, cs := range s.callers[pe.ctx] {
+				s.returnFrom(cs, pe)
+			}
+		default:
+			if id, call := s.callEdge(pe); call != nil {
+				for _, c := range s.entries(call, pe.val) {
+					cs := callSite{pe: pe, edge: id}
+					s.callers[c] = append(s.callers[c], cs)
+					s.enter(c)
+					for _, x := range s.exits[c] {
+						s.returnFrom(cs, x)
+					}
+				}
+			}
+			for _, st := range s.localSteps(pe) {
+				s.propagate(st.to)
+			}
+		}
+	}
+	return nil
+}
+
+// returnFrom propagates the return of exit path edge x to call site cs.
+func (s *search) returnFrom(cs callSite, x peKey) {
+	proc := s.p.Procs[cs.pe.ctx.proc]
+	e := proc.Edges[cs.edge]
+	val, ok := s.returnVal(e.Op.(*ir.Call), cs.pe.val, x)
+	if !ok {
+		return
+	}
+	for _, pe := range s.arrivals(cs.pe.ctx, e.To, val, nil) {
+		s.propagate(pe)
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Phases 2-4: shortest trace
+
+// how says how a path edge was reached by its shortest same-level path.
+type how struct {
+	kind int   // howEntry, howStep or howReturn
+	from peKey // the previous path edge (howStep), or the call site (howReturn)
+	edge int   // the edge taken from `from`
+	exit peKey // howReturn: the callee's exit path edge
+}
+
+const (
+	howEntry = iota
+	howStep
+	howReturn
+)
+
+// item is a heap entry.
+type item struct {
+	d   int
+	seq int
+	pe  peKey
+}
+
+type pq []item
+
+func (q pq) Len() int { return len(q) }
+func (q pq) Less(i, j int) bool {
+	if q[i].d != q[j].d {
+		return q[i].d < q[j].d
+	}
+	return q[i].seq < q[j].seq
+}
+func (q pq) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *pq) Push(x any)   { *q = append(*q, x.(item)) }
+func (q *pq) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+// distances holds the result of phase 2.
+type distances struct {
+	d        map[peKey]int
+	pred     map[peKey]how
+	errors   []peKey              // error path edges, in the order they were finalised
+	calls    map[ctxKey][]callOut // finalised call sites of each context, with the contexts they enter
+	ctxOrder []ctxKey             // contexts in a deterministic order
+}
+
+// callOut is a finalised call site and a context it enters.
+type callOut struct {
+	site   callSite
+	callee ctxKey
+}
+
+// sameLevel runs Knuth's generalisation of Dijkstra's algorithm over the
+// reachable path edges: every context's entry starts at 0, a local step
+// costs 1, and a return costs the call site's distance + 1 + the callee
+// exit's distance. Keys pushed are never smaller than the key popped, so
+// each path edge's distance is final when popped.
+func (s *search) sameLevel() (*distances, error) {
+	ds := &distances{d: make(map[peKey]int), pred: make(map[peKey]how), calls: make(map[ctxKey][]callOut)}
+	done := make(map[peKey]bool)
+	waiting := make(map[ctxKey][]callSite) // finalised call sites per callee context
+	exits := make(map[ctxKey][]peKey)      // finalised exits per context
+	var q pq
+	seq := 0
+	relax := func(pe peKey, d int, h how) {
+		s.tick++
+		if old, ok := ds.d[pe]; ok && old <= d {
+			return
+		}
+		ds.d[pe] = d
+		ds.pred[pe] = h
+		heap.Push(&q, item{d: d, seq: seq, pe: pe})
+		seq++
+	}
+	ret := func(cs callSite, x peKey) {
+		e := s.p.Procs[cs.pe.ctx.proc].Edges[cs.edge]
+		val, ok := s.returnVal(e.Op.(*ir.Call), cs.pe.val, x)
+		if !ok {
+			return
+		}
+		d := ds.d[cs.pe] + 1 + ds.d[x]
+		for _, pe := range s.arrivals(cs.pe.ctx, e.To, val, nil) {
+			relax(pe, d, how{kind: howReturn, from: cs.pe, edge: cs.edge, exit: x})
+		}
+	}
+
+	// Seed every context found in phase 1 at distance 0, in a
+	// deterministic order: main's first, then the others sorted. (Seeding
+	// a context only when a call site discovers it would push key 0 after
+	// larger keys were popped, breaking the algorithm.)
+	seeded := make(map[ctxKey]bool)
+	seed := func(c ctxKey) {
+		if seeded[c] {
+			return
+		}
+		seeded[c] = true
+		ds.ctxOrder = append(ds.ctxOrder, c)
+		for _, pe := range s.arrivals(c, s.p.Procs[c.proc].Entry, c.entry, nil) {
+			relax(pe, 0, how{kind: howEntry})
+		}
+	}
+	for _, c := range s.mainContexts() {
+		seed(c)
+	}
+	for _, c := range s.sortedContexts() {
+		seed(c)
+	}
+
+	for q.Len() > 0 {
+		if err := s.cancelled(); err != nil {
+			return nil, err
+		}
+		it := heap.Pop(&q).(item)
+		pe := it.pe
+		if done[pe] || it.d != ds.d[pe] {
+			continue
+		}
+		done[pe] = true
+		switch {
+		case s.isError(pe):
+			ds.errors = append(ds.errors, pe)
+		case s.isExit(pe):
+			exits[pe.ctx] = append(exits[pe.ctx], pe)
+			for _, cs := range waiting[pe.ctx] {
+				ret(cs, pe)
+			}
+		default:
+			if id, call := s.callEdge(pe); call != nil {
+				cs := callSite{pe: pe, edge: id}
+				for _, c := range s.entries(call, pe.val) {
+					ds.calls[pe.ctx] = append(ds.calls[pe.ctx], callOut{site: cs, callee: c})
+					waiting[c] = append(waiting[c], cs)
+					for _, x := range exits[c] {
+						ret(cs, x)
+					}
+				}
+			}
+			for _, st := range s.localSteps(pe) {
+				relax(st.to, it.d+1, how{kind: howStep, from: pe, edge: st.edge})
+			}
+		}
+	}
+	return ds, nil
+}
+
+// sortedContexts returns the contexts of phase 1 ordered by procedure and
+// entry valuation.
+func (s *search) sortedContexts() []ctxKey {
+	out := make([]ctxKey, 0, len(s.contexts))
+	for c := range s.contexts {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b ctxKey) int {
+		if c := cmp.Compare(a.proc, b.proc); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.entry, b.entry)
+	})
+	return out
+}
+
+// prefix is the result of phase 3 for one context.
+type prefix struct {
+	p    int
+	call callSite // the call site that enters the context on a shortest path (main: none)
+	main bool
+}
+
+// prefixes runs Dijkstra over contexts: main's contexts at 0, and a call
+// site in context c with same-level distance d enters its callee at
+// P(c) + d + 1.
+func (s *search) prefixes(ds *distances) map[ctxKey]prefix {
+	best := make(map[ctxKey]prefix)
+	index := make(map[ctxKey]int) // context -> position in ds.ctxOrder, for tie-breaking
+	for i, c := range ds.ctxOrder {
+		index[c] = i
+	}
+	var q ctxQueue
+	for _, c := range s.mainContexts() {
+		best[c] = prefix{main: true}
+		heap.Push(&q, ctxItem{p: 0, order: index[c], c: c})
+	}
+	done := make(map[ctxKey]bool)
+	for q.Len() > 0 {
+		it := heap.Pop(&q).(ctxItem)
+		if done[it.c] || best[it.c].p != it.p {
+			continue
+		}
+		done[it.c] = true
+		for _, co := range ds.calls[it.c] {
+			p := it.p + ds.d[co.site.pe] + 1
+			if old, ok := best[co.callee]; ok && old.p <= p {
+				continue
+			}
+			best[co.callee] = prefix{p: p, call: co.site}
+			heap.Push(&q, ctxItem{p: p, order: index[co.callee], c: co.callee})
+		}
+	}
+	return best
+}
+
+type ctxItem struct {
+	p, order int
+	c        ctxKey
+}
+
+type ctxQueue []ctxItem
+
+func (q ctxQueue) Len() int { return len(q) }
+func (q ctxQueue) Less(i, j int) bool {
+	if q[i].p != q[j].p {
+		return q[i].p < q[j].p
+	}
+	return q[i].order < q[j].order
+}
+func (q ctxQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *ctxQueue) Push(x any)   { *q = append(*q, x.(ctxItem)) }
+func (q *ctxQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+// shortestTrace runs phases 2-4 and builds the trace.
+func (s *search) shortestTrace() (*result.Trace, error) {
+	ds, err := s.sameLevel()
+	if err != nil {
+		return nil, err
+	}
+	pre := s.prefixes(ds)
+	bestLen, bestPE := -1, peKey{}
+	for _, pe := range ds.errors {
+		pf, ok := pre[pe.ctx]
+		if !ok {
+			continue
+		}
+		n := pf.p + ds.d[pe]
+		if s.p.Procs[pe.ctx.proc].Locations[pe.loc].Kind != ir.FailLoc {
+			n++ // the final step at a target label
+		}
+		if bestLen < 0 || n < bestLen {
+			bestLen, bestPE = n, pe
+		}
+	}
+	if bestLen < 0 {
+		return nil, fmt.Errorf("explicit: internal error: an error was reached but no trace was found")
+	}
+
+	b := &builder{s: s, ds: ds}
+	// The chain of contexts from main to the error's context.
+	var chain []callSite
+	for c := bestPE.ctx; !pre[c].main; c = pre[c].call.pe.ctx {
+		chain = append(chain, pre[c].call)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		depth := len(chain) - 1 - i
+		b.sameLevel(chain[i].pe, depth)
+		b.add(chain[i].pe, chain[i].edge, depth)
+	}
+	depth := len(chain)
+	if s.p.Procs[bestPE.ctx.proc].Locations[bestPE.loc].Kind == ir.FailLoc {
+		// The failing assert is the last step of the same-level path.
+		b.sameLevel(bestPE, depth)
+	} else {
+		b.sameLevel(bestPE, depth)
+		b.add(bestPE, result.NoEdge, depth)
+	}
+	if len(b.steps) != bestLen {
+		return nil, fmt.Errorf("explicit: internal error: trace has %d steps, expected %d", len(b.steps), bestLen)
+	}
+	return &result.Trace{Steps: b.steps}, nil
+}
+
+// builder turns predecessor links into trace steps.
+type builder struct {
+	s     *search
+	ds    *distances
+	steps []result.Step
+}
+
+// add appends the step "at path edge pe, take edge" at the given depth.
+func (b *builder) add(pe peKey, edge int, depth int) {
+	p := b.s.p
+	proc := p.Procs[pe.ctx.proc]
+	loc := proc.Locations[pe.loc]
+	st := result.Step{
+		Proc:  proc.Name,
+		Loc:   loc.ID,
+		Edge:  edge,
+		Line:  loc.Pos.Line,
+		Col:   loc.Pos.Col,
+		Text:  loc.Text,
+		Depth: depth,
+	}
+	if edge != result.NoEdge {
+		st.Text = proc.Edges[edge].Text
+	}
+	lay := b.s.lay
+	for i, name := range p.Globals {
+		st.Values = append(st.Values, result.Value{Name: name, Value: lay.get(pe.val, ir.VarRef{Global: true, Index: i})})
+	}
+	for i, name := range proc.Locals {
+		st.Values = append(st.Values, result.Value{Name: name, Value: lay.get(pe.val, ir.VarRef{Index: i})})
+	}
+	b.steps = append(b.steps, st)
+}
+
+// sameLevel appends the steps of the shortest same-level path from the
+// entry of pe's context to pe (exclusive), expanding calls.
+func (b *builder) sameLevel(pe peKey, depth int) {
+	// Collect the links backwards, then emit forwards.
+	var links []how
+	for x := pe; ; {
+		h := b.ds.pred[x]
+		if h.kind == howEntry {
+			break
+		}
+		links = append(links, h)
+		x = h.from
+	}
+	for i := len(links) - 1; i >= 0; i-- {
+		h := links[i]
+		b.add(h.from, h.edge, depth)
+		if h.kind == howReturn {
+			b.sameLevel(h.exit, depth+1)
+		}
+	}
+}

@@ -1,0 +1,290 @@
+package explicit_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"boolprog/engine"
+	"boolprog/engine/explicit"
+	"boolprog/interp"
+	"boolprog/ir"
+	"boolprog/result"
+	"boolprog/syntax"
+)
+
+func lower(t testing.TB, name string, src []byte, target string) *ir.Program {
+	t.Helper()
+	f, err := syntax.ParseFile(name, src, syntax.CProver)
+	if err != nil {
+		t.Fatalf("parse %s: %v", name, err)
+	}
+	p, err := ir.Lower(f, ir.Options{Target: target})
+	if err != nil {
+		t.Fatalf("lower %s: %v", name, err)
+	}
+	return p
+}
+
+func lowerFile(t testing.TB, path, target string) *ir.Program {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lower(t, path, src, target)
+}
+
+// check runs the engine and replays an unsafe verdict's trace.
+func check(t testing.TB, p *ir.Program, q engine.Query) *result.Result {
+	t.Helper()
+	res, err := explicit.New().Check(context.Background(), p, q)
+	if err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+	if res.Engine != explicit.Name {
+		t.Errorf("engine %q", res.Engine)
+	}
+	switch res.Verdict {
+	case result.Unsafe:
+		if err := interp.Replay(p, res.Trace); err != nil {
+			var b bytes.Buffer
+			result.WriteTrace(&b, res.Trace, result.Forward)
+			t.Fatalf("trace does not replay: %v\n%s", err, b.String())
+		}
+	default:
+		if res.Trace != nil {
+			t.Errorf("%s verdict with a trace", res.Verdict)
+		}
+	}
+	return res
+}
+
+// desc is what a satabs-boppo test.desc says.
+type desc struct {
+	file   string
+	target string // -l LABEL, or ""
+	failed bool   // VERIFICATION FAILED expected
+}
+
+// readDesc reads a test.desc: line 1 the level, line 2 the file, line 3 the
+// options (of which only -l/--target matters here), then expected lines.
+func readDesc(t *testing.T, path string) desc {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	for sc := bufio.NewScanner(f); sc.Scan(); {
+		lines = append(lines, sc.Text())
+	}
+	d := desc{file: lines[1]}
+	fields := strings.Fields(lines[2])
+	for i, f := range fields {
+		if (f == "-l" || f == "--target") && i+1 < len(fields) {
+			d.target = fields[i+1]
+		}
+	}
+	for _, l := range lines[3:] {
+		switch l {
+		case "^VERIFICATION FAILED$":
+			d.failed = true
+		case "^VERIFICATION SUCCESSFUL$":
+			d.failed = false
+		}
+	}
+	return d
+}
+
+// TestBenchmarks checks every satabs-boppo test against its test.desc:
+// sequential ones must get the expected verdict (FAILED ones with a trace
+// that replays), concurrent ones Unknown.
+func TestBenchmarks(t *testing.T) {
+	descs, _ := filepath.Glob("../../../shared/benchmarks/satabs-boppo/*/test.desc")
+	if len(descs) == 0 {
+		t.Skip("benchmarks not found")
+	}
+	sequential := 0
+	for _, path := range descs {
+		dir := filepath.Dir(path)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			d := readDesc(t, path)
+			p := lowerFile(t, filepath.Join(dir, d.file), d.target)
+			res := check(t, p, engine.Query{})
+			if p.Concurrent {
+				if res.Verdict != result.Unknown || res.Reason != explicit.ReasonConcurrent {
+					t.Errorf("concurrent program: %s %s", res.Verdict, res.Reason)
+				}
+				return
+			}
+			sequential++
+			want := result.Safe
+			if d.failed {
+				want = result.Unsafe
+			}
+			if res.Verdict != want {
+				t.Errorf("verdict %s (%s), want %s", res.Verdict, res.Reason, want)
+			}
+			if d.target != "" && res.Verdict == result.Unsafe {
+				last := res.Trace.Steps[len(res.Trace.Steps)-1]
+				proc := p.Proc(last.Proc)
+				if !containsString(proc.Locations[last.Loc].Labels, d.target) {
+					t.Errorf("trace ends at %+v, not at label %s", last, d.target)
+				}
+			}
+		})
+	}
+	if sequential != 23 {
+		t.Errorf("%d sequential benchmarks, want 23", sequential)
+	}
+}
+
+func containsString(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// figure1 is the Bebop output of Figure 1 (in reverse execution order),
+// except the first line: Bebop omits h at line 6, where it is
+// unconstrained; the explicit engine lists every variable.
+const figure1 = `Line 12 State g=1 h=0
+Line 11 State g=1 h=0
+Line 10 State g=1 h=0
+  Line 22 State g=1 a1=1 a2=0
+    Line 24 State g=1 a1=0 a2=1
+    Line 20 State g=1 a1=0 a2=1
+  Line 21 State g=1 a1=1 a2=0
+  Line 20 State g=1 a1=1 a2=0
+Line 9 State g=1 h=0
+Line 8 State g=1 h=0
+  Line 22 State g=1 a1=1 a2=0
+    Line 24 State g=1 a1=0 a2=1
+    Line 20 State g=1 a1=0 a2=1
+  Line 21 State g=1 a1=1 a2=0
+  Line 20 State g=1 a1=1 a2=0
+Line 7 State g=1 h=0
+Line 6 State g=1 h=0
+`
+
+// TestFigure1 checks the trace of the Bebop paper's Figure 1.
+func TestFigure1(t *testing.T) {
+	p := lowerFile(t, "testdata/bebop-fig1.bp", "R")
+	res := check(t, p, engine.Query{Target: "R"})
+	if res.Verdict != result.Unsafe {
+		t.Fatalf("verdict %s", res.Verdict)
+	}
+	var lines []int
+	for _, s := range res.Trace.Steps {
+		lines = append(lines, s.Line)
+	}
+	want := []int{6, 7, 20, 21, 20, 24, 22, 8, 9, 20, 21, 20, 24, 22, 10, 11, 12}
+	if !equalInts(lines, want) {
+		t.Errorf("lines %v\nwant  %v", lines, want)
+	}
+	var b bytes.Buffer
+	if err := result.WriteTrace(&b, res.Trace, result.Bebop); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != figure1 {
+		t.Errorf("Bebop trace:\n%s\nwant:\n%s", b.String(), figure1)
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestShortest checks trace lengths on programs where the shortest trace
+// must look through calls: the engine must not prefer a path with fewer
+// top-level steps but a long callee.
+func TestShortest(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		steps     int
+	}{
+		{"short call wins", `decl g;
+void long() begin skip; skip; skip; skip; g := T; end
+void short() begin g := T; end
+void main() begin
+  if (*) then long(); else short(); fi
+  assert(!g);
+end`, 4}, // if, short(), g := T, assert
+		{"inline path beats call", `decl g;
+void long() begin skip; skip; skip; skip; g := T; end
+void main() begin
+  if (*) then long(); else skip; skip; g := T; fi
+  assert(!g);
+end`, 5},
+		{"label at callee entry", `void f() begin SLIC_ERROR: skip; end
+void main() begin skip; f(); end`, 3},
+		{"error in recursion", `decl g;
+void r(a) begin
+  if (a) then r(F); else g := T; fi
+end
+void main() begin
+  g := F;
+  r(T);
+  assert(!g);
+end`, 7},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := lower(t, "s.bp", []byte(c.src), "")
+			res := check(t, p, engine.Query{})
+			if res.Verdict != result.Unsafe {
+				t.Fatalf("verdict %s", res.Verdict)
+			}
+			if n := len(res.Trace.Steps); n != c.steps {
+				var b bytes.Buffer
+				result.WriteTrace(&b, res.Trace, result.Forward)
+				t.Errorf("%d steps, want %d:\n%s", n, c.steps, b.String())
+			}
+		})
+	}
+}
+
+// TestLimits checks the Unknown answers.
+func TestLimits(t *testing.T) {
+	big := "decl a, b, c, d, e;\nvoid main() begin assert(a); end\n"
+	p := lower(t, "big.bp", []byte(big), "")
+	res := check(t, p, engine.Query{MaxVars: 4})
+	if res.Verdict != result.Unknown || !strings.Contains(res.Reason, "too many variables in scope") {
+		t.Errorf("MaxVars 4: %s %q", res.Verdict, res.Reason)
+	}
+	if res := check(t, p, engine.Query{MaxVars: 5}); res.Verdict != result.Unsafe {
+		t.Errorf("MaxVars 5: %s %q", res.Verdict, res.Reason)
+	}
+	// No error location reachable in the CFG: safe whatever the size.
+	safe := "decl a, b, c, d, e;\nvoid f() begin assert(F); end\nvoid main() begin a := b; end\n"
+	if res := check(t, lower(t, "safe.bp", []byte(safe), ""), engine.Query{MaxVars: 1}); res.Verdict != result.Safe {
+		t.Errorf("unreachable error: %s %q", res.Verdict, res.Reason)
+	}
+	// A cancelled context gives Unknown "timeout".
+	loop := "decl a, b, c, d, e, f, g, h, i, j, k, l, m;\nvoid main() begin\n L: a, b, c, d, e, f, g, h, i, j, k, l, m := *, *, *, *, *, *, *, *, *, *, *, *, *; goto L, M;\n M: SLIC_ERROR: skip;\nend\n"
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := explicit.New().Check(ctx, lower(t, "loop.bp", []byte(loop), ""), engine.Query{})
+	if err != nil || res.Verdict != result.Unknown || res.Reason != engine.ReasonTimeout {
+		t.Errorf("cancelled: %v %v", res, err)
+	}
+	// A query for another target is an internal error.
+	if _, err := explicit.New().Check(context.Background(), p, engine.Query{Target: "OTHER"}); err == nil {
+		t.Errorf("mismatched target accepted")
+	}
+}
