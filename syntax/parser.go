@@ -20,7 +20,13 @@ const maxErrors = 10
 // incomplete) and an ErrorList sorted by position.
 func ParseFile(filename string, src []byte, d Dialect) (f *File, err error) {
 	p := &parser{filename: filename, dialect: d}
-	p.sc.init(src, p.errorAt)
+	p.sc.init(src, func(pos Pos, msg string) {
+		// The scanner only complains about comments and braced names
+		// that run to the end of the file; whatever the parser then says
+		// about the missing rest would be an echo.
+		p.errorAt(pos, msg)
+		p.truncated = true
+	})
 	f = &File{Name: filename}
 	defer func() {
 		if r := recover(); r != nil {
@@ -41,18 +47,19 @@ func ParseFile(filename string, src []byte, d Dialect) (f *File, err error) {
 type bailout struct{}
 
 type parser struct {
-	filename string
-	dialect  Dialect
-	sc       scanner
-	errors   ErrorList
-	lastLine int // line of the last reported error: one error per line
-	depth    int
+	filename  string
+	dialect   Dialect
+	sc        scanner
+	errors    ErrorList
+	lastLine  int  // line of the last reported error: one error per line
+	truncated bool // the scanner hit an unterminated construct: stay quiet
+	depth     int
 }
 
 func (p *parser) next() {
 	p.sc.next()
 	if p.sc.tok == tIllegal {
-		p.errorAt(p.sc.pos, "illegal "+p.sc.lit)
+		p.errorAt(p.sc.pos, p.sc.lit)
 		p.next()
 	}
 }
@@ -63,7 +70,7 @@ func (p *parser) tok() token { return p.sc.tok }
 // error the parser resynchronises, and what it trips over on the same line
 // is noise.
 func (p *parser) errorAt(pos Pos, msg string) {
-	if len(p.errors) > 0 && pos.Line == p.lastLine {
+	if p.truncated || len(p.errors) > 0 && pos.Line == p.lastLine {
 		return
 	}
 	p.lastLine = pos.Line
@@ -133,17 +140,23 @@ func (p *parser) enter() {
 
 func (p *parser) leave() { p.depth-- }
 
-// recover runs parse and, if it hits a syntax error, skips tokens until
+// recovering runs parse and, if it hits a syntax error, skips tokens until
 // one for which stop returns true (without consuming it) or a semicolon
-// (consumed), so that parsing can go on.
+// (consumed), so that parsing can go on. It always consumes at least one
+// token after an error: resuming at the token that failed would fail again
+// forever.
 func (p *parser) recovering(parse func(), stop func(token) bool) {
 	depth := p.depth
+	start := p.sc.pos.Offset
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(syntaxError); !ok {
 				panic(r)
 			}
 			p.depth = depth
+			if p.sc.pos.Offset == start && p.tok() != tEOF {
+				p.next()
+			}
 			for p.tok() != tEOF && !stop(p.tok()) {
 				if p.tok() == tSemi {
 					p.next()
@@ -231,7 +244,15 @@ func (p *parser) parseProc() *Proc {
 			p.expect(tGreater)
 		}
 	case tIdent:
-		// The Bebop paper writes procedures without a return type.
+		// The Bebop paper writes procedures without a return type; any
+		// other identifier at the top level is a stray statement.
+		save := p.sc
+		p.next()
+		isProc := p.tok() == tLparen
+		p.sc = save
+		if !isProc {
+			p.fail("declaration or procedure")
+		}
 	default:
 		p.fail("procedure")
 	}
@@ -253,6 +274,18 @@ func (p *parser) parseProc() *Proc {
 		}, isStmtStart)
 	}
 	pr.Body = p.parseStmtList()
+	for p.tok() == kwElse || p.tok() == kwElsif || p.tok() == kwFi || p.tok() == kwOd {
+		// A closing keyword with nothing to close: report it and go on
+		// with the statements after it.
+		opener := "if"
+		if p.tok() == kwOd {
+			opener = "while"
+		}
+		p.errorAt(p.sc.pos, fmt.Sprintf("%s without matching %s", p.tok(), opener))
+		p.next()
+		p.got(tSemi)
+		pr.Body = append(pr.Body, p.parseStmtList()...)
+	}
 	pr.End = p.expect(kwEnd)
 	return pr
 }
@@ -433,6 +466,9 @@ func (p *parser) parseUnlabelled(labels []*Ident) Stmt {
 	case kwEnforce:
 		p.errorAt(pos, "enforce must come right after the procedure's declarations")
 		panic(syntaxError{})
+	case kwConstrain:
+		p.errorAt(pos, "constrain without an assignment (write x := e constrain c;)")
+		panic(syntaxError{})
 	case tIdent:
 		return p.parseAssignOrCall(l)
 	}
@@ -595,8 +631,6 @@ func (p *parser) parseExpr() Expr { return p.parseBinary(1) }
 // parseBinary parses an expression whose operators bind at least as
 // tightly as minPrec, by precedence climbing.
 func (p *parser) parseBinary(minPrec int) Expr {
-	p.enter()
-	defer p.leave()
 	x := p.parseUnary()
 	for {
 		op, ok := binaryOp(p.tok())
@@ -609,28 +643,32 @@ func (p *parser) parseBinary(minPrec int) Expr {
 		}
 		opPos := p.sc.pos
 		p.next()
-		next := prec + 1
+		var y Expr
 		if right {
-			next = prec
+			// Right grouping recurses once per operator in a chain.
+			p.enter()
+			y = p.parseBinary(prec)
+			p.leave()
+		} else {
+			y = p.parseBinary(prec + 1)
 		}
-		y := p.parseBinary(next)
 		x = &Binary{X: x, OpPos: opPos, Op: op, Y: y}
 	}
 }
 
 func (p *parser) parseUnary() Expr {
-	p.enter()
-	defer p.leave()
 	switch p.tok() {
 	case tNot:
 		pos := p.sc.pos
 		p.next()
+		p.enter()
+		defer p.leave()
 		return &Unary{OpPos: pos, Op: Not, X: p.parseUnary()}
 	case tTick:
 		pos := p.sc.pos
 		p.next()
 		if p.tok() != tIdent {
-			p.fail("variable name after '")
+			p.fail("variable name after prime (')")
 		}
 		return &VarRef{TickPos: pos, Primed: true, Name: p.parseIdent()}
 	}
@@ -642,6 +680,8 @@ func (p *parser) parsePrimary() Expr {
 	switch p.tok() {
 	case tLparen:
 		p.next()
+		p.enter()
+		defer p.leave()
 		x := p.parseExpr()
 		p.expect(tRparen)
 		return x

@@ -20,7 +20,7 @@ type scanner struct {
 	// The current token.
 	tok    token
 	pos    Pos
-	lit    string // identifier name, number digits or the illegal character
+	lit    string // identifier name, number digits, or for tIllegal the diagnostic
 	braced bool   // tok is an identifier written {...}
 }
 
@@ -150,21 +150,21 @@ func (s *scanner) next() {
 	}
 }
 
-// illegalText describes the byte at off for a diagnostic and skips the rest
+// illegalText describes the byte at off in a diagnostic and skips the rest
 // of a multi-byte character so that it yields one diagnostic.
 func (s *scanner) illegalText(off int) string {
 	r, size := utf8.DecodeRune(s.src[off:])
 	if r == utf8.RuneError && size <= 1 {
-		return fmt.Sprintf("byte 0x%02x", s.src[off])
+		return fmt.Sprintf("illegal byte 0x%02x", s.src[off])
 	}
 	for i := 1; i < size; i++ {
 		s.off++
 		s.col++
 	}
 	if r < 0x20 || r == 0x7f {
-		return fmt.Sprintf("control character %U", r)
+		return fmt.Sprintf("illegal control character %U", r)
 	}
-	return fmt.Sprintf("character %q", r)
+	return fmt.Sprintf("illegal character %q", r)
 }
 
 // scanBraced scans a braced identifier `{...}`: any text up to the next `}`.
@@ -183,7 +183,7 @@ func (s *scanner) scanBraced() {
 	s.tok, s.lit, s.braced = tIdent, string(s.src[textStart:s.off]), true
 	s.advance() // }
 	if s.lit == "" {
-		s.err(start, "empty braced identifier {}")
+		s.tok, s.lit = tIllegal, "empty braced identifier {}"
 	}
 }
 
