@@ -263,7 +263,13 @@ func (p *parser) parseProc() *Proc {
 	}
 	p.expect(tRparen)
 	pr.Begin = p.expect(kwBegin)
-	for p.tok() == kwDecl {
+	for p.tok() == kwDecl || p.tok() == tSemi {
+		if p.got(tSemi) {
+			// A stray `;` must not turn the declarations that follow
+			// into statements: the printer would write them back as
+			// the procedure's declarations, a different tree.
+			continue
+		}
 		p.recovering(func() { pr.Locals = append(pr.Locals, p.parseDecl()) }, isStmtStart)
 	}
 	if p.tok() == kwEnforce {
