@@ -29,6 +29,7 @@ package interp
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"boolprog/ir"
@@ -102,7 +103,13 @@ func (c Config) Key() string {
 	var b strings.Builder
 	bits(&b, c.Globals)
 	for _, f := range c.Stack {
-		fmt.Fprintf(&b, "|%d.%d.%d.", f.Proc, f.Loc, f.Call)
+		b.WriteByte('|')
+		b.WriteString(strconv.Itoa(f.Proc))
+		b.WriteByte('.')
+		b.WriteString(strconv.Itoa(f.Loc))
+		b.WriteByte('.')
+		b.WriteString(strconv.Itoa(f.Call))
+		b.WriteByte('.')
 		bits(&b, f.Locals)
 	}
 	return b.String()

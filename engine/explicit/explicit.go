@@ -485,14 +485,24 @@ func (q *pq) Pop() any {
 	return x
 }
 
+// dist is what phase 2 knows about a path edge: its same-level distance
+// (final once done), and how it was reached.
+type dist struct {
+	d    int
+	pred how
+	done bool
+}
+
 // distances holds the result of phase 2.
 type distances struct {
-	d        map[peKey]int
-	pred     map[peKey]how
+	pes      map[peKey]*dist
 	errors   []peKey              // error path edges, in the order they were finalised
 	calls    map[ctxKey][]callOut // finalised call sites of each context, with the contexts they enter
 	ctxOrder []ctxKey             // contexts in a deterministic order
 }
+
+// d returns the same-level distance of a path edge phase 2 reached.
+func (ds *distances) d(pe peKey) int { return ds.pes[pe].d }
 
 // callOut is a finalised call site and a context it enters.
 type callOut struct {
@@ -506,19 +516,21 @@ type callOut struct {
 // exit's distance. Keys pushed are never smaller than the key popped, so
 // each path edge's distance is final when popped.
 func (s *search) sameLevel() (*distances, error) {
-	ds := &distances{d: make(map[peKey]int), pred: make(map[peKey]how), calls: make(map[ctxKey][]callOut)}
-	done := make(map[peKey]bool)
+	ds := &distances{pes: make(map[peKey]*dist), calls: make(map[ctxKey][]callOut)}
 	waiting := make(map[ctxKey][]callSite) // finalised call sites per callee context
 	exits := make(map[ctxKey][]peKey)      // finalised exits per context
 	var q pq
 	seq := 0
 	relax := func(pe peKey, d int, h how) {
 		s.tick++
-		if old, ok := ds.d[pe]; ok && old <= d {
+		x := ds.pes[pe]
+		if x == nil {
+			x = &dist{}
+			ds.pes[pe] = x
+		} else if x.d <= d {
 			return
 		}
-		ds.d[pe] = d
-		ds.pred[pe] = h
+		x.d, x.pred = d, h
 		heap.Push(&q, item{d: d, seq: seq, pe: pe})
 		seq++
 	}
@@ -528,7 +540,7 @@ func (s *search) sameLevel() (*distances, error) {
 		if !ok {
 			return
 		}
-		d := ds.d[cs.pe] + 1 + ds.d[x]
+		d := ds.d(cs.pe) + 1 + ds.d(x)
 		for _, pe := range s.arrivals(cs.pe.ctx, e.To, val, nil) {
 			relax(pe, d, how{kind: howReturn, from: cs.pe, edge: cs.edge, exit: x})
 		}
@@ -562,10 +574,11 @@ func (s *search) sameLevel() (*distances, error) {
 		}
 		it := heap.Pop(&q).(item)
 		pe := it.pe
-		if done[pe] || it.d != ds.d[pe] {
+		x := ds.pes[pe]
+		if x.done || it.d != x.d {
 			continue
 		}
-		done[pe] = true
+		x.done = true
 		switch {
 		case s.isError(pe):
 			ds.errors = append(ds.errors, pe)
@@ -638,7 +651,7 @@ func (s *search) prefixes(ds *distances) map[ctxKey]prefix {
 		}
 		done[it.c] = true
 		for _, co := range ds.calls[it.c] {
-			p := it.p + ds.d[co.site.pe] + 1
+			p := it.p + ds.d(co.site.pe) + 1
 			if old, ok := best[co.callee]; ok && old.p <= p {
 				continue
 			}
@@ -685,7 +698,7 @@ func (s *search) shortestTrace() (*result.Trace, error) {
 		if !ok {
 			continue
 		}
-		n := pf.p + ds.d[pe]
+		n := pf.p + ds.d(pe)
 		if s.p.Procs[pe.ctx.proc].Locations[pe.loc].Kind != ir.FailLoc {
 			n++ // the final step at a target label
 		}
@@ -762,7 +775,7 @@ func (b *builder) sameLevel(pe peKey, depth int) {
 	// Collect the links backwards, then emit forwards.
 	var links []how
 	for x := pe; ; {
-		h := b.ds.pred[x]
+		h := b.ds.pes[x].pred
 		if h.kind == howEntry {
 			break
 		}
