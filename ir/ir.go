@@ -67,8 +67,16 @@ type Program struct {
 	Target     string   // the error label that marks error locations
 	Globals    []string // global variable names; VarRef{Global: true, Index: i} is Globals[i]
 	Procs      []*Proc  // procedures in source order; Call.Proc indexes this
-	Main       int      // index of main in Procs
-	Concurrent bool     // the program uses thread operations
+	Main       int      // index of main in Procs, or -1 (a Getafix program may have none)
+	Concurrent bool     // the program uses thread operations or the Getafix thread convention
+
+	// Init and Threads describe the Getafix convention, which applies when
+	// the program has procedures named thread<N>: init (Init, or -1) runs
+	// first, then main and every thread<N> (Threads: main first, then the
+	// others in source order) run as threads over the shared globals. Such a program is Concurrent;
+	// running main alone would be a different program.
+	Init    int
+	Threads []int
 }
 
 // Proc is one procedure and its control-flow automaton.

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -302,5 +303,38 @@ func TestDOT(t *testing.T) {
 	}
 	if !bytes.Equal(b.Bytes(), want) {
 		t.Errorf("DOT differs from %s (run with -update to rewrite):\n%s", golden, b.String())
+	}
+}
+
+// TestGetafixConvention checks that thread<N> procedures make a program
+// concurrent (init first, then main and the threads), while a lone
+// procedure called init stays an ordinary procedure.
+func TestGetafixConvention(t *testing.T) {
+	tests := []struct {
+		src        string
+		concurrent bool
+		init, main int
+		threads    []int
+	}{
+		{"decl g; void init() begin g := F; end void main() begin assert(!g); end void thread1() begin g := T; end",
+			true, 0, 1, []int{1, 2}},
+		{"decl g; void init() begin g := F; end void thread0() begin g := T; end void thread1() begin assert(!g); end",
+			true, 0, -1, []int{1, 2}},
+		{"decl g; void init() begin g := F; end void main() begin init(); assert(!g); end",
+			false, -1, 1, nil},
+	}
+	for _, tt := range tests {
+		f, err := syntax.ParseFile("t.bp", []byte(tt.src), syntax.CProver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ir.Lower(f, ir.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.src, err)
+		}
+		if p.Concurrent != tt.concurrent || p.Init != tt.init || p.Main != tt.main || !reflect.DeepEqual(p.Threads, tt.threads) {
+			t.Errorf("%s:\ngot concurrent=%v init=%d main=%d threads=%v\nwant concurrent=%v init=%d main=%d threads=%v",
+				tt.src, p.Concurrent, p.Init, p.Main, p.Threads, tt.concurrent, tt.init, tt.main, tt.threads)
+		}
 	}
 }

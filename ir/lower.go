@@ -29,7 +29,7 @@ func Lower(f *syntax.File, opts Options) (*Program, error) {
 	}
 	l := &lowerer{
 		file:    f,
-		prog:    &Program{File: f.Name, Target: target, Main: -1},
+		prog:    &Program{File: f.Name, Target: target, Main: -1, Init: -1},
 		globals: make(map[string]int),
 		procs:   make(map[string]int),
 	}
@@ -56,16 +56,29 @@ func Lower(f *syntax.File, opts Options) (*Program, error) {
 			Returns: p.Returns,
 			Labels:  make(map[string]int),
 		})
-		if p.Name.Name == "main" {
+		switch name := p.Name.Name; {
+		case name == "main":
 			l.prog.Main = i
+		case name == "init":
+			l.prog.Init = i
+		case syntax.IsThreadName(name):
+			l.prog.Threads = append(l.prog.Threads, i)
 		}
+	}
+	if len(l.prog.Threads) > 0 {
+		if l.prog.Main >= 0 {
+			l.prog.Threads = append([]int{l.prog.Main}, l.prog.Threads...)
+		}
+		l.prog.Concurrent = true
+	} else {
+		l.prog.Init = -1 // an ordinary procedure that happens to be called init
 	}
 	if len(l.errs) == 0 {
 		for i, p := range f.Procs {
 			l.lowerProc(p, l.prog.Procs[i])
 		}
 	}
-	if l.prog.Main < 0 {
+	if l.prog.Main < 0 && len(l.prog.Threads) == 0 {
 		l.errorf(f.Pos(), "no procedure main")
 	}
 	if err := l.errs.Err(); err != nil {

@@ -2,7 +2,6 @@ package sema
 
 import (
 	"fmt"
-	"strings"
 
 	"boolprog/syntax"
 )
@@ -87,7 +86,7 @@ func (c *checker) declareGlobals() {
 func (c *checker) declareProcs() {
 	threads := false
 	for _, p := range c.file.Procs {
-		if isThreadName(p.Name.Name) {
+		if syntax.IsThreadName(p.Name.Name) {
 			threads = true
 		}
 		if prev := c.info.procByName[p.Name.Name]; prev != nil {
@@ -104,21 +103,6 @@ func (c *checker) declareProcs() {
 	if c.info.Main == nil && !threads {
 		c.errorf(syntax.Pos{Offset: 0, Line: 1, Col: 1}, "no procedure main")
 	}
-}
-
-// isThreadName reports whether name is a Getafix thread procedure name:
-// "thread" followed by one or more digits.
-func isThreadName(name string) bool {
-	rest, ok := strings.CutPrefix(name, "thread")
-	if !ok || rest == "" {
-		return false
-	}
-	for _, r := range rest {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 func (c *checker) checkProc(p *syntax.Proc) {

@@ -104,13 +104,3 @@ func TestInfoBracedName(t *testing.T) {
 		t.Errorf("braced global: %+v", v)
 	}
 }
-
-func TestGetafixThreadNames(t *testing.T) {
-	for name, want := range map[string]bool{
-		"thread0": true, "thread12": true, "thread": false, "threadx": false, "thread1a": false, "mythread1": false,
-	} {
-		if got := isThreadName(name); got != want {
-			t.Errorf("isThreadName(%q) = %v", name, got)
-		}
-	}
-}

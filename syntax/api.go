@@ -1,5 +1,7 @@
 package syntax
 
+import "strings"
+
 // Dialect selects the operator precedence of expressions; everything else
 // is the same in both dialects.
 type Dialect int
@@ -31,4 +33,21 @@ func ParseDialect(name string) (Dialect, bool) {
 		return Getafix, true
 	}
 	return CProver, false
+}
+
+// IsThreadName reports whether name follows the Getafix convention for
+// thread procedures: "thread" followed by one or more digits. A program
+// with such procedures runs init first, then main and the thread<N>
+// procedures as threads.
+func IsThreadName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "thread")
+	if !ok || rest == "" {
+		return false
+	}
+	for _, r := range rest {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

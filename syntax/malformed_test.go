@@ -273,3 +273,13 @@ end
 	}
 	roundTrip(t, "x.bp", []byte(src), CProver)
 }
+
+func TestIsThreadName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"thread0": true, "thread12": true, "thread": false, "threadx": false, "thread1a": false, "mythread1": false,
+	} {
+		if got := IsThreadName(name); got != want {
+			t.Errorf("IsThreadName(%q) = %v", name, got)
+		}
+	}
+}

@@ -198,8 +198,8 @@ func (s *scanner) skipSpaceAndComments() {
 				s.advance()
 			}
 			end := s.off
-			if end > start && s.src[end-1] == '\r' {
-				end--
+			for end > start && s.src[end-1] == '\r' {
+				end-- // CRLF line ends (and stray CRs) are not comment text
 			}
 			s.comments = append(s.comments, &Comment{Slash: pos, Text: string(s.src[start:end])})
 		case c == '/' && s.peekByte(1) == '*':

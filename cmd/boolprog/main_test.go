@@ -30,6 +30,7 @@ func TestCLI(t *testing.T) {
 		{"bebop style", []string{"check", "--trace-style", "bebop", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 12 State g=1 h=0\nLine 11 State g=1 h=0"},
 		{"stats", []string{"check", "--stats", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", "engine: explicit"},
 		{"threads unsupported", []string{"check", "--engine", "explicit", "testdata/threads.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program (threads): not supported by the explicit engine", "", ""},
+		{"getafix threads unsupported", []string{"check", "--engine", "explicit", "testdata/getafix.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program (threads): not supported by the explicit engine", "", ""},
 		{"variable limit", []string{"check", "--engine", "explicit", "--max-vars", "1", "-l", "R", "../../examples/bebop-fig1.bp"}, exitUnknown, "", "", "VERIFICATION UNKNOWN"},
 		{"semantic errors", []string{"check", "testdata/bad.bp"}, exitInput, "", "testdata/bad.bp:5:8: undeclared variable h\ntestdata/bad.bp:6:3: undefined procedure f\n", ""},
 		{"syntax error", []string{"check", "testdata/syntax.bp"}, exitInput, "", "testdata/syntax.bp:4:1: expected 'fi', found keyword end\n", ""},
