@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,24 +133,12 @@ func TestFigure1(t *testing.T) {
 	if tr == nil {
 		t.Fatal("R not reached")
 	}
-	if got := lines(tr); !equal(got, figure1Lines) {
+	if got := lines(tr); !slices.Equal(got, figure1Lines) {
 		t.Errorf("lines %v, want %v", got, figure1Lines)
 	}
 	if err := interp.Replay(p, tr); err != nil {
 		t.Errorf("Replay: %v", err)
 	}
-}
-
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestReplayRejects corrupts a good trace in several ways.

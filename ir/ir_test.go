@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,7 +144,7 @@ func TestFigure1(t *testing.T) {
 	for _, l := range main.Locations {
 		lines = append(lines, l.Pos.Line)
 	}
-	if got, want := lines, []int{6, 7, 8, 9, 10, 11, 12, 14, 16}; !equalInts(got, want) {
+	if got, want := lines, []int{6, 7, 8, 9, 10, 11, 12, 14, 16}; !slices.Equal(got, want) {
 		t.Errorf("main location lines %v, want %v", got, want)
 	}
 	r := main.Locations[main.Labels["R"]]
@@ -179,22 +180,10 @@ func TestFigure1(t *testing.T) {
 		{main, 6, []int{7}}, {main, 7, []int{8}}, {main, 11, []int{12, 14}}, {main, 12, []int{16}},
 		{a, 20, []int{21, 24}}, {a, 21, []int{22}}, {a, 22, []int{26}}, {a, 24, []int{26}},
 	} {
-		if got := succ(c.proc, c.line); !equalInts(got, c.want) {
+		if got := succ(c.proc, c.line); !slices.Equal(got, c.want) {
 			t.Errorf("%s line %d: successors %v, want %v", c.proc.Name, c.line, got, c.want)
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestLowering checks the operations of individual statements.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,21 +97,9 @@ func TestCheckJSON(t *testing.T) {
 		lines = append(lines, s.Line)
 	}
 	want := []int{6, 7, 20, 21, 20, 24, 22, 8, 9, 20, 21, 20, 24, 22, 10, 11, 12}
-	if out.Verdict != "unsafe" || out.Engine == "" || out.Stats == nil || !equalInts(lines, want) {
+	if out.Verdict != "unsafe" || out.Engine == "" || out.Stats == nil || !slices.Equal(lines, want) {
 		t.Errorf("got verdict %q engine %q lines %v; want unsafe, an engine, stats and lines %v", out.Verdict, out.Engine, lines, want)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestFmtWrite(t *testing.T) {

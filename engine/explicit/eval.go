@@ -2,7 +2,6 @@ package explicit
 
 import (
 	"boolprog/ir"
-	"boolprog/syntax"
 )
 
 // A valuation assigns values to the variables in scope in one procedure:
@@ -80,7 +79,7 @@ func (l layout) eval(e ir.Expr, cur, next valuation) possible {
 		for _, a := range [2]bool{false, true} {
 			for _, b := range [2]bool{false, true} {
 				if x.has(a) && y.has(b) {
-					r |= exactly(binop(e.Op, a, b))
+					r |= exactly(ir.ApplyOp(e.Op, a, b))
 				}
 			}
 		}
@@ -102,22 +101,6 @@ func (l layout) eval(e ir.Expr, cur, next valuation) possible {
 		return r
 	}
 	panic("explicit: unknown expression")
-}
-
-func binop(op syntax.Op, a, b bool) bool {
-	switch op {
-	case syntax.And:
-		return a && b
-	case syntax.Or:
-		return a || b
-	case syntax.Xor, syntax.Neq:
-		return a != b
-	case syntax.Eq:
-		return a == b
-	case syntax.Implies:
-		return !a || b
-	}
-	panic("explicit: unknown operator")
 }
 
 // vectors returns every combination of values of the expressions evaluated

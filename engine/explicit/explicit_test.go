@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -187,7 +188,7 @@ func TestFigure1(t *testing.T) {
 		lines = append(lines, s.Line)
 	}
 	want := []int{6, 7, 20, 21, 20, 24, 22, 8, 9, 20, 21, 20, 24, 22, 10, 11, 12}
-	if !equalInts(lines, want) {
+	if !slices.Equal(lines, want) {
 		t.Errorf("lines %v\nwant  %v", lines, want)
 	}
 	var b bytes.Buffer
@@ -197,18 +198,6 @@ func TestFigure1(t *testing.T) {
 	if b.String() != figure1 {
 		t.Errorf("Bebop trace:\n%s\nwant:\n%s", b.String(), figure1)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestShortest checks trace lengths on programs where the shortest trace
