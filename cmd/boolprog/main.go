@@ -9,6 +9,7 @@
 //	boolprog graph FILE             control-flow automata as Graphviz DOT
 //	boolprog gen random --seed N    a random Boolean program
 //	boolprog gen bebop-template N   the Bebop paper's template T(N)
+//	boolprog bench [--engine E]     an engine on T(N) for several N, one run
 //
 // Exit codes: 0 verification successful (or success of other commands),
 // 10 verification failed, 5 unknown, 2 bad input, 1 bad usage or internal
@@ -62,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runGraph(rest, stdout, stderr)
 	case "gen":
 		return runGen(rest, stdout, stderr)
+	case "bench":
+		return runBench(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -47,6 +47,8 @@ func TestCLI(t *testing.T) {
 		{"graph", []string{"graph", "testdata/assert.bp"}, exitOK, "", "", "digraph"},
 		{"gen random", []string{"gen", "random", "--seed", "7"}, exitOK, "", "", "void main()"},
 		{"gen template", []string{"gen", "bebop-template", "2"}, exitOK, "", "", "level2"},
+		{"bench", []string{"bench", "--engine", "explicit", "--sizes", "2,4", "--runs", "1", "--error", "unreachable"}, exitOK, "", "", "  4    14     safe"},
+		{"bench bad size", []string{"bench", "--sizes", "3,x"}, exitUsage, "", "bad size", ""},
 		{"gen template bad N", []string{"gen", "bebop-template", "zero"}, exitUsage, "", "N must be a whole number", ""},
 	}
 	for _, tt := range tests {
