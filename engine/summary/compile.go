@@ -1,0 +1,266 @@
+package summary
+
+import (
+	"boolprog/bdd"
+	"boolprog/ir"
+	"boolprog/symbolic"
+)
+
+// model is a program prepared for the search: the variable layout, the
+// analyses and, per procedure, location and edge, the compiled BDD
+// operations (built lazily: an edge that is never reached costs nothing).
+type model struct {
+	p     *ir.Program
+	m     *bdd.Manager
+	l     *symbolic.Layout
+	opts  Options
+	procs []*procInfo
+	all   symbolic.Set // every slot
+	glob  symbolic.Set // the global slots
+}
+
+// procInfo is what the search knows about one procedure.
+type procInfo struct {
+	proc  *ir.Proc
+	scope symbolic.Set   // slots in scope: globals, locals, returned values
+	live  []symbolic.Set // per location: slots whose values are tracked
+	// iface: the slots whose values at entry a summary depends on (the
+	// Entry copies of a path edge): globals and parameters live at entry.
+	iface    symbolic.Set
+	ifaceSet *bdd.VarSet // Entry copies of iface
+	// outGlobals: globals a summary reports at the exit (MOD set, or all
+	// tracked globals); out adds the returned-value slots.
+	outGlobals symbolic.Set
+	selfLoop   *bdd.Root // Entry = Cur on iface (SelfLoop of the paper)
+	callers    []*edgeInfo
+	edges      []*edgeInfo
+	tracked    []*bdd.VarSet // per location, lazily: Entry(iface) ∪ Cur(live)
+}
+
+// edgeInfo holds the compiled operations of one edge.
+type edgeInfo struct {
+	pi     *procInfo
+	edge   *ir.Edge
+	call   *ir.Call // nil for an intraprocedural edge
+	callee *procInfo
+	built  bool
+
+	// Intraprocedural edges: the step. Calls: the return Join, whose
+	// relation is supplied by the summary edges (ApplyWith).
+	img *symbolic.Image
+
+	// Calls only.
+	entry    *symbolic.Image // caller's Cur state → callee's entry state (before SelfLoop)
+	bind     *bdd.Root       // caller's Cur ↔ callee's Entry copies of its iface
+	outPre   *bdd.VarSet     // callee exit slots overwritten or discarded (Cur), nil if none
+	outPairs *bdd.Pairs      // callee exit Cur → caller Next, nil if none
+	changed  symbolic.Set    // caller slots a return may change
+	summary  *bdd.Root       // SummaryEdges of this call site (Figure 3); nil until first used
+}
+
+func newModel(p *ir.Program, m *bdd.Manager, opts Options) *model {
+	order := symbolic.OrderAffinity
+	if opts.DeclarationOrder {
+		order = symbolic.OrderDeclaration
+	}
+	l := symbolic.NewLayout(m, p, order)
+	md := &model{p: p, m: m, l: l, opts: opts, all: symbolic.NewSet(l.N()), glob: l.Globals()}
+	for i := 0; i < l.N(); i++ {
+		md.all.Add(i)
+	}
+	var mr *symbolic.ModRef
+	if !opts.NoModRef {
+		mr = symbolic.ComputeModRef(p, l.Slots)
+	}
+	rets := func(pr *ir.Proc) symbolic.Set {
+		s := symbolic.NewSet(l.N())
+		for i := 0; i < pr.Returns; i++ {
+			s.Add(l.Ret(i))
+		}
+		return s
+	}
+	// trackedGlobals: the globals a procedure's path edges mention at all.
+	trackedGlobals := func(pr *ir.Proc) symbolic.Set {
+		if mr == nil {
+			return md.glob
+		}
+		return mr.Mod[pr.Index].Union(mr.Ref[pr.Index])
+	}
+	outGlobals := func(pr *ir.Proc) symbolic.Set {
+		if mr == nil {
+			return md.glob
+		}
+		return mr.Mod[pr.Index]
+	}
+	exitLive := func(pr *ir.Proc) symbolic.Set { return outGlobals(pr).Union(rets(pr)) }
+
+	var lv *symbolic.Liveness
+	if !opts.NoLiveness {
+		lv = symbolic.ComputeLiveness(p, l.Slots, exitLive)
+	}
+	md.procs = make([]*procInfo, len(p.Procs))
+	for i, pr := range p.Procs {
+		pi := &procInfo{proc: pr, scope: l.ScopeOf(pr), outGlobals: outGlobals(pr)}
+		pi.live = make([]symbolic.Set, len(pr.Locations))
+		if lv != nil {
+			copy(pi.live, lv.Live[i])
+		} else {
+			body := trackedGlobals(pr).Clone()
+			for j := range pr.Locals {
+				body.Add(l.Local(j))
+			}
+			for k := range pi.live {
+				pi.live[k] = body
+			}
+			pi.live[pr.Exit] = exitLive(pr)
+		}
+		params := symbolic.NewSet(l.N())
+		for j := 0; j < pr.Params; j++ {
+			params.Add(l.Local(j))
+		}
+		pi.iface = pi.live[pr.Entry].Inter(md.glob.Union(params))
+		pi.ifaceSet = l.VarSet(symbolic.CopySet{Copy: symbolic.Entry, Set: pi.iface})
+		pi.selfLoop = m.Keep(l.Equal(symbolic.Entry, symbolic.Cur, pi.iface))
+		pi.edges = make([]*edgeInfo, len(pr.Edges))
+		pi.tracked = make([]*bdd.VarSet, len(pr.Locations))
+		md.procs[i] = pi
+	}
+	for _, pi := range md.procs {
+		for k, e := range pi.proc.Edges {
+			ei := &edgeInfo{pi: pi, edge: e}
+			if c, ok := e.Op.(*ir.Call); ok {
+				ei.call = c
+				ei.callee = md.procs[c.Proc]
+				ei.callee.callers = append(ei.callee.callers, ei)
+			}
+			pi.edges[k] = ei
+		}
+	}
+	return md
+}
+
+// trackedSet returns the BDD variables a path edge at loc may mention.
+func (md *model) trackedSet(pi *procInfo, loc int) *bdd.VarSet {
+	if pi.tracked[loc] == nil {
+		pi.tracked[loc] = md.l.VarSet(
+			symbolic.CopySet{Copy: symbolic.Entry, Set: pi.iface},
+			symbolic.CopySet{Copy: symbolic.Cur, Set: pi.live[loc]})
+	}
+	return pi.tracked[loc]
+}
+
+// compile builds the operations of an edge on first use.
+func (md *model) compile(ei *edgeInfo) *edgeInfo {
+	if ei.built {
+		return ei
+	}
+	ei.built = true
+	l := md.l
+	pi := ei.pi
+	to := ei.edge.To
+	keep := pi.live[to]
+	drop := pi.scope.Minus(keep)
+	if ei.call == nil {
+		ei.img = l.NewImage(symbolic.ImageSpec{
+			Rel:  l.EdgeRel(pi.proc, ei.edge.Op),
+			Drop: drop,
+			Keep: keep,
+		})
+		return ei
+	}
+	c, q := ei.call, ei.callee
+	qEntry := q.live[q.proc.Entry]
+	// Entering the callee: the caller's context and locals leave scope,
+	// globals pass, parameters get the arguments.
+	ei.entry = l.NewImage(symbolic.ImageSpec{
+		Rel:       l.CallEntry(c),
+		Drop:      pi.scope.Minus(md.glob.Inter(qEntry)),
+		Keep:      qEntry,
+		DropEntry: md.all,
+	})
+	ei.bind = md.m.Keep(l.Bind(c, q.iface))
+
+	// Returning: the callee's reported globals and returned values become
+	// the caller's new values (Next copies); a returned value assigned to a
+	// global overrides the callee's value of that global.
+	targets := symbolic.NewSet(l.N())
+	var src, dst []int
+	pre := symbolic.NewSet(l.N())
+	for i := 0; i < q.proc.Returns; i++ {
+		pre.Add(l.Ret(i))
+	}
+	for i, t := range c.Targets {
+		if t.Discard {
+			continue
+		}
+		s := l.Slot(t.Var)
+		targets.Add(s)
+		src = append(src, l.Ret(i))
+		dst = append(dst, s)
+		pre.Remove(l.Ret(i))
+	}
+	for _, g := range q.outGlobals.Elems() {
+		if targets.Has(g) {
+			pre.Add(g)
+			continue
+		}
+		src = append(src, g)
+		dst = append(dst, g)
+	}
+	if !pre.Empty() {
+		ei.outPre = l.VarSet(symbolic.CopySet{Copy: symbolic.Cur, Set: pre})
+	}
+	if len(src) > 0 {
+		ei.outPairs = l.RenameSlots(symbolic.Cur, symbolic.Next, src, dst)
+	}
+	ei.changed = q.outGlobals.Union(targets)
+	post := l.Post(c)
+	ei.img = l.NewImage(symbolic.ImageSpec{
+		Rel:  symbolic.Rel{R: bdd.True, Changed: ei.changed},
+		Drop: drop,
+		Keep: keep,
+		Post: &post,
+	})
+	return ei
+}
+
+// lift turns path edges x at the callee's exit into summary edges of the
+// call site (Lift of the paper): pairs of the caller's state before the
+// call (Cur) and the values the call changes (Next).
+func (md *model) lift(ei *edgeInfo, x bdd.Node) bdd.Node {
+	m := md.m
+	if ei.outPre != nil {
+		x = m.Exists(x, ei.outPre)
+	}
+	if ei.outPairs != nil {
+		x = m.Replace(x, ei.outPairs)
+	}
+	return m.AndExists(x, ei.bind.Node(), ei.callee.ifaceSet)
+}
+
+// enter returns the path edges at the callee's entry for the path edges s
+// at a call site (SelfLoop(Join(s, Transfer)) of the paper).
+func (md *model) enter(ei *edgeInfo, s bdd.Node) bdd.Node {
+	return md.m.And(ei.entry.Apply(s), ei.callee.selfLoop.Node())
+}
+
+// release frees the roots of the model.
+func (md *model) release() {
+	for _, pi := range md.procs {
+		pi.selfLoop.Release()
+		for _, ei := range pi.edges {
+			if ei.img != nil {
+				ei.img.Release()
+			}
+			if ei.entry != nil {
+				ei.entry.Release()
+			}
+			if ei.bind != nil {
+				ei.bind.Release()
+			}
+			if ei.summary != nil {
+				ei.summary.Release()
+			}
+		}
+	}
+}

@@ -1,0 +1,212 @@
+package summary
+
+import (
+	"context"
+	"math"
+
+	"boolprog/bdd"
+)
+
+// reach is the worklist algorithm of the Bebop paper's Figure 3: path edges
+// per location, summary edges per call site, Join, SelfLoop and Lift, with
+// two refinements that do not change what is computed: a location's
+// successors are computed from the path edges that are new since it was
+// last processed (its delta) rather than from all of them, and the summary
+// edges of a call site are created when the call site is first reached.
+type reach struct {
+	md    *model
+	ctx   context.Context
+	pe    [][]*bdd.Root // PathEdges per procedure and location (nil: empty)
+	delta [][]*bdd.Root // path edges not yet processed
+	work  []locRef
+	inWk  [][]bool
+
+	errorFound bool
+	stopEarly  bool // stop as soon as an error location is reached
+	iterations int64
+}
+
+// locRef names a location of a procedure.
+type locRef struct{ proc, loc int32 }
+
+func newReach(ctx context.Context, md *model, all bool) *reach {
+	r := &reach{md: md, ctx: ctx, stopEarly: !all}
+	n := len(md.procs)
+	r.pe = make([][]*bdd.Root, n)
+	r.delta = make([][]*bdd.Root, n)
+	r.inWk = make([][]bool, n)
+	for i, pi := range md.procs {
+		k := len(pi.proc.Locations)
+		r.pe[i] = make([]*bdd.Root, k)
+		r.delta[i] = make([]*bdd.Root, k)
+		r.inWk[i] = make([]bool, k)
+	}
+	return r
+}
+
+// pathEdges returns PathEdges(loc).
+func (r *reach) pathEdges(proc, loc int) bdd.Node {
+	if x := r.pe[proc][loc]; x != nil {
+		return x.Node()
+	}
+	return bdd.False
+}
+
+// propagate is Propagate of Figure 3: add p to PathEdges(loc) and schedule
+// the location if something is new.
+func (r *reach) propagate(proc, loc int, p bdd.Node) {
+	m := r.md.m
+	if p == bdd.False || p == bdd.Invalid {
+		return
+	}
+	old := r.pathEdges(proc, loc)
+	nw := m.And(p, m.Not(old))
+	if nw == bdd.False || nw == bdd.Invalid {
+		return
+	}
+	if x := r.pe[proc][loc]; x != nil {
+		x.Set(m.Or(old, nw))
+	} else {
+		r.pe[proc][loc] = m.Keep(nw)
+	}
+	if r.md.procs[proc].proc.Locations[loc].Error {
+		r.errorFound = true
+		return // executions stop at an error: nothing to propagate
+	}
+	if d := r.delta[proc][loc]; d != nil {
+		d.Set(m.Or(d.Node(), nw))
+	} else {
+		r.delta[proc][loc] = m.Keep(nw)
+	}
+	if !r.inWk[proc][loc] {
+		r.inWk[proc][loc] = true
+		r.work = append(r.work, locRef{int32(proc), int32(loc)})
+	}
+}
+
+// run computes the path edges reachable from the entry of main, stopping at
+// the first error unless all reachable states were asked for. It returns
+// a non-nil error for a cancelled context or the BDD node limit.
+func (r *reach) run() error {
+	md := r.md
+	m := md.m
+	main := md.procs[md.p.Main]
+	r.propagate(md.p.Main, main.proc.Entry, main.selfLoop.Node())
+	for head := 0; head < len(r.work); {
+		if r.errorFound && r.stopEarly {
+			break
+		}
+		if r.iterations&255 == 0 {
+			if err := r.ctx.Err(); err != nil {
+				return errTimeout
+			}
+		}
+		if err := m.Err(); err != nil {
+			return err
+		}
+		lr := r.work[head]
+		head++
+		if head > 4096 && head*2 > len(r.work) { // keep the queue compact
+			r.work = append(r.work[:0], r.work[head:]...)
+			head = 0
+		}
+		proc, loc := int(lr.proc), int(lr.loc)
+		r.inWk[proc][loc] = false
+		d := r.delta[proc][loc]
+		if d == nil {
+			continue
+		}
+		delta := d.Node()
+		d.Release()
+		r.delta[proc][loc] = nil
+		r.iterations++
+		r.process(proc, loc, delta)
+		m.Safepoint()
+	}
+	return m.Err()
+}
+
+// process handles the new path edges delta at a location.
+func (r *reach) process(proc, loc int, delta bdd.Node) {
+	md := r.md
+	m := md.m
+	pi := md.procs[proc]
+	l := pi.proc.Locations[loc]
+	if loc == pi.proc.Exit {
+		// Exit: lift the new path edges to every call site that has
+		// been reached, and join them with the call site's path edges.
+		for _, cs := range pi.callers {
+			if cs.summary == nil {
+				continue // not reached yet: its summary is made on first use
+			}
+			s := md.lift(cs, delta)
+			nw := m.And(s, m.Not(cs.summary.Node()))
+			if nw == bdd.False || nw == bdd.Invalid {
+				continue
+			}
+			cs.summary.Set(m.Or(cs.summary.Node(), nw))
+			caller := cs.pi.proc.Index
+			r.propagate(caller, cs.edge.To, cs.img.ApplyWith(r.pathEdges(caller, cs.edge.From), nw))
+		}
+		return
+	}
+	for _, id := range l.Out {
+		ei := md.compile(pi.edges[id])
+		if ei.call == nil {
+			r.propagate(proc, ei.edge.To, ei.img.Apply(delta))
+			continue
+		}
+		q := ei.callee
+		if ei.summary == nil {
+			ei.summary = m.Keep(md.lift(ei, r.pathEdges(q.proc.Index, q.proc.Exit)))
+		}
+		r.propagate(q.proc.Index, q.proc.Entry, md.enter(ei, delta))
+		if s := ei.summary.Node(); s != bdd.False {
+			r.propagate(proc, ei.edge.To, ei.img.ApplyWith(delta, s))
+		}
+	}
+}
+
+// stats counts the path edges (pairs of an entry valuation of the
+// interface and a valuation of the tracked variables, summed over
+// locations), the summary tuples (path edges at exits) and the reached
+// locations.
+func (r *reach) stats() (pathEdges, summaries, locations int64) {
+	md := r.md
+	var pe, su float64
+	for i, pi := range md.procs {
+		for loc, x := range r.pe[i] {
+			if x == nil {
+				continue
+			}
+			locations++
+			c := md.m.SatCount(x.Node(), md.trackedSet(pi, loc))
+			pe += c
+			if loc == pi.proc.Exit {
+				su += c
+			}
+		}
+	}
+	return satInt(pe), satInt(su), locations
+}
+
+func satInt(f float64) int64 {
+	if f >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(f)
+}
+
+// release frees the roots of the search.
+func (r *reach) release() {
+	for i := range r.pe {
+		for k := range r.pe[i] {
+			if x := r.pe[i][k]; x != nil {
+				x.Release()
+			}
+			if x := r.delta[i][k]; x != nil {
+				x.Release()
+			}
+		}
+	}
+}

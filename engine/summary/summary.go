@@ -1,0 +1,204 @@
+// Package summary is the Bebop engine (Ball and Rajamani, SPIN 2000):
+// reachability in sequential Boolean programs with procedures and recursion
+// by the Reps-Horwitz-Sagiv tabulation over BDDs, with explicit control flow
+// and shortest hierarchical counterexamples.
+//
+// # Algorithm
+//
+// Path edges and summary edges are BDDs over the slot variables of package
+// symbolic: a path edge at a location relates the values of a procedure's
+// interface at its entry (Entry copies) to the values now (Cur copies); a
+// summary edge of a call site relates the caller's state before the call
+// (Cur) to the values the call changes (Next). The worklist of the paper's
+// Figure 3 (reach.go) computes them from the entry of main, where every
+// valuation is possible, and stops at the first error location reached
+// (unless Query.AllReachable asks for the whole state space).
+//
+// Three optimisations keep the BDDs small, each of which can be switched
+// off (Options) to measure it:
+//
+//   - Scoping: a BDD mentions only slots in scope, so the manager has
+//     3·(globals + most locals + most returned values) variables whatever
+//     the number of procedures, and every image is a relational product
+//     over a few variables followed by a renaming with pairs built once.
+//   - Live variables: a path edge tracks only the slots live at its
+//     location (the others are quantified out), and a context (the Entry
+//     copies) only the globals and parameters live at the procedure's entry.
+//   - MOD/REF: a summary reports only the globals the callee may modify;
+//     the caller's other globals are framed (kept) across the call, and
+//     globals a procedure neither reads nor modifies are not tracked in it.
+//
+// # Shortest counterexamples
+//
+// When an error is reachable, a second search (rings.go) partitions the
+// path edges into rings by distance, as in the paper's §3.2, and rebuilds a
+// trace backwards from the nearest error (trace.go), expanding summary
+// edges into the callee's steps on demand and choosing concrete values
+// forwards so that every step follows from the previous one. The measure
+// is the one of the explicit engine: a step is one edge taken (a call is
+// one step followed by the callee's own steps; returning is not a step),
+// and the final error step counts one. So a trace is a shortest execution
+// from an initial state of main to an error, not merely a shortest
+// hierarchical trajectory with summaries counted as single steps (which is
+// what the paper's rings measure): the ring of a path edge is the length of
+// the shortest execution that reaches it, calls expanded, computed by a
+// Dijkstra-like search over rings in which a summary edge weighs the
+// callee's same-level distance (see rings.go).
+//
+// # Limits
+//
+// Concurrent programs get Unknown. Query.MaxNodes bounds the BDD node
+// table (Unknown when exceeded); a cancelled or expired context gives
+// Unknown "timeout".
+package summary
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"boolprog/bdd"
+	"boolprog/engine"
+	"boolprog/ir"
+	"boolprog/result"
+)
+
+// Name is the engine's name.
+const Name = "summary"
+
+// ReasonConcurrent is the Unknown reason for programs with threads.
+const ReasonConcurrent = "concurrent program: not supported by the summary engine"
+
+// Options configure the engine. The zero value enables every optimisation.
+type Options struct {
+	// NoLiveness disables live-variable analysis: path edges track every
+	// variable in scope, and contexts every global and parameter.
+	NoLiveness bool
+	// NoModRef disables MOD/REF: summaries report every global, and every
+	// global is tracked in every procedure.
+	NoModRef bool
+	// DeclarationOrder orders the BDD variables by declaration instead of
+	// by the affinity of the program's statements.
+	DeclarationOrder bool
+	// InitialNodes is the initial size of the BDD node table (0: the bdd
+	// package's default).
+	InitialNodes int
+}
+
+// Engine is the Bebop engine.
+type Engine struct {
+	opts Options
+}
+
+// New returns the engine with the given options.
+func New(opts Options) *Engine { return &Engine{opts: opts} }
+
+// Name returns "summary".
+func (*Engine) Name() string { return Name }
+
+var _ engine.Engine = (*Engine)(nil)
+
+// errTimeout reports a cancelled context.
+var errTimeout = errors.New("timeout")
+
+// Check decides whether an error location of p is reachable from the start
+// of main; see the package comment. Stats counters: path_edges, summaries
+// (path edges at exits), iterations (worklist steps of Figure 3),
+// locations (reached), peak_bdd_nodes, bdd_vars, bdd_gcs, and for unsafe
+// programs rings (distances searched) and trace_steps.
+func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	start := time.Now()
+	if err := q.Validate(p); err != nil {
+		return nil, err
+	}
+	var res *result.Result
+	var err error
+	if p.Concurrent {
+		res = result.NewUnknown(Name, ReasonConcurrent)
+	} else {
+		res, err = e.check(ctx, p, q)
+	}
+	if res != nil {
+		res.Engine = Name
+		res.Stats.Time = time.Since(start)
+	}
+	return res, err
+}
+
+func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes, InitialNodes: e.opts.InitialNodes})
+	md := newModel(p, m, e.opts)
+	defer md.release()
+
+	res := &result.Result{Verdict: result.Safe}
+	setBDDStats := func() {
+		st := m.Stats()
+		res.Stats.Set("peak_bdd_nodes", int64(st.PeakNodes))
+		res.Stats.Set("bdd_vars", int64(st.Vars))
+		res.Stats.Set("bdd_gcs", int64(st.GCs))
+	}
+	unknown := func(err error) (*result.Result, error) {
+		var r *result.Result
+		switch {
+		case errors.Is(err, errTimeout):
+			r = result.NewUnknown(Name, engine.ReasonTimeout)
+		case errors.Is(err, bdd.ErrNodeLimit):
+			r = result.NewUnknown(Name, fmt.Sprintf("BDD node limit reached (%d nodes)", maxNodes(q)))
+		default:
+			return nil, err
+		}
+		r.Stats = res.Stats
+		st := m.Stats()
+		r.Stats.Set("peak_bdd_nodes", int64(st.PeakNodes))
+		return r, nil
+	}
+
+	r := newReach(ctx, md, q.AllReachable)
+	defer r.release()
+	if err := r.run(); err != nil {
+		return unknown(err)
+	}
+	pe, su, locs := r.stats()
+	res.Stats.States = pe
+	res.Stats.Set("path_edges", pe)
+	res.Stats.Set("summaries", su)
+	res.Stats.Set("iterations", r.iterations)
+	res.Stats.Set("locations", locs)
+	if !r.errorFound {
+		setBDDStats()
+		return res, nil
+	}
+	r.release()
+	m.GC()
+
+	rs := newRings(ctx, md)
+	defer rs.release()
+	hit, err := rs.run()
+	if err != nil {
+		return unknown(err)
+	}
+	if hit == nil {
+		return nil, fmt.Errorf("summary: internal error: the error is reachable but the ring search found none")
+	}
+	res.Stats.Set("rings", int64(rs.keysDone))
+	tr, err := rs.trace(hit)
+	if err != nil {
+		if errors.Is(err, bdd.ErrNodeLimit) || errors.Is(err, errTimeout) {
+			return unknown(err)
+		}
+		return nil, err
+	}
+	res.Verdict = result.Unsafe
+	res.Trace = tr
+	res.Stats.Set("trace_steps", int64(len(tr.Steps)))
+	setBDDStats()
+	return res, nil
+}
+
+func maxNodes(q engine.Query) int {
+	if q.MaxNodes > 0 {
+		return q.MaxNodes
+	}
+	return 1 << 26
+}

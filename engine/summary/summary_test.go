@@ -1,0 +1,337 @@
+package summary_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"boolprog/engine"
+	"boolprog/engine/explicit"
+	"boolprog/engine/summary"
+	"boolprog/interp"
+	"boolprog/ir"
+	"boolprog/result"
+	"boolprog/syntax"
+)
+
+// long enables the long differential run (5,000 random programs); so does
+// the environment variable BOOLPROG_LONG=1.
+var long = flag.Bool("long", false, "run the long differential tests (5,000 random programs)")
+
+func longTests() bool { return *long || os.Getenv("BOOLPROG_LONG") == "1" }
+
+func lower(t testing.TB, name string, src []byte, target string) *ir.Program {
+	t.Helper()
+	f, err := syntax.ParseFile(name, src, syntax.CProver)
+	if err != nil {
+		t.Fatalf("parse %s: %v", name, err)
+	}
+	p, err := ir.Lower(f, ir.Options{Target: target})
+	if err != nil {
+		t.Fatalf("lower %s: %v", name, err)
+	}
+	return p
+}
+
+func lowerFile(t testing.TB, path, target string) *ir.Program {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lower(t, path, src, target)
+}
+
+func traceText(tr *result.Trace) string {
+	var b bytes.Buffer
+	result.WriteTrace(&b, tr, result.Forward)
+	return b.String()
+}
+
+// check runs the summary engine with opts and replays an unsafe verdict's
+// trace in interp.
+func check(t testing.TB, p *ir.Program, q engine.Query, opts summary.Options) *result.Result {
+	t.Helper()
+	res, err := summary.New(opts).Check(context.Background(), p, q)
+	if err != nil {
+		t.Fatalf("Check: %v", err)
+	}
+	if res.Engine != summary.Name {
+		t.Errorf("engine %q", res.Engine)
+	}
+	switch res.Verdict {
+	case result.Unsafe:
+		if err := interp.Replay(p, res.Trace); err != nil {
+			t.Fatalf("trace does not replay: %v\n%s", err, traceText(res.Trace))
+		}
+	default:
+		if res.Trace != nil {
+			t.Errorf("%s verdict with a trace", res.Verdict)
+		}
+	}
+	return res
+}
+
+func oracle(t testing.TB, p *ir.Program, q engine.Query) *result.Result {
+	t.Helper()
+	if q.MaxVars == 0 {
+		q.MaxVars = 24
+	}
+	res, err := explicit.New().Check(context.Background(), p, q)
+	if err != nil {
+		t.Fatalf("explicit: %v", err)
+	}
+	return res
+}
+
+// desc is what a satabs-boppo test.desc says.
+type desc struct {
+	file   string
+	target string
+	failed bool
+}
+
+func readDesc(t *testing.T, path string) desc {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	for sc := bufio.NewScanner(f); sc.Scan(); {
+		lines = append(lines, sc.Text())
+	}
+	d := desc{file: lines[1]}
+	fields := strings.Fields(lines[2])
+	for i, f := range fields {
+		if (f == "-l" || f == "--target") && i+1 < len(fields) {
+			d.target = fields[i+1]
+		}
+	}
+	for _, l := range lines[3:] {
+		switch l {
+		case "^VERIFICATION FAILED$":
+			d.failed = true
+		case "^VERIFICATION SUCCESSFUL$":
+			d.failed = false
+		}
+	}
+	return d
+}
+
+// allOptions are the engine configurations the differential tests run:
+// every optimisation on, and each one off.
+var allOptions = []struct {
+	name string
+	opts summary.Options
+}{
+	{"default", summary.Options{}},
+	{"no-live", summary.Options{NoLiveness: true}},
+	{"no-modref", summary.Options{NoModRef: true}},
+	{"decl-order", summary.Options{DeclarationOrder: true}},
+	{"none", summary.Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true}},
+}
+
+// TestBenchmarks checks every satabs-boppo test: sequential ones get the
+// test.desc verdict, the same as the explicit engine, with a trace of the
+// same (shortest) length that replays; concurrent ones Unknown.
+func TestBenchmarks(t *testing.T) {
+	descs, _ := filepath.Glob("../../../shared/benchmarks/satabs-boppo/*/test.desc")
+	if len(descs) == 0 {
+		t.Skip("benchmarks not found")
+	}
+	sequential := 0
+	for _, path := range descs {
+		dir := filepath.Dir(path)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			d := readDesc(t, path)
+			p := lowerFile(t, filepath.Join(dir, d.file), d.target)
+			if p.Concurrent {
+				res := check(t, p, engine.Query{}, summary.Options{})
+				if res.Verdict != result.Unknown || res.Reason != summary.ReasonConcurrent {
+					t.Errorf("concurrent program: %s %s", res.Verdict, res.Reason)
+				}
+				return
+			}
+			sequential++
+			want := result.Safe
+			if d.failed {
+				want = result.Unsafe
+			}
+			ex := oracle(t, p, engine.Query{})
+			for _, o := range allOptions {
+				res := check(t, p, engine.Query{}, o.opts)
+				if res.Verdict != want {
+					t.Errorf("%s: verdict %s (%s), want %s", o.name, res.Verdict, res.Reason, want)
+				}
+				if ex.Verdict != result.Unknown && ex.Verdict != res.Verdict {
+					t.Errorf("%s: verdict %s, explicit %s", o.name, res.Verdict, ex.Verdict)
+				}
+				if res.Verdict == result.Unsafe && ex.Verdict == result.Unsafe && len(res.Trace.Steps) != len(ex.Trace.Steps) {
+					t.Errorf("%s: trace has %d steps, explicit %d:\n%s", o.name, len(res.Trace.Steps), len(ex.Trace.Steps), traceText(res.Trace))
+				}
+				all := check(t, p, engine.Query{AllReachable: true}, o.opts)
+				if all.Verdict != res.Verdict {
+					t.Errorf("%s: all-reachable verdict %s, %s without", o.name, all.Verdict, res.Verdict)
+				}
+			}
+		})
+	}
+	if sequential != 23 {
+		t.Errorf("%d sequential benchmarks, want 23", sequential)
+	}
+}
+
+// figure1 is the Bebop output of Figure 1 (reverse execution order),
+// except that Bebop omits h at line 6, where it is unconstrained; the
+// engine lists every variable (h is dead there and shown as 0).
+const figure1 = `Line 12 State g=1 h=0
+Line 11 State g=1 h=0
+Line 10 State g=1 h=0
+  Line 22 State g=1 a1=1 a2=0
+    Line 24 State g=1 a1=0 a2=1
+    Line 20 State g=1 a1=0 a2=1
+  Line 21 State g=1 a1=1 a2=0
+  Line 20 State g=1 a1=1 a2=0
+Line 9 State g=1 h=0
+Line 8 State g=1 h=0
+  Line 22 State g=1 a1=1 a2=0
+    Line 24 State g=1 a1=0 a2=1
+    Line 20 State g=1 a1=0 a2=1
+  Line 21 State g=1 a1=1 a2=0
+  Line 20 State g=1 a1=1 a2=0
+Line 7 State g=1 h=0
+Line 6 State g=1 h=0
+`
+
+// TestFigure1 checks the trace of the Bebop paper's Figure 1: the lines
+// visited, and the Bebop-style rendering.
+func TestFigure1(t *testing.T) {
+	p := lowerFile(t, "../../examples/bebop-fig1.bp", "R")
+	for _, o := range allOptions {
+		t.Run(o.name, func(t *testing.T) {
+			res := check(t, p, engine.Query{Target: "R"}, o.opts)
+			if res.Verdict != result.Unsafe {
+				t.Fatalf("verdict %s", res.Verdict)
+			}
+			var lines []int
+			for _, s := range res.Trace.Steps {
+				lines = append(lines, s.Line)
+			}
+			want := []int{6, 7, 20, 21, 20, 24, 22, 8, 9, 20, 21, 20, 24, 22, 10, 11, 12}
+			if fmt.Sprint(lines) != fmt.Sprint(want) {
+				t.Errorf("lines %v\nwant  %v", lines, want)
+			}
+			var b bytes.Buffer
+			if err := result.WriteTrace(&b, res.Trace, result.Bebop); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != figure1 {
+				t.Errorf("Bebop trace:\n%s\nwant:\n%s", b.String(), figure1)
+			}
+		})
+	}
+}
+
+// TestShortest checks trace lengths where the shortest trace must look
+// through calls (the same programs as the explicit engine's test, and
+// more).
+func TestShortest(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		steps     int
+	}{
+		{"short call wins", `decl g;
+void long() begin skip; skip; skip; skip; g := T; end
+void short() begin g := T; end
+void main() begin
+  if (*) then long(); else short(); fi
+  assert(!g);
+end`, 4},
+		{"inline path beats call", `decl g;
+void long() begin skip; skip; skip; skip; g := T; end
+void main() begin
+  if (*) then long(); else skip; skip; g := T; fi
+  assert(!g);
+end`, 5},
+		{"label at callee entry", `void f() begin SLIC_ERROR: skip; end
+void main() begin skip; f(); end`, 3},
+		{"label at main entry", `void main() begin SLIC_ERROR: skip; end`, 1},
+		{"error in recursion", `decl g;
+void r(a) begin
+  if (a) then r(F); else g := T; fi
+end
+void main() begin
+  g := F;
+  r(T);
+  assert(!g);
+end`, 7},
+		{"empty callee", `decl g;
+void e() begin end
+void main() begin e(); assert(g); end`, 2},
+		{"return values and discards", `decl g;
+bool<2> f(a) begin g := !a; return a, !a; end
+void main() begin
+  decl x, y;
+  x, _ := f(T);
+  _, y := f(!x);
+  assert(!(x & y));
+end`, 7},
+		{"call as last statement", `decl g;
+void h() begin g := T; end
+void f() begin h(); end
+void main() begin g := F; f(); assert(!g); end`, 5},
+		{"enforce cuts", `decl g;
+void f() begin enforce !g; g := *; end
+void main() begin f(); assert(!g); end`, -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := lower(t, "s.bp", []byte(c.src), "")
+			ex := oracle(t, p, engine.Query{})
+			for _, o := range allOptions {
+				res := check(t, p, engine.Query{}, o.opts)
+				if c.steps < 0 {
+					if res.Verdict != result.Safe || ex.Verdict != result.Safe {
+						t.Errorf("%s: verdict %s, explicit %s, want safe", o.name, res.Verdict, ex.Verdict)
+					}
+					continue
+				}
+				if res.Verdict != result.Unsafe {
+					t.Fatalf("%s: verdict %s", o.name, res.Verdict)
+				}
+				if n := len(res.Trace.Steps); n != c.steps || ex.Verdict != result.Unsafe || len(ex.Trace.Steps) != n {
+					t.Errorf("%s: %d steps, want %d (explicit %s):\n%s", o.name, n, c.steps, ex.Verdict, traceText(res.Trace))
+				}
+			}
+		})
+	}
+}
+
+// TestLimits checks the Unknown answers.
+func TestLimits(t *testing.T) {
+	src := "decl a, b, c, d, e, f, g, h, i, j, k, l, m;\nvoid main() begin\n" +
+		" L: a, b, c, d, e, f, g, h, i, j, k, l, m := *, *, *, *, *, *, *, *, *, *, *, *, *; goto L, M;\n M: SLIC_ERROR: skip;\nend\n"
+	p := lower(t, "loop.bp", []byte(src), "")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := summary.New(summary.Options{}).Check(ctx, p, engine.Query{})
+	if err != nil || res.Verdict != result.Unknown || res.Reason != engine.ReasonTimeout {
+		t.Errorf("cancelled: %+v %v", res, err)
+	}
+	// A node limit too small for the relation of the assignment.
+	wide := "decl a, b, c, d, e, f, g, h;\nvoid main() begin\n" +
+		" a, b, c, d, e, f, g, h := b ^ c, c ^ d, d ^ e, e ^ f, f ^ g, g ^ h, h ^ a, a ^ b;\n assert(a | b | c | d);\nend\n"
+	res, err = summary.New(summary.Options{}).Check(context.Background(), lower(t, "wide.bp", []byte(wide), ""), engine.Query{MaxNodes: 64})
+	if err != nil || res.Verdict != result.Unknown || !strings.Contains(res.Reason, "node limit") {
+		t.Errorf("node limit: %+v %v", res, err)
+	}
+	if _, err := summary.New(summary.Options{}).Check(context.Background(), p, engine.Query{Target: "OTHER"}); err == nil {
+		t.Errorf("mismatched target accepted")
+	}
+}

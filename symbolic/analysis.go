@@ -1,0 +1,238 @@
+package symbolic
+
+import "boolprog/ir"
+
+// ModRef is the result of the MOD/REF analysis: for every procedure, the
+// global slots it may modify and may read, itself or through the procedures
+// it calls, transitively.
+type ModRef struct {
+	Mod []Set // per procedure index
+	Ref []Set
+}
+
+// ComputeModRef runs the MOD/REF analysis (Bebop paper §3.3) over p's call
+// graph: a global is modified by a procedure if some assignment or call
+// result of the procedure targets it, or a callee modifies it; referenced if
+// some expression of the procedure (conditions, values, constrains, call
+// arguments and post-conditions, returned values) reads it, or a callee
+// references it.
+func ComputeModRef(p *ir.Program, sl Slots) *ModRef {
+	n := len(p.Procs)
+	mr := &ModRef{Mod: make([]Set, n), Ref: make([]Set, n)}
+	callees := make([][]int, n)
+	for i, pr := range p.Procs {
+		mod, ref := NewSet(sl.N()), NewSet(sl.N())
+		readG := func(e ir.Expr) {
+			ir.Vars(e, func(v *ir.Var) {
+				if v.Global {
+					ref.Add(v.Index)
+				}
+			})
+		}
+		for _, e := range pr.Edges {
+			switch op := e.Op.(type) {
+			case *ir.Assume:
+				readG(op.Cond)
+			case *ir.Assign:
+				for _, t := range op.Targets {
+					if t.Global {
+						mod.Add(t.Index)
+					}
+				}
+				for _, v := range op.Values {
+					readG(v)
+				}
+				if op.Constrain != nil {
+					readG(op.Constrain)
+				}
+			case *ir.Call:
+				for _, a := range op.Args {
+					readG(a)
+				}
+				for _, t := range op.Targets {
+					if !t.Discard && t.Var.Global {
+						mod.Add(t.Var.Index)
+					}
+				}
+				if op.Post != nil {
+					readG(op.Post)
+				}
+				callees[i] = append(callees[i], op.Proc)
+			case *ir.Return:
+				for _, v := range op.Values {
+					readG(v)
+				}
+			case *ir.StartThread:
+				for _, a := range op.Args {
+					readG(a)
+				}
+				if op.Proc >= 0 {
+					callees[i] = append(callees[i], op.Proc)
+				}
+			}
+		}
+		mr.Mod[i], mr.Ref[i] = mod, ref
+	}
+	// Propagate from callees to callers until nothing changes.
+	for changed := true; changed; {
+		changed = false
+		for i := n - 1; i >= 0; i-- {
+			for _, c := range callees[i] {
+				if mr.Mod[i].UnionWith(mr.Mod[c]) {
+					changed = true
+				}
+				if mr.Ref[i].UnionWith(mr.Ref[c]) {
+					changed = true
+				}
+			}
+		}
+	}
+	return mr
+}
+
+// Liveness is the result of the live-variable analysis: Live[proc][loc] is
+// the set of slots whose values at location loc of procedure proc may
+// still matter, i.e. may be read (directly, or by a callee, or after the
+// procedure returns) before being overwritten.
+type Liveness struct {
+	Live [][]Set
+}
+
+// ComputeLiveness runs the interprocedural live-variable analysis (Bebop
+// paper §3.3). exitLive(proc) is the set of slots that matter at the exit
+// of proc: its returned values and the globals its callers may read after
+// the return (all globals, or the procedure's MOD set when the caller frames
+// the others). A call reads its arguments and the globals live at the
+// callee's entry, overwrites its targets, and lets the caller's other
+// variables pass (globals, since the callee need not overwrite them).
+// Error locations have no live slots: executions stop there. Returned-value
+// slots are live only at the exit (no statement reads them).
+func ComputeLiveness(p *ir.Program, sl Slots, exitLive func(proc *ir.Proc) Set) *Liveness {
+	n := len(p.Procs)
+	lv := &Liveness{Live: make([][]Set, n)}
+	entryG := make([]Set, n) // globals live at each procedure's entry
+	callers := make([][]int, n)
+	for i, pr := range p.Procs {
+		entryG[i] = NewSet(sl.N())
+		lv.Live[i] = make([]Set, len(pr.Locations))
+		for _, e := range pr.Edges {
+			if c, ok := e.Op.(*ir.Call); ok {
+				callers[c.Proc] = append(callers[c.Proc], i)
+			}
+		}
+	}
+	globals := sl.Globals()
+	rets := NewSet(sl.N())
+	for i := 0; i < sl.R; i++ {
+		rets.Add(sl.Ret(i))
+	}
+	// Worklist over procedures: re-analyse the callers of a procedure whose
+	// live-at-entry globals grew.
+	inWork := make([]bool, n)
+	var work []int
+	for i := n - 1; i >= 0; i-- {
+		work = append(work, i)
+		inWork[i] = true
+	}
+	for len(work) > 0 {
+		i := work[len(work)-1]
+		work = work[:len(work)-1]
+		inWork[i] = false
+		pr := p.Procs[i]
+		liveProc(p, sl, pr, exitLive(pr), entryG, rets, lv.Live[i])
+		if g := lv.Live[i][pr.Entry].Inter(globals); !g.Equal(entryG[i]) {
+			entryG[i] = g
+			for _, c := range callers[i] {
+				if !inWork[c] {
+					inWork[c] = true
+					work = append(work, c)
+				}
+			}
+		}
+	}
+	return lv
+}
+
+// liveProc computes the live slots of every location of pr by a backward
+// worklist, given the live-at-entry globals of every procedure.
+func liveProc(p *ir.Program, sl Slots, pr *ir.Proc, exit Set, entryG []Set, rets Set, live []Set) {
+	for i := range live {
+		live[i] = NewSet(sl.N())
+	}
+	live[pr.Exit] = exit.Clone()
+	uses := func(s Set, e ir.Expr) {
+		ir.Vars(e, func(v *ir.Var) { s.Add(sl.Slot(v.VarRef)) })
+	}
+	// in computes the slots live before edge e given live[e.To].
+	in := func(e *ir.Edge) Set {
+		out := live[e.To].Minus(rets)
+		switch op := e.Op.(type) {
+		case *ir.Assume:
+			uses(out, op.Cond)
+		case *ir.Assign:
+			targets := NewSet(sl.N())
+			for _, t := range op.Targets {
+				targets.Add(sl.Slot(t))
+			}
+			out = out.Minus(targets)
+			for _, v := range op.Values {
+				uses(out, v)
+			}
+			if op.Constrain != nil {
+				ir.Vars(op.Constrain, func(v *ir.Var) {
+					if s := sl.Slot(v.VarRef); !v.Primed || !targets.Has(s) {
+						out.Add(s)
+					}
+				})
+			}
+		case *ir.Call:
+			if op.Post != nil {
+				uses(out, op.Post)
+			}
+			for _, t := range op.Targets {
+				if !t.Discard {
+					out.Remove(sl.Slot(t.Var))
+				}
+			}
+			for _, a := range op.Args {
+				uses(out, a)
+			}
+			out.UnionWith(entryG[op.Proc])
+		case *ir.Return:
+			for _, v := range op.Values {
+				uses(out, v)
+			}
+		default: // Skip and (unsupported) thread operations: nothing read
+		}
+		return out
+	}
+	// Backward worklist from the exit.
+	inWork := make([]bool, len(pr.Locations))
+	var work []int
+	for _, l := range pr.Locations {
+		work = append(work, l.ID)
+		inWork[l.ID] = true
+	}
+	for len(work) > 0 {
+		id := work[len(work)-1]
+		work = work[:len(work)-1]
+		inWork[id] = false
+		loc := pr.Locations[id]
+		if loc.Error || id == pr.Exit {
+			continue
+		}
+		s := NewSet(sl.N())
+		for _, eid := range loc.Out {
+			s.UnionWith(in(pr.Edges[eid]))
+		}
+		if !s.Equal(live[id]) {
+			live[id] = s
+			for _, eid := range loc.In {
+				if from := pr.Edges[eid].From; !inWork[from] {
+					inWork[from] = true
+					work = append(work, from)
+				}
+			}
+		}
+	}
+}

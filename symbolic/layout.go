@@ -1,0 +1,336 @@
+package symbolic
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"boolprog/bdd"
+	"boolprog/ir"
+)
+
+// Copy selects one of the three BDD variables of a slot.
+type Copy int
+
+// The copies of a slot, adjacent in the BDD order in this order.
+const (
+	Entry Copy = iota // value at the entry of the executing procedure
+	Cur               // value now
+	Next              // value after a transition
+	numCopies
+)
+
+// String returns "entry", "cur" or "next".
+func (c Copy) String() string {
+	switch c {
+	case Entry:
+		return "entry"
+	case Cur:
+		return "cur"
+	case Next:
+		return "next"
+	}
+	return "Copy(" + strconv.Itoa(int(c)) + ")"
+}
+
+// Order selects the initial order of the slots.
+type Order int
+
+const (
+	// OrderAffinity places slots that are assigned together, read by the
+	// same statement or bound by a call next to each other (greedy linear
+	// arrangement of the affinity graph). It is the default.
+	OrderAffinity Order = iota
+	// OrderDeclaration keeps the slot numbering: globals in declaration
+	// order, then locals, then returned values.
+	OrderDeclaration
+)
+
+// Layout maps the slots of a program to BDD variables of one manager and
+// caches the variable sets and renamings the engines use over and over.
+// A Layout is not safe for concurrent use (neither is its manager).
+type Layout struct {
+	Slots
+	Prog *ir.Program
+	M    *bdd.Manager
+
+	pos    []int // slot -> position in the order
+	atPos  []int // position -> slot
+	sets   map[string]*bdd.VarSet
+	pairs  map[string]*bdd.Pairs
+	scopes []Set // per procedure
+}
+
+// NewLayout creates the BDD variables of p's slots in m (3 per slot, in the
+// order chosen by order) and returns the layout. m should be fresh: the
+// layout assumes that the variables it creates are the first ones.
+func NewLayout(m *bdd.Manager, p *ir.Program, order Order) *Layout {
+	l := &Layout{
+		Slots: SlotsOf(p),
+		Prog:  p,
+		M:     m,
+		sets:  make(map[string]*bdd.VarSet),
+		pairs: make(map[string]*bdd.Pairs),
+	}
+	n := l.N()
+	switch order {
+	case OrderDeclaration:
+		l.atPos = make([]int, n)
+		for i := range l.atPos {
+			l.atPos[i] = i
+		}
+	default:
+		l.atPos = affinityOrder(p, l.Slots)
+	}
+	l.pos = make([]int, n)
+	for i, s := range l.atPos {
+		l.pos[s] = i
+	}
+	if m.VarNum() < int(numCopies)*n {
+		m.ExtVarNum(int(numCopies)*n - m.VarNum())
+	}
+	l.scopes = make([]Set, len(p.Procs))
+	for i, pr := range p.Procs {
+		l.scopes[i] = l.Slots.Scope(pr)
+	}
+	return l
+}
+
+// Order returns the slots in BDD order (top first).
+func (l *Layout) Order() []int { return slices.Clone(l.atPos) }
+
+// Var returns the BDD variable of a copy of a slot.
+func (l *Layout) Var(slot int, c Copy) int { return int(numCopies)*l.pos[slot] + int(c) }
+
+// Lit returns the positive literal of a copy of a slot.
+func (l *Layout) Lit(slot int, c Copy) bdd.Node { return l.M.Ithvar(l.Var(slot, c)) }
+
+// ScopeOf returns the slots in scope in procedure proc (globals, its locals,
+// its returned values). The set must not be modified.
+func (l *Layout) ScopeOf(proc *ir.Proc) Set { return l.scopes[proc.Index] }
+
+// Vars returns the BDD variables of copy c of the slots in set, in slot order.
+func (l *Layout) Vars(c Copy, set Set) []int {
+	el := set.Elems()
+	out := make([]int, len(el))
+	for i, s := range el {
+		out[i] = l.Var(s, c)
+	}
+	return out
+}
+
+// VarSet returns the (cached) set of the BDD variables of the given copies
+// of the slots: copies[k] applies to sets[k].
+func (l *Layout) VarSet(parts ...CopySet) *bdd.VarSet {
+	var vars []int
+	for _, p := range parts {
+		vars = append(vars, l.Vars(p.Copy, p.Set)...)
+	}
+	slices.Sort(vars)
+	vars = slices.Compact(vars)
+	key := intsKey(vars)
+	if vs, ok := l.sets[key]; ok {
+		return vs
+	}
+	vs := l.M.VarSet(vars...)
+	l.sets[key] = vs
+	return vs
+}
+
+// CopySet is a copy of a set of slots, an argument of VarSet.
+type CopySet struct {
+	Copy Copy
+	Set  Set
+}
+
+// Rename returns the (cached) renaming of copy from to copy to of the
+// slots in set.
+func (l *Layout) Rename(from, to Copy, set Set) *bdd.Pairs {
+	return l.RenameSlots(from, to, set.Elems(), set.Elems())
+}
+
+// RenameSlots returns the (cached) renaming of copy from of slots src[i]
+// to copy to of slots dst[i].
+func (l *Layout) RenameSlots(from, to Copy, src, dst []int) *bdd.Pairs {
+	f := make([]int, len(src))
+	t := make([]int, len(src))
+	for i := range src {
+		f[i] = l.Var(src[i], from)
+		t[i] = l.Var(dst[i], to)
+	}
+	key := intsKey(f) + "|" + intsKey(t)
+	if p, ok := l.pairs[key]; ok {
+		return p
+	}
+	p := l.M.NewPairs(f, t)
+	l.pairs[key] = p
+	return p
+}
+
+func intsKey(xs []int) string {
+	var b strings.Builder
+	for _, x := range xs {
+		b.WriteString(strconv.Itoa(x))
+		b.WriteByte(',')
+	}
+	return b.String()
+}
+
+// Equal returns ∧_{s ∈ set} (a_s ↔ b_s): copies a and b agree on set.
+func (l *Layout) Equal(a, b Copy, set Set) bdd.Node {
+	m := l.M
+	r := bdd.True
+	el := set.Elems()
+	// Build bottom-up in the order so that each conjunction is cheap.
+	slices.SortFunc(el, func(x, y int) int { return l.pos[y] - l.pos[x] })
+	for _, s := range el {
+		r = m.And(r, m.Equiv(l.Lit(s, a), l.Lit(s, b)))
+	}
+	return r
+}
+
+// Cube returns the conjunction fixing copy c of slots[i] to vals[i].
+func (l *Layout) Cube(c Copy, slots []int, vals []bool) bdd.Node {
+	vars := make([]int, len(slots))
+	for i, s := range slots {
+		vars[i] = l.Var(s, c)
+	}
+	return l.M.Assignment(vars, vals)
+}
+
+// Values returns one assignment to copy c of slots under which f holds (for
+// some values of the other variables), preferring false; nil if f is False.
+func (l *Layout) Values(f bdd.Node, c Copy, slots []int) []bool {
+	vars := make([]int, len(slots))
+	for i, s := range slots {
+		vars[i] = l.Var(s, c)
+	}
+	vs := l.M.VarSet(vars...)
+	one := l.M.SatOne(f, vs)
+	if one == nil {
+		return nil
+	}
+	// SatOne reports values in variable order; map back to slots.
+	sorted := vs.Vars()
+	out := make([]bool, len(slots))
+	for i, v := range vars {
+		k, _ := slices.BinarySearch(sorted, v)
+		out[i] = one[k]
+	}
+	return out
+}
+
+// affinityOrder orders the slots greedily so that slots related by the
+// program's statements are close: a weighted graph counts, for every pair of
+// slots, the statements that mention both (assignments: targets and read
+// variables; conditions; calls: each argument's variables with the
+// parameter's slot, each target with its returned value's slot; returns:
+// the values' variables with the returned value's slot). The arrangement
+// starts from the heaviest slot and repeatedly appends the slot most
+// attracted by the recently placed ones; ties keep declaration order.
+func affinityOrder(p *ir.Program, sl Slots) []int {
+	n := sl.N()
+	w := make(map[[2]int]int)
+	link := func(a, b int) {
+		if a == b {
+			return
+		}
+		if a > b {
+			a, b = b, a
+		}
+		w[[2]int{a, b}]++
+	}
+	clique := func(s []int) {
+		s = slices.Compact(sortedCopy(s))
+		if len(s) > 64 { // huge statements say little about order; keep it linear
+			for i := 1; i < len(s); i++ {
+				link(s[i-1], s[i])
+			}
+			return
+		}
+		for i := range s {
+			for j := i + 1; j < len(s); j++ {
+				link(s[i], s[j])
+			}
+		}
+	}
+	varsOf := func(e ir.Expr) []int {
+		var out []int
+		ir.Vars(e, func(v *ir.Var) { out = append(out, sl.Slot(v.VarRef)) })
+		return out
+	}
+	for _, pr := range p.Procs {
+		for _, e := range pr.Edges {
+			switch op := e.Op.(type) {
+			case *ir.Assume:
+				clique(varsOf(op.Cond))
+			case *ir.Assign:
+				var s []int
+				for _, t := range op.Targets {
+					s = append(s, sl.Slot(t))
+				}
+				for _, v := range op.Values {
+					s = append(s, varsOf(v)...)
+				}
+				if op.Constrain != nil && len(op.Targets) <= 8 {
+					s = append(s, varsOf(op.Constrain)...)
+				}
+				clique(s)
+			case *ir.Call:
+				for j, a := range op.Args {
+					clique(append(varsOf(a), sl.Local(j)))
+				}
+				for i, t := range op.Targets {
+					if !t.Discard {
+						link(sl.Slot(t.Var), sl.Ret(i))
+					}
+				}
+			case *ir.Return:
+				for i, v := range op.Values {
+					clique(append(varsOf(v), sl.Ret(i)))
+				}
+			}
+		}
+	}
+	adj := make([][]struct{ to, w int }, n)
+	total := make([]int, n)
+	for k, x := range w {
+		adj[k[0]] = append(adj[k[0]], struct{ to, w int }{k[1], x})
+		adj[k[1]] = append(adj[k[1]], struct{ to, w int }{k[0], x})
+		total[k[0]] += x
+		total[k[1]] += x
+	}
+	placed := make([]bool, n)
+	score := make([]float64, n)
+	order := make([]int, 0, n)
+	const window = 8
+	for len(order) < n {
+		// Scores from the last `window` placed slots, nearer ones weigh more.
+		clear(score)
+		for d := 0; d < window && d < len(order); d++ {
+			s := order[len(order)-1-d]
+			for _, e := range adj[s] {
+				score[e.to] += float64(e.w) / float64(d+1)
+			}
+		}
+		best := -1
+		for s := 0; s < n; s++ {
+			if placed[s] {
+				continue
+			}
+			if best < 0 || score[s] > score[best] ||
+				score[s] == score[best] && score[s] == 0 && total[s] > total[best] && len(order) == 0 {
+				best = s
+			}
+		}
+		placed[best] = true
+		order = append(order, best)
+	}
+	return order
+}
+
+func sortedCopy(s []int) []int {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
