@@ -2,7 +2,6 @@ package ir
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"boolprog/syntax"
@@ -15,8 +14,9 @@ type Options struct {
 	Target string
 }
 
-// asyncLabel matches the labels that turn a call into a thread start.
-var asyncLabel = regexp.MustCompile(`^ASYNC_[0-9]+$`)
+// asyncPrefix starts the labels that turn a call into a thread start
+// (SATABS tests only the prefix).
+const asyncPrefix = "ASYNC_"
 
 // Lower builds the control-flow automata of a file that the semantic checker
 // accepted. It reports (as a syntax.ErrorList) the semantic errors it
@@ -219,13 +219,27 @@ func (l *lowerer) first(stmts []syntax.Stmt, next int) int {
 
 // lowerSeq adds the edges of a statement sequence whose lexical successor
 // is next.
+//
+// An `enforce e;` among the statements holds from there to the end of the
+// sequence (SATABS's meaning): it is conjoined to the procedure's enforce
+// condition while the rest of the sequence is lowered. That is lexical, as
+// in SATABS: a goto into the rest of the block does not check e first.
 func (l *lowerer) lowerSeq(stmts []syntax.Stmt, next int) {
+	saved := l.enforce
+	defer func() { l.enforce = saved }()
 	for i, s := range stmts {
 		succ := next
 		if i+1 < len(stmts) {
 			succ = l.stmtLoc[stmts[i+1]]
 		}
 		l.lowerStmt(s, succ)
+		if e, ok := s.(*syntax.EnforceStmt); ok {
+			c := l.expr(e.Cond, false)
+			if l.enforce != nil {
+				c = &Bin{Op: syntax.And, X: l.enforce, Y: c}
+			}
+			l.enforce = c
+		}
 	}
 }
 
@@ -274,6 +288,24 @@ func (l *lowerer) lowerStmt(s syntax.Stmt, next int) {
 		edge(next, l.assign(targets, l.exprs(s.Rhs), c))
 	case *syntax.DeadStmt:
 		edge(next, l.havoc(l.targets(s.Vars)))
+	case *syntax.EnforceStmt:
+		edge(next, &Assume{Cond: l.expr(s.Cond, false)})
+	case *syntax.ConstrainStmt:
+		// Every variable in scope may change (see syntax.ConstrainStmt).
+		var all []VarRef
+		for i := range l.prog.Globals {
+			all = append(all, VarRef{Global: true, Index: i})
+		}
+		for i := range l.proc.Locals {
+			all = append(all, VarRef{Index: i})
+		}
+		vals := make([]Expr, len(all))
+		for i := range vals {
+			vals[i] = &Nondet{}
+		}
+		edge(next, l.assign(all, vals, l.expr(s.Cond, true)))
+	case *syntax.SyncStmt:
+		edge(next, &Skip{})
 	case *syntax.DeclStmt:
 		edge(next, l.havoc(l.targets(s.Decl.Names)))
 	case *syntax.CallStmt:
@@ -356,10 +388,10 @@ func (l *lowerer) lowerStmt(s syntax.Stmt, next int) {
 	}
 }
 
-// isAsync reports whether a call carries an ASYNC_n label.
+// isAsync reports whether a call carries an ASYNC_ label.
 func (l *lowerer) isAsync(s *syntax.CallStmt) bool {
 	for _, lab := range s.Labels.Labels {
-		if asyncLabel.MatchString(lab.Name) {
+		if strings.HasPrefix(lab.Name, asyncPrefix) {
 			return true
 		}
 	}

@@ -169,17 +169,14 @@ func (c *checker) declareLocal(pi *ProcInfo, id *syntax.Ident, param bool) {
 // may come before the declaration or label in the text.
 func (c *checker) collect(pi *ProcInfo, body []syntax.Stmt) {
 	for _, s := range body {
-		labels := s.StmtLabels()
-	labelLoop:
-		for i, l := range labels {
-			for _, earlier := range labels[:i] {
-				if earlier.Name == l.Name {
-					// `L: L: s` says the same thing twice; SATABS
-					// accepts it and c2bp produces it.
-					continue labelLoop
-				}
+		for _, l := range s.StmtLabels() {
+			prev, ok := pi.Labels[l.Name]
+			if ok && prev == s {
+				// `L: L: s` says the same thing twice; SATABS accepts
+				// it and c2bp produces it.
+				continue
 			}
-			if prev, ok := pi.Labels[l.Name]; ok {
+			if ok {
 				c.errorf(l.Pos(), "duplicate label %s in procedure %s (first defined at %s)", show(l), show(pi.Proc.Name), labelOf(prev, l.Name).Pos())
 				continue
 			}
@@ -218,8 +215,15 @@ func (c *checker) stmts(list []syntax.Stmt) {
 func (c *checker) stmt(s syntax.Stmt) {
 	switch s := s.(type) {
 	case *syntax.SkipStmt, *syntax.EndThreadStmt, *syntax.AtomicBeginStmt,
-		*syntax.AtomicEndStmt, *syntax.DeclStmt:
-		// Nothing to check (DeclStmt names were declared by collect).
+		*syntax.AtomicEndStmt, *syntax.DeclStmt, *syntax.SyncStmt:
+		// Nothing to check (DeclStmt names were declared by collect; a
+		// sync event is a name of its own namespace that nothing uses).
+	case *syntax.EnforceStmt:
+		c.expr(s.Cond, nil)
+	case *syntax.ConstrainStmt:
+		// Getafix's constrain step may change every variable in scope,
+		// so every one of them may be primed.
+		c.expr(s.Cond, c.inScope())
 	case *syntax.PrintStmt:
 		for _, e := range s.Args {
 			c.expr(e, nil)
@@ -303,6 +307,18 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	if s.Constrain != nil {
 		c.expr(s.Constrain, targets)
 	}
+}
+
+// inScope returns the set of variables visible in the current procedure.
+func (c *checker) inScope() map[*Var]bool {
+	set := make(map[*Var]bool, len(c.info.Globals)+len(c.proc.Vars))
+	for _, v := range c.info.Globals {
+		set[v] = true
+	}
+	for _, v := range c.proc.Vars {
+		set[v] = true
+	}
+	return set
 }
 
 // targets resolves the assigned identifiers of an assignment or call and

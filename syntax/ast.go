@@ -308,6 +308,33 @@ type AbortifStmt struct {
 	Cond    Expr
 }
 
+// EnforceStmt is an `enforce e;` among the statements of a block (SATABS
+// accepts those): from there to the end of the enclosing block, states
+// violating e are cut. The `enforce` right after a procedure's declarations
+// is Proc.Enforce instead.
+type EnforceStmt struct {
+	Labels
+	Keyword Pos
+	Cond    Expr
+}
+
+// ConstrainStmt is Getafix's `constrain(e);`: a step to any new state that
+// satisfies e, where `'x` is the new value of x and x the old one. Every
+// variable in scope may change (as in Getafix's own translation, which does
+// not copy unmentioned variables), so `constrain(T);` forgets everything.
+type ConstrainStmt struct {
+	Labels
+	Keyword Pos
+	Cond    Expr
+}
+
+// SyncStmt is SATABS's `sync ev;`, which SATABS and WALi treat as `skip`.
+type SyncStmt struct {
+	Labels
+	Keyword Pos
+	Event   *Ident
+}
+
 // DeadStmt is `dead x, y;`: the values of the variables are forgotten.
 type DeadStmt struct {
 	Labels
@@ -361,6 +388,9 @@ func (*AssertStmt) stmtNode()      {}
 func (*AssumeStmt) stmtNode()      {}
 func (*AbortifStmt) stmtNode()     {}
 func (*DeadStmt) stmtNode()        {}
+func (*EnforceStmt) stmtNode()     {}
+func (*ConstrainStmt) stmtNode()   {}
+func (*SyncStmt) stmtNode()        {}
 func (*DeclStmt) stmtNode()        {}
 func (*StartThreadStmt) stmtNode() {}
 func (*EndThreadStmt) stmtNode()   {}
@@ -379,6 +409,9 @@ func (s *AssertStmt) Pos() Pos      { return labelPos(s.Labels, s.Keyword) }
 func (s *AssumeStmt) Pos() Pos      { return labelPos(s.Labels, s.Keyword) }
 func (s *AbortifStmt) Pos() Pos     { return labelPos(s.Labels, s.Keyword) }
 func (s *DeadStmt) Pos() Pos        { return labelPos(s.Labels, s.Keyword) }
+func (s *EnforceStmt) Pos() Pos     { return labelPos(s.Labels, s.Keyword) }
+func (s *ConstrainStmt) Pos() Pos   { return labelPos(s.Labels, s.Keyword) }
+func (s *SyncStmt) Pos() Pos        { return labelPos(s.Labels, s.Keyword) }
 func (s *DeclStmt) Pos() Pos        { return labelPos(s.Labels, s.Decl.DeclPos) }
 func (s *StartThreadStmt) Pos() Pos { return labelPos(s.Labels, s.Keyword) }
 func (s *EndThreadStmt) Pos() Pos   { return labelPos(s.Labels, s.Keyword) }
@@ -425,6 +458,9 @@ func (s *AssertStmt) keywordPos() Pos      { return s.Keyword }
 func (s *AssumeStmt) keywordPos() Pos      { return s.Keyword }
 func (s *AbortifStmt) keywordPos() Pos     { return s.Keyword }
 func (s *DeadStmt) keywordPos() Pos        { return s.Keyword }
+func (s *EnforceStmt) keywordPos() Pos     { return s.Keyword }
+func (s *ConstrainStmt) keywordPos() Pos   { return s.Keyword }
+func (s *SyncStmt) keywordPos() Pos        { return s.Keyword }
 func (s *StartThreadStmt) keywordPos() Pos { return s.Keyword }
 func (s *EndThreadStmt) keywordPos() Pos   { return s.Keyword }
 func (s *AtomicBeginStmt) keywordPos() Pos { return s.Keyword }

@@ -17,6 +17,7 @@ func FuzzRoundTrip(f *testing.F) {
 		"void main() begin x, y := *, * constrain 'x = !'y; while x do dead y; od end",
 		"decl {p==q}; // c\nvoid main() begin enforce {p==q}; /* c */ start_thread goto L; L: atomic_begin; atomic_end; end_thread; end",
 		"void main() begin x := a => b = c ^ d | e & f; end",
+		"void main() begin skip; L: enforce a; sync e; constrain('a = a); end",
 	} {
 		f.Add([]byte(seed))
 	}

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -47,7 +48,19 @@ func TestMalformed(t *testing.T) {
 		{"unterminated comment", "void main() begin skip; /* forever",
 			"x.bp:1:25: comment not terminated: missing */"},
 		{"unterminated braced name", "decl {p==q;\nvoid main() begin skip; end",
+			"x.bp:1:6: braced identifier not closed on its line: missing '}' (blocks are written begin ... end)"},
+		{"braced name at end of file", "decl {p==q",
 			"x.bp:1:6: braced identifier not terminated: missing '}'"},
+		{"C block instead of begin end", "void main() {\n  skip;\n}",
+			"x.bp:1:13: braced identifier not closed on its line: missing '}' (blocks are written begin ... end)"},
+		{"variable declared with a type", "bool x;\nvoid main() begin skip; end",
+			"x.bp:1:7: expected '(' after procedure name x (variables are declared with decl, not a type)"},
+		{"schoose three arguments", "void main() begin x := schoose[a, b, c]; end",
+			"x.bp:1:36: schoose takes two arguments: schoose[pos, neg]"},
+		{"C conditional expression", "void main() begin g := h ? T : F; end",
+			"x.bp:1:26: expected ';', found '?'"},
+		{"sync without event", "void main() begin sync; end",
+			"x.bp:1:23: expected ':=', '(' or ':' after identifier sync, found ';'"},
 		{"empty braced name", "decl {};\nvoid main() begin skip; end",
 			"x.bp:1:6: empty braced identifier {}"},
 		{"missing then", "void main() begin if T skip; fi end",
@@ -91,19 +104,19 @@ func TestMalformed(t *testing.T) {
 		{"prime on parenthesis", "void main() begin x := * constrain '(x); end",
 			"x.bp:1:37: expected variable name after prime ('), found '('"},
 		{"schoose one argument", "void main() begin x := schoose[a]; end",
-			"x.bp:1:33: expected ',', found ']'"},
+			"x.bp:1:33: schoose takes two arguments: schoose[pos, neg]"},
 		{"schoose missing bracket", "void main() begin x := schoose[a, b; end",
 			"x.bp:1:36: expected ']', found ';'"},
 		{"print missing paren", "void main() begin print a; end",
 			"x.bp:1:25: expected '(', found identifier a"},
 		{"start_thread of nothing", "void main() begin start_thread; end",
 			"x.bp:1:31: expected procedure call or goto after start_thread, found ';'"},
-		{"enforce in the middle", "void main() begin skip; enforce T; end",
-			"x.bp:1:25: enforce must come right after the procedure's declarations"},
+		{"enforce without condition", "void main() begin skip; enforce; end",
+			"x.bp:1:32: expected expression, found ';'"},
 		{"dead without names", "void main() begin dead; end",
 			"x.bp:1:23: expected identifier, found ';'"},
-		{"constrain without assignment", "void main() begin constrain x; end",
-			"x.bp:1:19: constrain without an assignment (write x := e constrain c;)"},
+		{"constrain statement without condition", "void main() begin constrain; end",
+			"x.bp:1:28: expected expression, found ';'"},
 		{"keyword as variable", "void main() begin if := T; end",
 			"x.bp:1:22: expected expression, found ':='"},
 		{"call with missing paren", "void main() begin f(a, b; end",
@@ -281,5 +294,34 @@ func TestIsThreadName(t *testing.T) {
 		if got := IsThreadName(name); got != want {
 			t.Errorf("IsThreadName(%q) = %v", name, got)
 		}
+	}
+}
+
+// TestDialectStatements round-trips the statements only some dialects
+// have: SATABS's enforce inside a block and sync, Getafix's constrain step.
+func TestDialectStatements(t *testing.T) {
+	src := `decl a, sync;
+void main() begin
+  skip;
+  L: enforce a | sync;
+  if * then enforce !a; fi
+  sync ev;
+  sync := T;
+  constrain('a = !a & 'sync);
+  constrain(*);
+end
+`
+	roundTrip(t, "x.bp", []byte(src), CProver)
+	f, err := ParseFile("x.bp", []byte(src), CProver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, s := range f.Procs[0].Body {
+		kinds = append(kinds, fmt.Sprintf("%T", s))
+	}
+	want := "[*syntax.SkipStmt *syntax.EnforceStmt *syntax.IfStmt *syntax.SyncStmt *syntax.AssignStmt *syntax.ConstrainStmt *syntax.ConstrainStmt]"
+	if got := fmt.Sprint(kinds); got != want {
+		t.Errorf("statements %s, want %s", got, want)
 	}
 }

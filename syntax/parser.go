@@ -22,8 +22,8 @@ func ParseFile(filename string, src []byte, d Dialect) (f *File, err error) {
 	p := &parser{filename: filename, dialect: d}
 	p.sc.init(src, func(pos Pos, msg string) {
 		// The scanner only complains about comments and braced names
-		// that run to the end of the file; whatever the parser then says
-		// about the missing rest would be an echo.
+		// left open; whatever the parser then says about the text they
+		// swallowed would be an echo.
 		p.errorAt(pos, msg)
 		p.truncated = true
 	})
@@ -93,6 +93,8 @@ func (p *parser) describe() string {
 		return "number " + p.sc.lit
 	case tEOF:
 		return "end of file"
+	case tStar:
+		return "'" + p.sc.lit + "'"
 	}
 	if p.tok() > tKeywords {
 		return "keyword " + p.tok().String()
@@ -257,6 +259,10 @@ func (p *parser) parseProc() *Proc {
 		p.fail("procedure")
 	}
 	pr.Name = p.parseIdent()
+	if p.tok() == tSemi || p.tok() == tComma {
+		p.errorAt(p.sc.pos, fmt.Sprintf("expected '(' after procedure name %s (variables are declared with decl, not a type)", pr.Name.Name))
+		panic(syntaxError{})
+	}
 	p.expect(tLparen)
 	if p.tok() != tRparen {
 		pr.Params = p.parseIdentList(p.parseVarName)
@@ -470,11 +476,15 @@ func (p *parser) parseUnlabelled(labels []*Ident) Stmt {
 		p.got(tSemi)
 		return s
 	case kwEnforce:
-		p.errorAt(pos, "enforce must come right after the procedure's declarations")
-		panic(syntaxError{})
+		p.next()
+		s := &EnforceStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
+		p.expectStmtEnd()
+		return s
 	case kwConstrain:
-		p.errorAt(pos, "constrain without an assignment (write x := e constrain c;)")
-		panic(syntaxError{})
+		p.next()
+		s := &ConstrainStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
+		p.expectStmtEnd()
+		return s
 	case tIdent:
 		return p.parseAssignOrCall(l)
 	}
@@ -519,6 +529,13 @@ func (p *parser) parseIf(l Labels, elsif bool) *IfStmt {
 // `f(e);`, `x, y := e1, e2 [constrain c];` and `x, _ := f(e);`.
 func (p *parser) parseAssignOrCall(l Labels) Stmt {
 	first := p.parseIdent()
+	if first.Name == "sync" && !first.Braced && p.tok() == tIdent {
+		// `sync` is not reserved (Getafix programs may name a variable
+		// so); followed by a name it is SATABS's sync statement.
+		s := &SyncStmt{Labels: l, Keyword: first.NamePos, Event: p.parseIdent()}
+		p.expectStmtEnd()
+		return s
+	}
 	if p.tok() == tLparen {
 		s := p.parseCall(l, nil, first)
 		p.expectStmtEnd()
@@ -722,8 +739,16 @@ func (p *parser) parsePrimary() Expr {
 		s := &Schoose{Keyword: pos}
 		p.expect(tLbrack)
 		s.PosCond = p.parseExpr()
+		if p.tok() == tRbrack {
+			p.errorAt(p.sc.pos, "schoose takes two arguments: schoose[pos, neg]")
+			panic(syntaxError{})
+		}
 		p.expect(tComma)
 		s.NegCond = p.parseExpr()
+		if p.tok() == tComma {
+			p.errorAt(p.sc.pos, "schoose takes two arguments: schoose[pos, neg]")
+			panic(syntaxError{})
+		}
 		p.expect(tRbrack)
 		return s
 	}

@@ -225,6 +225,12 @@ func StmtString(s Stmt) string {
 		return "abortif " + ExprString(s.Cond) + ";"
 	case *DeadStmt:
 		return "dead " + identList(s.Vars) + ";"
+	case *EnforceStmt:
+		return "enforce " + ExprString(s.Cond) + ";"
+	case *ConstrainStmt:
+		return "constrain(" + ExprString(s.Cond) + ");"
+	case *SyncStmt:
+		return "sync " + identText(s.Event) + ";"
 	case *DeclStmt:
 		return declText(s.Decl)
 	case *StartThreadStmt:

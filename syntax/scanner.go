@@ -7,7 +7,10 @@ import (
 
 // scanner splits source text into tokens. It never fails: problems are
 // reported through the error callback and scanning goes on, so that one
-// stray byte costs one diagnostic, not the rest of the file.
+// stray byte costs one diagnostic, not the rest of the file. The callback
+// is only used for constructs that run away (comments and braced names
+// left open), after which the parser stays quiet; a stray byte becomes a
+// tIllegal token instead.
 type scanner struct {
 	src  []byte
 	off  int // offset of the next unread byte
@@ -143,7 +146,7 @@ func (s *scanner) next() {
 			s.advance()
 		}
 	case '*', '?':
-		s.tok = tStar
+		s.tok, s.lit = tStar, string(c)
 	default:
 		s.tok = tIllegal
 		s.lit = s.illegalText(s.pos.Offset)
@@ -172,12 +175,19 @@ func (s *scanner) scanBraced() {
 	start := s.here()
 	s.advance() // {
 	textStart := s.off
-	for s.off < len(s.src) && s.src[s.off] != '}' {
+	for s.off < len(s.src) && s.src[s.off] != '}' && s.src[s.off] != '\n' {
 		s.advance()
 	}
 	if s.off >= len(s.src) {
 		s.err(start, "braced identifier not terminated: missing '}'")
 		s.tok, s.lit, s.braced = tIdent, string(s.src[textStart:]), true
+		return
+	}
+	if s.src[s.off] == '\n' {
+		// A braced name is one line of text; a '{' that runs on is most
+		// likely a C block.
+		s.err(start, "braced identifier not closed on its line: missing '}' (blocks are written begin ... end)")
+		s.tok, s.lit, s.braced = tIdent, string(s.src[textStart:s.off]), true
 		return
 	}
 	s.tok, s.lit, s.braced = tIdent, string(s.src[textStart:s.off]), true

@@ -86,6 +86,12 @@ func Inspect(n Node, f func(Node) bool) {
 		Inspect(n.Cond, f)
 	case *DeadStmt:
 		idents(n.Vars)
+	case *EnforceStmt:
+		Inspect(n.Cond, f)
+	case *ConstrainStmt:
+		Inspect(n.Cond, f)
+	case *SyncStmt:
+		Inspect(n.Event, f)
 	case *DeclStmt:
 		Inspect(n.Decl, f)
 	case *StartThreadStmt:

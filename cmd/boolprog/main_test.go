@@ -33,6 +33,8 @@ func TestCLI(t *testing.T) {
 		{"threads unsupported", []string{"check", "--engine", "explicit", "testdata/threads.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program (threads): not supported by the explicit engine", "", ""},
 		{"getafix threads unsupported", []string{"check", "--engine", "explicit", "testdata/getafix.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program (threads): not supported by the explicit engine", "", ""},
 		{"variable limit", []string{"check", "--engine", "explicit", "--max-vars", "1", "-l", "R", "../../examples/bebop-fig1.bp"}, exitUnknown, "", "", "VERIFICATION UNKNOWN"},
+		{"enforce holds to the end of its block", []string{"check", "testdata/enforce_block.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 13 main: assert(a)  State a=0\n"},
+		{"constrain statement", []string{"check", "testdata/constrain_stmt.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 10 main: assert(b)  State a=0 b=0\n"},
 		{"semantic errors", []string{"check", "testdata/bad.bp"}, exitInput, "", "testdata/bad.bp:5:8: undeclared variable h\ntestdata/bad.bp:6:3: undefined procedure f\n", ""},
 		{"syntax error", []string{"check", "testdata/syntax.bp"}, exitInput, "", "testdata/syntax.bp:4:1: expected 'fi', found keyword end\n", ""},
 		{"missing file", []string{"check", "testdata/nonexistent.bp"}, exitInput, "", "nonexistent.bp", ""},
