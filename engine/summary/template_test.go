@@ -1,0 +1,93 @@
+package summary_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"boolprog/engine"
+	"boolprog/engine/summary"
+	"boolprog/gen"
+	"boolprog/result"
+)
+
+// TestTemplate checks the verdicts on the Bebop template T(N) and its
+// variants with a reachable and an unreachable error, under every
+// configuration, and that the reachable error's trace replays.
+func TestTemplate(t *testing.T) {
+	for _, n := range []int{1, 2, 5, 40} {
+		for _, c := range []struct {
+			e      gen.TemplateError
+			target string
+			want   result.Verdict
+		}{
+			{gen.NoError, "", result.Safe},
+			{gen.NoError, "reach", result.Unsafe},
+			{gen.ReachableError, "", result.Unsafe},
+			{gen.UnreachableError, "", result.Safe},
+		} {
+			name := fmt.Sprintf("T(%d)/%d/%s", n, c.e, c.target)
+			p := lower(t, name, []byte(gen.BebopTemplateWith(n, c.e)), c.target)
+			var ex *result.Result
+			if n <= 5 {
+				ex = oracle(t, p, engine.Query{})
+			}
+			for _, o := range allOptions {
+				res := check(t, p, engine.Query{}, o.opts)
+				if res.Verdict != c.want {
+					t.Errorf("%s %s: verdict %s (%s), want %s", name, o.name, res.Verdict, res.Reason, c.want)
+				}
+				if ex != nil && res.Verdict == result.Unsafe && len(res.Trace.Steps) != len(ex.Trace.Steps) {
+					t.Errorf("%s %s: %d steps, explicit %d", name, o.name, len(res.Trace.Steps), len(ex.Trace.Steps))
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkTemplate measures the paper's experiment: all reachable states of
+// T(N). Besides ns/op it reports the peak number of BDD nodes, the path
+// edges, the summary tuples and the worklist iterations, and the peak heap
+// in use (sampled by the runtime's GC: an indication, not a bound).
+func BenchmarkTemplate(b *testing.B) {
+	for _, n := range []int{100, 200, 400, 800, 1600, 3200} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			benchTemplate(b, n, summary.Options{})
+		})
+	}
+}
+
+// BenchmarkTemplateOptions measures T(800) with each optimisation switched
+// off.
+func BenchmarkTemplateOptions(b *testing.B) {
+	for _, o := range allOptions {
+		b.Run(o.name, func(b *testing.B) {
+			benchTemplate(b, 800, o.opts)
+		})
+	}
+}
+
+func benchTemplate(b *testing.B, n int, opts summary.Options) {
+	p := lower(b, "T.bp", []byte(gen.BebopTemplate(n)), "")
+	e := summary.New(opts)
+	q := engine.Query{AllReachable: true}
+	var res *result.Result
+	runtime.GC()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var err error
+		res, err = e.Check(context.Background(), p, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Verdict != result.Safe {
+			b.Fatalf("verdict %s %s", res.Verdict, res.Reason)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(res.Stats.Counters["peak_bdd_nodes"]), "peak-nodes")
+	b.ReportMetric(float64(res.Stats.Counters["path_edges"]), "path-edges")
+	b.ReportMetric(float64(res.Stats.Counters["summaries"]), "summaries")
+	b.ReportMetric(float64(res.Stats.Counters["iterations"]), "iterations")
+}
