@@ -149,8 +149,8 @@ func (m *Manager) AndExists(f, g Node, s *VarSet) Node {
 type Pairs struct {
 	m    *Manager
 	id   int32
-	from []int32
-	mp   map[int32]int32
+	from []int32 // ascending; renamed variables only
+	to   []int32 // to[i] is the new name of from[i]
 }
 
 // NewPairs returns the renaming from[i] ↦ to[i] (variables are created on
@@ -160,20 +160,45 @@ func (m *Manager) NewPairs(from, to []int) *Pairs {
 	if len(from) != len(to) {
 		panic(fmt.Sprintf("bdd: NewPairs: %d sources, %d targets", len(from), len(to)))
 	}
-	p := &Pairs{m: m, id: m.newID(), mp: make(map[int32]int32, len(from))}
+	type pair struct{ from, to int32 }
+	var small [16]pair // no allocation for the common small renamings
+	ps := small[:0]
 	for i, v := range from {
 		m.needVar(v)
 		m.needVar(to[i])
-		if v != to[i] {
-			if _, dup := p.mp[int32(v)]; !dup {
-				p.from = append(p.from, int32(v))
-			}
-			p.mp[int32(v)] = int32(to[i])
-		} else if _, dup := p.mp[int32(v)]; dup {
-			delete(p.mp, int32(v))
+		ps = append(ps, pair{int32(v), int32(to[i])})
+	}
+	// Stable sort keeps the last mapping of a variable last among equals.
+	slices.SortStableFunc(ps, func(a, b pair) int { return int(a.from - b.from) })
+	buf := make([]int32, 2*len(ps))
+	p := &Pairs{m: m, id: m.newID(), from: buf[:0:len(ps)], to: buf[len(ps):len(ps)]}
+	for i, q := range ps {
+		if i+1 < len(ps) && ps[i+1].from == q.from {
+			continue
+		}
+		if q.from != q.to {
+			p.from = append(p.from, q.from)
+			p.to = append(p.to, q.to)
 		}
 	}
 	return p
+}
+
+// lookup returns the new name of v, if v is renamed.
+func (p *Pairs) lookup(v int32) (int32, bool) {
+	lo, hi := 0, len(p.from)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if p.from[mid] < v {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(p.from) && p.from[lo] == v {
+		return p.to[lo], true
+	}
+	return 0, false
 }
 
 // newID returns a fresh id for cache keys of parameterised operations.
@@ -196,9 +221,7 @@ func (m *Manager) Replace(f Node, p *Pairs) Node {
 	return m.run(f, True, True, func() Node {
 		last := int32(-1)
 		for _, v := range p.from {
-			if _, ok := p.mp[v]; ok {
-				last = max(last, m.var2level[v])
-			}
+			last = max(last, m.var2level[v])
 		}
 		return m.replace(f, p, last)
 	})

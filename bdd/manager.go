@@ -89,10 +89,11 @@ type Manager struct {
 
 	marks []uint64 // scratch mark bits, one per node
 
-	blocks      []block
-	autoReorder bool
-	reorderAt   int // live-node count triggering the next automatic reorder
-	inReorder   bool
+	blocks       []block
+	autoReorder  bool
+	reorderAt    int // live-node count triggering the next automatic reorder
+	inReorder    bool
+	reorderStart time.Time
 
 	st Stats
 }
@@ -302,15 +303,14 @@ func (m *Manager) needVar(v int) {
 // Ithvar is the positive literal of variable v (created on demand).
 func (m *Manager) Ithvar(v int) Node {
 	m.needVar(v)
-	l := m.var2level[v]
-	return m.run(True, True, True, func() Node { return m.mk(l, False, True) })
+	// The level is read inside the body: run may reorder before it.
+	return m.run(True, True, True, func() Node { return m.mk(m.var2level[v], False, True) })
 }
 
 // NIthvar is the negative literal of variable v (created on demand).
 func (m *Manager) NIthvar(v int) Node {
 	m.needVar(v)
-	l := m.var2level[v]
-	return m.run(True, True, True, func() Node { return m.mk(l, True, False) })
+	return m.run(True, True, True, func() Node { return m.mk(m.var2level[v], True, False) })
 }
 
 // Level is the current position of variable v in the order (0 = top).

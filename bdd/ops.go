@@ -331,7 +331,7 @@ func (m *Manager) replace(f Node, p *Pairs, last int32) Node {
 	lo := m.replace(nf.low, p, last)
 	hi := m.replace(nf.high, p, last)
 	nl := nf.level
-	if nv, ok := p.mp[m.level2var[nf.level]]; ok {
+	if nv, ok := p.lookup(m.level2var[nf.level]); ok {
 		nl = m.var2level[nv]
 	}
 	var r Node

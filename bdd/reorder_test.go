@@ -1,0 +1,153 @@
+package bdd
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// A function whose size is exponential under the identity order and linear
+// when x_i and x_{n+i} are adjacent.
+func pairsFunc(m *Manager, n int) Node {
+	f := False
+	for i := 0; i < n; i++ {
+		f = m.Or(f, m.And(m.Ithvar(i), m.Ithvar(n+i)))
+	}
+	return f
+}
+
+func TestReorderKeepsFunctions(t *testing.T) {
+	tests := []struct {
+		name   string
+		blocks bool
+		auto   bool
+	}{
+		{"sift", false, false},
+		{"sift with blocks", true, false},
+		{"automatic", false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, 10, Config{InitialNodes: 128})
+			m := w.m
+			if tc.blocks {
+				for v := 0; v < 10; v += 2 {
+					if err := m.AddBlock(v, v+1); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			m.SetAutoReorder(tc.auto)
+			rng := rand.New(rand.NewSource(9))
+			var fs []fn
+			var roots []*Root
+			for i := 0; i < 40; i++ {
+				f := w.randFunc(rng, 6)
+				fs = append(fs, f)
+				roots = append(roots, m.Keep(f.n))
+				m.Safepoint()
+			}
+			temp := w.randFunc(rng, 6) // a temporary must survive reordering too
+			if !tc.auto {
+				m.Reorder()
+			} else {
+				for i := 0; i < 200; i++ {
+					w.randFunc(rng, 7)
+					m.Safepoint()
+				}
+				m.GC()
+			}
+			for i, f := range fs {
+				w.check("after reorder", roots[i].Node(), f.t)
+				// canonical: rebuilding gives the same node
+				if g := w.rebuild(f.t); g != roots[i].Node() {
+					t.Fatalf("function %d: rebuilt node %d != kept node %d", i, g, roots[i].Node())
+				}
+			}
+			if !tc.auto {
+				w.check("temporary after reorder", temp.n, temp.t)
+			}
+			if tc.blocks {
+				for v := 0; v < 10; v += 2 {
+					if d := m.Level(v+1) - m.Level(v); d != 1 {
+						t.Fatalf("block (%d,%d) split: levels %d %d", v, v+1, m.Level(v), m.Level(v+1))
+					}
+				}
+			}
+			if tc.auto && m.Stats().Reorders == 0 {
+				t.Fatal("no automatic reordering happened")
+			}
+		})
+	}
+}
+
+// rebuild builds the BDD of a truth table as a disjunction of minterms.
+func (w *world) rebuild(t tt) Node {
+	m := w.m
+	f := False
+	for a := 0; a < w.size(); a++ {
+		if !t.get(a) {
+			continue
+		}
+		c := True
+		for v := 0; v < w.nv; v++ {
+			if a>>v&1 != 0 {
+				c = m.And(c, m.Ithvar(v))
+			} else {
+				c = m.And(c, m.NIthvar(v))
+			}
+		}
+		f = m.Or(f, c)
+	}
+	return f
+}
+
+func TestSiftingShrinks(t *testing.T) {
+	m := New(Config{})
+	f := m.Keep(pairsFunc(m, 8))
+	before := m.NodeCount(f.Node())
+	m.Reorder()
+	after := m.NodeCount(f.Node())
+	if after >= before/4 {
+		t.Fatalf("sifting did not shrink: %d -> %d", before, after)
+	}
+	if m.SatCount(f.Node(), m.VarSet(seq(16)...)) != m.SatCount(pairsFunc(m, 8), m.VarSet(seq(16)...)) {
+		t.Fatal("function changed")
+	}
+}
+
+func seq(n int) []int {
+	r := make([]int, n)
+	for i := range r {
+		r[i] = i
+	}
+	return r
+}
+
+func TestSetVarOrder(t *testing.T) {
+	w := newWorld(t, 8, Config{})
+	m := w.m
+	rng := rand.New(rand.NewSource(10))
+	f := w.randFunc(rng, 7)
+	r := m.Keep(f.n)
+	m.Safepoint()
+	for i := 0; i < 5; i++ {
+		order := rng.Perm(8)
+		if err := m.SetVarOrder(order); err != nil {
+			t.Fatal(err)
+		}
+		for l, v := range order {
+			if m.Level(v) != l || m.VarAtLevel(l) != v {
+				t.Fatalf("order not applied: %v", order)
+			}
+		}
+		w.check("after SetVarOrder", r.Node(), f.t)
+		g := w.randFunc(rng, 6) // operations keep working under the new order
+		w.check("new function", g.n, g.t)
+	}
+	if err := m.SetVarOrder([]int{0, 1}); err == nil {
+		t.Fatal("short order accepted")
+	}
+	if err := m.AddBlock(m.VarAtLevel(0), m.VarAtLevel(2)); err == nil {
+		t.Fatal("non-contiguous block accepted")
+	}
+}
