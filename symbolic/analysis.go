@@ -130,7 +130,9 @@ func ComputeLiveness(p *ir.Program, sl Slots, exitLive func(proc *ir.Proc) Set) 
 	// live-at-entry globals grew.
 	inWork := make([]bool, n)
 	var work []int
-	for i := n - 1; i >= 0; i-- {
+	// Procedures are popped last first: callees usually follow their
+	// callers in the source, so most are analysed before their callers.
+	for i := 0; i < n; i++ {
 		work = append(work, i)
 		inWork[i] = true
 	}
@@ -154,59 +156,69 @@ func ComputeLiveness(p *ir.Program, sl Slots, exitLive func(proc *ir.Proc) Set) 
 }
 
 // liveProc computes the live slots of every location of pr by a backward
-// worklist, given the live-at-entry globals of every procedure.
+// worklist, given the live-at-entry globals of every procedure. Each edge
+// is summarised once as live_in = (live_out \ kill) ∪ gen (∪ the callee's
+// live-at-entry globals for a call), where kill always contains the
+// returned-value slots: no statement reads them, and every edge into an
+// exit other than a return leaves them nondeterministic.
 func liveProc(p *ir.Program, sl Slots, pr *ir.Proc, exit Set, entryG []Set, rets Set, live []Set) {
 	for i := range live {
 		live[i] = NewSet(sl.N())
 	}
 	live[pr.Exit] = exit.Clone()
-	uses := func(s Set, e ir.Expr) {
-		ir.Vars(e, func(v *ir.Var) { s.Add(sl.Slot(v.VarRef)) })
+	type genKill struct {
+		gen, kill Set
+		callee    int // -1 if not a call
 	}
-	// in computes the slots live before edge e given live[e.To].
-	in := func(e *ir.Edge) Set {
-		out := live[e.To].Minus(rets)
+	gk := make([]genKill, len(pr.Edges))
+	for i, e := range pr.Edges {
+		g, k := NewSet(sl.N()), rets.Clone()
+		uses := func(x ir.Expr) { ir.Vars(x, func(v *ir.Var) { g.Add(sl.Slot(v.VarRef)) }) }
+		callee := -1
 		switch op := e.Op.(type) {
 		case *ir.Assume:
-			uses(out, op.Cond)
+			uses(op.Cond)
 		case *ir.Assign:
-			targets := NewSet(sl.N())
 			for _, t := range op.Targets {
-				targets.Add(sl.Slot(t))
+				k.Add(sl.Slot(t))
 			}
-			out = out.Minus(targets)
 			for _, v := range op.Values {
-				uses(out, v)
+				uses(v)
 			}
 			if op.Constrain != nil {
 				ir.Vars(op.Constrain, func(v *ir.Var) {
-					if s := sl.Slot(v.VarRef); !v.Primed || !targets.Has(s) {
-						out.Add(s)
+					if s := sl.Slot(v.VarRef); !v.Primed || !k.Has(s) {
+						g.Add(s)
 					}
 				})
 			}
 		case *ir.Call:
+			// The post-condition reads the state after the return, in
+			// which the targets are new: its reads of targets are not
+			// uses before the call.
 			if op.Post != nil {
-				uses(out, op.Post)
+				uses(op.Post)
 			}
 			for _, t := range op.Targets {
 				if !t.Discard {
-					out.Remove(sl.Slot(t.Var))
+					s := sl.Slot(t.Var)
+					k.Add(s)
+					g.Remove(s)
 				}
 			}
 			for _, a := range op.Args {
-				uses(out, a)
+				uses(a)
 			}
-			out.UnionWith(entryG[op.Proc])
+			callee = op.Proc
 		case *ir.Return:
 			for _, v := range op.Values {
-				uses(out, v)
+				uses(v)
 			}
 		default: // Skip and (unsupported) thread operations: nothing read
 		}
-		return out
+		gk[i] = genKill{g, k, callee}
 	}
-	// Backward worklist from the exit.
+	scratch := NewSet(sl.N())
 	inWork := make([]bool, len(pr.Locations))
 	var work []int
 	for _, l := range pr.Locations {
@@ -221,12 +233,20 @@ func liveProc(p *ir.Program, sl Slots, pr *ir.Proc, exit Set, entryG []Set, rets
 		if loc.Error || id == pr.Exit {
 			continue
 		}
-		s := NewSet(sl.N())
+		clear(scratch)
 		for _, eid := range loc.Out {
-			s.UnionWith(in(pr.Edges[eid]))
+			x := &gk[eid]
+			out := live[pr.Edges[eid].To]
+			for w := range scratch {
+				v := out[w]&^x.kill[w] | x.gen[w]
+				if x.callee >= 0 {
+					v |= entryG[x.callee][w]
+				}
+				scratch[w] |= v
+			}
 		}
-		if !s.Equal(live[id]) {
-			live[id] = s
+		if !scratch.Equal(live[id]) {
+			copy(live[id], scratch)
 			for _, eid := range loc.In {
 				if from := pr.Edges[eid].From; !inWork[from] {
 					inWork[from] = true

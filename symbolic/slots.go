@@ -176,8 +176,8 @@ func (s Set) Elems() []int {
 	return out
 }
 
-// key returns a string that identifies the set (for caches).
-func (s Set) key() string {
+// Key returns a string that identifies the set (for caches).
+func (s Set) Key() string {
 	var b strings.Builder
 	for _, w := range s {
 		for k := 0; k < 8; k++ {

@@ -17,6 +17,34 @@ type model struct {
 	procs []*procInfo
 	all   symbolic.Set // every slot
 	glob  symbolic.Set // the global slots
+
+	// images caches compiled images by relation and projection: edges
+	// that do the same thing (T(N) repeats each level's statements) share
+	// one.
+	images map[imageKey]*symbolic.Image
+}
+
+type imageKey struct {
+	rel, post                     bdd.Node
+	changed, drop, keep, dropEntry string
+}
+
+// image returns the compiled image of spec, shared with every edge that
+// has the same relation and projections.
+func (md *model) image(s symbolic.ImageSpec) *symbolic.Image {
+	k := imageKey{rel: s.Rel.R, post: bdd.Invalid, changed: s.Rel.Changed.Key(), drop: s.Drop.Key(), keep: s.Keep.Key()}
+	if s.Post != nil {
+		k.post = *s.Post
+	}
+	if s.DropEntry != nil {
+		k.dropEntry = s.DropEntry.Key()
+	}
+	if im := md.images[k]; im != nil {
+		return im
+	}
+	im := md.l.NewImage(s)
+	md.images[k] = im
+	return im
 }
 
 // procInfo is what the search knows about one procedure.
@@ -64,7 +92,8 @@ func newModel(p *ir.Program, m *bdd.Manager, opts Options) *model {
 		order = symbolic.OrderDeclaration
 	}
 	l := symbolic.NewLayout(m, p, order)
-	md := &model{p: p, m: m, l: l, opts: opts, all: symbolic.NewSet(l.N()), glob: l.Globals()}
+	md := &model{p: p, m: m, l: l, opts: opts, all: symbolic.NewSet(l.N()), glob: l.Globals(),
+		images: make(map[imageKey]*symbolic.Image)}
 	for i := 0; i < l.N(); i++ {
 		md.all.Add(i)
 	}
@@ -161,7 +190,7 @@ func (md *model) compile(ei *edgeInfo) *edgeInfo {
 	keep := pi.live[to]
 	drop := pi.scope.Minus(keep)
 	if ei.call == nil {
-		ei.img = l.NewImage(symbolic.ImageSpec{
+		ei.img = md.image(symbolic.ImageSpec{
 			Rel:  l.EdgeRel(pi.proc, ei.edge.Op),
 			Drop: drop,
 			Keep: keep,
@@ -172,7 +201,7 @@ func (md *model) compile(ei *edgeInfo) *edgeInfo {
 	qEntry := q.live[q.proc.Entry]
 	// Entering the callee: the caller's context and locals leave scope,
 	// globals pass, parameters get the arguments.
-	ei.entry = l.NewImage(symbolic.ImageSpec{
+	ei.entry = md.image(symbolic.ImageSpec{
 		Rel:       l.CallEntry(c),
 		Drop:      pi.scope.Minus(md.glob.Inter(qEntry)),
 		Keep:      qEntry,
@@ -215,7 +244,7 @@ func (md *model) compile(ei *edgeInfo) *edgeInfo {
 	}
 	ei.changed = q.outGlobals.Union(targets)
 	post := l.Post(c)
-	ei.img = l.NewImage(symbolic.ImageSpec{
+	ei.img = md.image(symbolic.ImageSpec{
 		Rel:  symbolic.Rel{R: bdd.True, Changed: ei.changed},
 		Drop: drop,
 		Keep: keep,
@@ -246,15 +275,12 @@ func (md *model) enter(ei *edgeInfo, s bdd.Node) bdd.Node {
 
 // release frees the roots of the model.
 func (md *model) release() {
+	for _, im := range md.images {
+		im.Release()
+	}
 	for _, pi := range md.procs {
 		pi.selfLoop.Release()
 		for _, ei := range pi.edges {
-			if ei.img != nil {
-				ei.img.Release()
-			}
-			if ei.entry != nil {
-				ei.entry.Release()
-			}
 			if ei.bind != nil {
 				ei.bind.Release()
 			}

@@ -116,11 +116,10 @@ func (r *reach) run() error {
 		if d == nil {
 			continue
 		}
-		delta := d.Node()
-		d.Release()
 		r.delta[proc][loc] = nil
 		r.iterations++
-		r.process(proc, loc, delta)
+		r.process(proc, loc, d.Node())
+		d.Release() // only now: the delta must survive collections in process
 		m.Safepoint()
 	}
 	return m.Err()
@@ -174,13 +173,25 @@ func (r *reach) process(proc, loc int, delta bdd.Node) {
 func (r *reach) stats() (pathEdges, summaries, locations int64) {
 	md := r.md
 	var pe, su float64
+	// Many locations hold the same BDD over the same variables (T(N)
+	// repeats its levels): count each pair once.
+	type key struct {
+		n  bdd.Node
+		vs *bdd.VarSet
+	}
+	memo := make(map[key]float64)
 	for i, pi := range md.procs {
 		for loc, x := range r.pe[i] {
 			if x == nil {
 				continue
 			}
 			locations++
-			c := md.m.SatCount(x.Node(), md.trackedSet(pi, loc))
+			k := key{x.Node(), md.trackedSet(pi, loc)}
+			c, ok := memo[k]
+			if !ok {
+				c = md.m.SatCount(k.n, k.vs)
+				memo[k] = c
+			}
 			pe += c
 			if loc == pi.proc.Exit {
 				su += c

@@ -81,8 +81,8 @@ type Options struct {
 	// DeclarationOrder orders the BDD variables by declaration instead of
 	// by the affinity of the program's statements.
 	DeclarationOrder bool
-	// InitialNodes is the initial size of the BDD node table (0: the bdd
-	// package's default).
+	// InitialNodes is the initial size of the BDD node table (0: a size
+	// from the program's, at most the bdd package's default).
 	InitialNodes int
 }
 
@@ -127,7 +127,16 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 }
 
 func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
-	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes, InitialNodes: e.opts.InitialNodes})
+	initial := e.opts.InitialNodes
+	if initial <= 0 {
+		// Small programs need small tables; the table doubles on demand.
+		locs := 0
+		for _, pr := range p.Procs {
+			locs += len(pr.Locations)
+		}
+		initial = min(max(locs*16, 1<<12), 1<<16)
+	}
+	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes, InitialNodes: initial})
 	md := newModel(p, m, e.opts)
 	defer md.release()
 

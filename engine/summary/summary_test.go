@@ -136,6 +136,9 @@ var allOptions = []struct {
 	{"no-modref", summary.Options{NoModRef: true}},
 	{"decl-order", summary.Options{DeclarationOrder: true}},
 	{"none", summary.Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true}},
+	// A tiny node table: collections in the middle of everything check
+	// that every BDD the engine keeps is rooted.
+	{"gc-stress", summary.Options{InitialNodes: 64}},
 }
 
 // TestBenchmarks checks every satabs-boppo test: sequential ones get the
