@@ -25,7 +25,7 @@ type model struct {
 }
 
 type imageKey struct {
-	rel, post                     bdd.Node
+	rel, post                      bdd.Node
 	changed, drop, keep, dropEntry string
 }
 
