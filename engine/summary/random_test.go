@@ -81,6 +81,7 @@ func TestRegressions(t *testing.T) {
 			}
 			p := lower(t, path, src, "")
 			ex := oracle(t, p, engine.Query{})
+			t.Logf("explicit: %s", ex.Verdict)
 			for _, o := range allOptions {
 				res := check(t, p, engine.Query{}, o.opts)
 				if res.Verdict != ex.Verdict {

@@ -1,0 +1,271 @@
+package symbolic_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"boolprog/bdd"
+	"boolprog/ir"
+	"boolprog/symbolic"
+	"boolprog/syntax"
+)
+
+func lower(t *testing.T, src string) *ir.Program {
+	t.Helper()
+	f, err := syntax.ParseFile("t.bp", []byte(src), syntax.CProver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ir.Lower(f, ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// randExpr returns a random expression over globals 0..2 with constants,
+// `*` and schoose.
+func randExpr(r *rand.Rand, depth int) ir.Expr {
+	if depth == 0 || r.IntN(4) == 0 {
+		switch r.IntN(5) {
+		case 0:
+			return &ir.Const{Value: r.IntN(2) == 0}
+		case 1:
+			return &ir.Nondet{}
+		default:
+			return &ir.Var{VarRef: ir.VarRef{Global: true, Index: r.IntN(3)}}
+		}
+	}
+	switch r.IntN(4) {
+	case 0:
+		return &ir.Not{X: randExpr(r, depth-1)}
+	case 1:
+		return &ir.Schoose{Pos: randExpr(r, depth-1), Neg: randExpr(r, depth-1)}
+	default:
+		ops := []syntax.Op{syntax.And, syntax.Or, syntax.Xor, syntax.Eq, syntax.Neq, syntax.Implies}
+		return &ir.Bin{Op: ops[r.IntN(len(ops))], X: randExpr(r, depth-1), Y: randExpr(r, depth-1)}
+	}
+}
+
+// evalChoices evaluates e in state v with the nondeterministic choices
+// taken from the bits of c, one per `*` and per schoose, in tree order: an
+// independent definition of the semantics Poss encodes.
+func evalChoices(e ir.Expr, v [3]bool, c uint, k *int) bool {
+	switch e := e.(type) {
+	case *ir.Const:
+		return e.Value
+	case *ir.Nondet:
+		b := c>>uint(*k)&1 != 0
+		*k++
+		return b
+	case *ir.Var:
+		return v[e.Index]
+	case *ir.Not:
+		return !evalChoices(e.X, v, c, k)
+	case *ir.Bin:
+		x := evalChoices(e.X, v, c, k)
+		y := evalChoices(e.Y, v, c, k)
+		return ir.ApplyOp(e.Op, x, y)
+	case *ir.Schoose:
+		b := c>>uint(*k)&1 != 0
+		*k++
+		p := evalChoices(e.Pos, v, c, k)
+		n := evalChoices(e.Neg, v, c, k)
+		switch {
+		case p:
+			return true
+		case n:
+			return false
+		}
+		return b
+	}
+	panic("bad expression")
+}
+
+func countChoices(e ir.Expr) int {
+	n := 0
+	var walk func(ir.Expr)
+	walk = func(e ir.Expr) {
+		switch e := e.(type) {
+		case *ir.Nondet:
+			n++
+		case *ir.Not:
+			walk(e.X)
+		case *ir.Bin:
+			walk(e.X)
+			walk(e.Y)
+		case *ir.Schoose:
+			n++
+			walk(e.Pos)
+			walk(e.Neg)
+		}
+	}
+	walk(e)
+	return n
+}
+
+// TestPoss compares Poss with enumeration of every nondeterministic choice
+// on random expressions.
+func TestPoss(t *testing.T) {
+	p := lower(t, "decl a, b, c;\nvoid main() begin skip; end\n")
+	m := bdd.New(bdd.Config{})
+	l := symbolic.NewLayout(m, p, symbolic.OrderAffinity)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 2000; i++ {
+		e := randExpr(r, 4)
+		nc := countChoices(e)
+		if nc > 12 {
+			continue
+		}
+		tb, fb := l.Poss(e, l.Reading(symbolic.Cur))
+		for s := 0; s < 8; s++ {
+			v := [3]bool{s&1 != 0, s&2 != 0, s&4 != 0}
+			var canT, canF bool
+			for c := uint(0); c < 1<<uint(nc); c++ {
+				k := 0
+				if evalChoices(e, v, c, &k) {
+					canT = true
+				} else {
+					canF = true
+				}
+			}
+			cube := l.Cube(symbolic.Cur, []int{0, 1, 2}, v[:])
+			gotT := m.And(cube, tb) != bdd.False
+			gotF := m.And(cube, fb) != bdd.False
+			if gotT != canT || gotF != canF {
+				t.Fatalf("%s in %v: Poss says true %v false %v, enumeration %v %v",
+					p.ExprString(p.Procs[0], e), v, gotT, gotF, canT, canF)
+			}
+		}
+	}
+}
+
+// TestLayout checks the copies' adjacency and that slots are shared by the
+// locals of different procedures.
+func TestLayout(t *testing.T) {
+	p := lower(t, `decl g, h;
+bool<2> f(a, b) begin decl c; return a, c; end
+void main() begin decl x; x, _ := f(g, h); end
+`)
+	m := bdd.New(bdd.Config{})
+	for _, order := range []symbolic.Order{symbolic.OrderAffinity, symbolic.OrderDeclaration} {
+		l := symbolic.NewLayout(m, p, order)
+		if l.G != 2 || l.L != 3 || l.R != 2 || l.N() != 7 {
+			t.Fatalf("slots %+v", l.Slots)
+		}
+		if m.VarNum() != 21 {
+			t.Errorf("%d BDD variables, want 21", m.VarNum())
+		}
+		for s := 0; s < l.N(); s++ {
+			e, c, n := l.Var(s, symbolic.Entry), l.Var(s, symbolic.Cur), l.Var(s, symbolic.Next)
+			if c != e+1 || n != c+1 || e%3 != 0 {
+				t.Errorf("slot %d: copies %d %d %d not interleaved", s, e, c, n)
+			}
+		}
+		order := l.Order()
+		sorted := slices.Clone(order)
+		slices.Sort(sorted)
+		if fmt.Sprint(sorted) != fmt.Sprint([]int{0, 1, 2, 3, 4, 5, 6}) {
+			t.Errorf("order %v is not a permutation", order)
+		}
+		// main's x and f's a share slot G+0.
+		if l.Slot(ir.VarRef{Index: 0}) != 2 {
+			t.Errorf("local 0 in slot %d", l.Slot(ir.VarRef{Index: 0}))
+		}
+	}
+}
+
+// TestAssign checks the relation of a parallel assignment with constrain
+// against enumeration: a := b, * constrain 'a != 'b over globals a, b, c.
+func TestAssign(t *testing.T) {
+	p := lower(t, "decl a, b, c;\nvoid main() begin a, b := b, * constrain ('a != 'b) & (c | 'c); end\n")
+	m := bdd.New(bdd.Config{})
+	l := symbolic.NewLayout(m, p, symbolic.OrderAffinity)
+	main := p.Procs[p.Main]
+	var as *ir.Assign
+	for _, e := range main.Edges {
+		if a, ok := e.Op.(*ir.Assign); ok {
+			as = a
+		}
+	}
+	rel := l.Assign(as)
+	if got := rel.Changed.Elems(); fmt.Sprint(got) != "[0 1]" {
+		t.Errorf("changed %v", got)
+	}
+	full := l.Full(rel, l.ScopeOf(main))
+	slots := []int{0, 1, 2}
+	for s := 0; s < 8; s++ {
+		for n := 0; n < 8; n++ {
+			cur := []bool{s&1 != 0, s&2 != 0, s&4 != 0}
+			next := []bool{n&1 != 0, n&2 != 0, n&4 != 0}
+			// a' = b, b' any, c' = c, a' != b', and c holds ('c is c: c is no target).
+			want := next[0] == cur[1] && next[2] == cur[2] && next[0] != next[1] && cur[2]
+			x := m.And(full, m.And(l.Cube(symbolic.Cur, slots, cur), l.Cube(symbolic.Next, slots, next)))
+			if got := x != bdd.False; got != want {
+				t.Errorf("%v -> %v: %v, want %v", cur, next, got, want)
+			}
+		}
+	}
+}
+
+// TestLiveness checks the example of the Bebop paper's §3.3.
+func TestLiveness(t *testing.T) {
+	p := lower(t, `void main()
+begin
+  decl a, b, c, d, e, f;
+L1: a := b | c;
+L2: d := a | e;
+L3: e := d | e;
+L4: f := d;
+end
+`)
+	sl := symbolic.SlotsOf(p)
+	lv := symbolic.ComputeLiveness(p, sl, func(*ir.Proc) symbolic.Set { return symbolic.NewSet(sl.N()) })
+	main := p.Procs[p.Main]
+	for label, want := range map[string][]string{
+		"L1": {"b", "c", "e"},
+		"L2": {"a", "e"},
+		"L3": {"d", "e"},
+		"L4": {"d"},
+	} {
+		var got []string
+		for _, s := range lv.Live[p.Main][main.Labels[label]].Elems() {
+			got = append(got, main.Locals[s-sl.G])
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("live at %s: %v, want %v", label, got, want)
+		}
+	}
+}
+
+// TestModRefAndCalls checks MOD/REF through calls and the liveness of
+// globals read by callees.
+func TestModRefAndCalls(t *testing.T) {
+	p := lower(t, `decl g, h, k;
+void leaf() begin g := h; end
+void mid() begin leaf(); end
+void main() begin decl x; x := k; mid(); assert(g); end
+`)
+	sl := symbolic.SlotsOf(p)
+	mr := symbolic.ComputeModRef(p, sl)
+	mid := p.Proc("mid").Index
+	if got := mr.Mod[mid].Elems(); fmt.Sprint(got) != "[0]" {
+		t.Errorf("MOD(mid) = %v, want [0] (g)", got)
+	}
+	if got := mr.Ref[mid].Elems(); fmt.Sprint(got) != "[1]" {
+		t.Errorf("REF(mid) = %v, want [1] (h)", got)
+	}
+	lv := symbolic.ComputeLiveness(p, sl, func(pr *ir.Proc) symbolic.Set { return mr.Mod[pr.Index] })
+	// At main's entry: h (read by leaf through mid) and k; g is
+	// overwritten by leaf before the assert... but only may-overwritten,
+	// so it stays live.
+	main := p.Procs[p.Main]
+	if got := lv.Live[p.Main][main.Entry].Elems(); fmt.Sprint(got) != "[0 1 2]" {
+		t.Errorf("live at main's entry: %v, want [0 1 2]", got)
+	}
+	if got := lv.Live[mid][p.Procs[mid].Entry].Elems(); fmt.Sprint(got) != "[0 1]" {
+		t.Errorf("live at mid's entry: %v, want [0 1] (g passes, h read)", got)
+	}
+}
