@@ -196,7 +196,11 @@ func (tb *tracer) sameLevel(pi *procInfo, loc int, pe bdd.Node, key, depth int) 
 				}
 				piece := pc.r.Node()
 				l := md.lift(ei, piece)
-				cand := m.And(r.r.Node(), tb.preStep(pi, md.l.Full(symbolic.Rel{R: l, Changed: ei.changed}, pi.scope), pe))
+				// The caller's enforce holds after the return: pe need
+				// not show it when it reads variables dead at the
+				// return point, so the predecessor must satisfy it.
+				full := m.And(md.l.Full(symbolic.Rel{R: l, Changed: ei.changed}, pi.scope), tb.postNext(ei))
+				cand := m.And(r.r.Node(), tb.preStep(pi, full, pe))
 				if cand == bdd.False || cand == bdd.Invalid {
 					continue
 				}
@@ -273,8 +277,12 @@ func (tb *tracer) calleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, e
 	if len(src) > 0 {
 		y = m.Replace(y, l.RenameSlots(symbolic.Cur, symbolic.Next, src, dst))
 	}
-	peN := m.Exists(m.Replace(pe, l.Rename(symbolic.Cur, symbolic.Next, ei.pi.scope)), tb.entryAll)
-	z := m.And(y, peN)
+	// After the return: pe's values, the caller's unchanged values from
+	// pe2, and the caller's enforce.
+	toNext := l.Rename(symbolic.Cur, symbolic.Next, ei.pi.scope)
+	peN := m.Exists(m.Replace(pe, toNext), tb.entryAll)
+	kept := m.Exists(m.Replace(m.Exists(pe2, tb.entryAll), toNext), l.VarSet(symbolic.CopySet{Copy: symbolic.Next, Set: ei.changed}))
+	z := m.And(m.And(y, peN), m.And(kept, tb.postNext(ei)))
 	dstSet, srcSet := symbolic.NewSet(l.N()), symbolic.NewSet(l.N())
 	for i := range dst {
 		dstSet.Add(dst[i])
@@ -296,6 +304,13 @@ func (tb *tracer) calleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, e
 		return bdd.False, tb.internal("no exit path edge of %s matches the return", q.proc.Name)
 	}
 	return x, nil
+}
+
+// postNext returns the post-condition of call ei (the caller's enforce)
+// over the Next copies: the state after the return.
+func (tb *tracer) postNext(ei *edgeInfo) bdd.Node {
+	l := tb.md.l
+	return tb.m.Replace(l.Post(ei.call), l.Rename(symbolic.Cur, symbolic.Next, ei.pi.scope))
 }
 
 // outSlots returns the renaming of a call's return: callee slots src[i]
