@@ -149,16 +149,27 @@ func (m *Manager) AndExists(f, g Node, s *VarSet) Node {
 type Pairs struct {
 	m    *Manager
 	id   int32
-	from []int32 // ascending; renamed variables only
-	to   []int32 // to[i] is the new name of from[i]
+	from []int32  // ascending; renamed variables only
+	to   []int32  // to[i] is the new name of from[i]
+	buf  [8]int32 // storage of from and to for up to 4 pairs (one allocation)
 }
 
 // NewPairs returns the renaming from[i] ↦ to[i] (variables are created on
 // demand). The renaming need not preserve the order, nor be a permutation;
 // a variable mapped twice keeps the last target.
 func (m *Manager) NewPairs(from, to []int) *Pairs {
+	p := &Pairs{m: m}
+	p.Set(from, to)
+	return p
+}
+
+// Set redefines p as the renaming from[i] ↦ to[i], reusing its storage
+// (like BuDDy's bdd_setpairs). Results cached for the previous renaming
+// are not reused: p gets a fresh identity. Cost O(len(from) log len(from)).
+func (p *Pairs) Set(from, to []int) {
+	m := p.m
 	if len(from) != len(to) {
-		panic(fmt.Sprintf("bdd: NewPairs: %d sources, %d targets", len(from), len(to)))
+		panic(fmt.Sprintf("bdd: Pairs: %d sources, %d targets", len(from), len(to)))
 	}
 	type pair struct{ from, to int32 }
 	var small [16]pair // no allocation for the common small renamings
@@ -170,8 +181,19 @@ func (m *Manager) NewPairs(from, to []int) *Pairs {
 	}
 	// Stable sort keeps the last mapping of a variable last among equals.
 	slices.SortStableFunc(ps, func(a, b pair) int { return int(a.from - b.from) })
-	buf := make([]int32, 2*len(ps))
-	p := &Pairs{m: m, id: m.newID(), from: buf[:0:len(ps)], to: buf[len(ps):len(ps)]}
+	p.id = m.newID()
+	var buf []int32
+	switch {
+	case len(ps) <= len(p.buf)/2:
+		buf = p.buf[:2*len(ps)]
+	case cap(p.from) >= len(ps) && cap(p.to) >= len(ps):
+		p.from, p.to = p.from[:0], p.to[:0]
+	default:
+		buf = make([]int32, 2*len(ps))
+	}
+	if buf != nil {
+		p.from, p.to = buf[:0:len(ps)], buf[len(ps):len(ps)]
+	}
 	for i, q := range ps {
 		if i+1 < len(ps) && ps[i+1].from == q.from {
 			continue
@@ -181,7 +203,6 @@ func (m *Manager) NewPairs(from, to []int) *Pairs {
 			p.to = append(p.to, q.to)
 		}
 	}
-	return p
 }
 
 // lookup returns the new name of v, if v is renamed.

@@ -545,3 +545,25 @@ func TestNodeLimitRetriesAfterCollection(t *testing.T) {
 		}
 	}
 }
+
+func TestPairsSetReuse(t *testing.T) {
+	m := New(Config{})
+	f := m.And(m.Ithvar(0), m.NIthvar(1))
+	p := m.NewPairs([]int{0, 1}, []int{2, 3})
+	if got, want := m.Replace(f, p), m.And(m.Ithvar(2), m.NIthvar(3)); got != want {
+		t.Fatal("replace")
+	}
+	// Re-set with more pairs than the inline storage, then fewer again:
+	// the cached result of the old renaming must not be reused.
+	from, to := []int{0, 1, 5, 6, 7, 8}, []int{4, 5, 9, 10, 11, 12}
+	for i := 0; i < 3; i++ {
+		p.Set(from, to)
+		if got, want := m.Replace(f, p), m.And(m.Ithvar(4), m.NIthvar(5)); got != want {
+			t.Fatal("replace after Set")
+		}
+		p.Set([]int{0}, []int{1})
+		if got, want := m.Replace(f, p), False; got != want {
+			t.Fatal("replace after Set (x0 := x1 gives x1 ∧ ¬x1)")
+		}
+	}
+}

@@ -1,0 +1,149 @@
+//go:build libbdd
+
+package bench
+
+/*
+#cgo LDFLAGS: -lbdd
+#include <stdlib.h>
+#include <bdd.h>
+
+static void quiet_gbc(int pre, bddGbcStat *s) { (void)pre; (void)s; }
+static void buddy_quiet(void) { bdd_gbc_hook(quiet_gbc); }
+
+// rename_loop renames f k times with pair p, re-setting the pairs each time
+// so that every call gets a fresh pair id (no cache hit), as a C loop so
+// that the cgo call overhead is not charged to BuDDy.
+static void rename_loop(BDD f, int k, bddPair *p, int *from, int *to, int n) {
+	for (int i = 0; i < k; i++) {
+		bdd_setpairs(p, from, to, n);
+		BDD r = bdd_addref(bdd_replace(f, p));
+		bdd_delref(r);
+	}
+}
+
+// rename_newpair_loop is the same with a new pair object per renaming:
+// bdd_newpair allocates an array over all variables.
+static void rename_newpair_loop(BDD f, int k, int *from, int *to, int n) {
+	for (int i = 0; i < k; i++) {
+		bddPair *p = bdd_newpair();
+		bdd_setpairs(p, from, to, n);
+		BDD r = bdd_addref(bdd_replace(f, p));
+		bdd_delref(r);
+		bdd_freepair(p);
+	}
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// BuddyNode is the BDD type of BuDDy (a C int).
+type BuddyNode = C.BDD
+
+// Buddy adapts the BuDDy C library to Engine. BuDDy has global state: one
+// instance at a time (Close ends it).
+type Buddy struct {
+	sets  []C.BDD
+	pairs []*C.bddPair
+}
+
+// NewBuddy initialises BuDDy with the given node table and cache, lets the
+// table double without a practical cap (bdd_setmaxincrease(1<<30)), keeps the cache in
+// proportion to the table, and declares c.Vars variables.
+func NewBuddy(c Config) *Buddy {
+	if rc := C.bdd_init(C.int(c.Nodes), C.int(c.Cache)); rc != 0 {
+		panic(fmt.Sprintf("bdd_init: %d", rc))
+	}
+	C.buddy_quiet()
+	C.bdd_setmaxincrease(1 << 30)
+	C.bdd_setcacheratio(C.int(max(1, c.Nodes/max(c.Cache, 1))))
+	if c.Vars > 0 {
+		C.bdd_setvarnum(C.int(c.Vars))
+	}
+	return &Buddy{}
+}
+
+func (b *Buddy) ref(n C.BDD) C.BDD {
+	if n < 0 {
+		panic(fmt.Sprintf("buddy error %d", n))
+	}
+	return C.bdd_addref(n)
+}
+
+func (b *Buddy) Name() string           { return "buddy" }
+func (b *Buddy) True() C.BDD            { return 1 }
+func (b *Buddy) False() C.BDD           { return 0 }
+func (b *Buddy) Ithvar(v int) C.BDD     { return b.ref(C.bdd_ithvar(C.int(v))) }
+func (b *Buddy) NIthvar(v int) C.BDD    { return b.ref(C.bdd_nithvar(C.int(v))) }
+func (b *Buddy) And(x, y C.BDD) C.BDD   { return b.ref(C.bdd_and(x, y)) }
+func (b *Buddy) Or(x, y C.BDD) C.BDD    { return b.ref(C.bdd_or(x, y)) }
+func (b *Buddy) Xor(x, y C.BDD) C.BDD   { return b.ref(C.bdd_apply(x, y, C.bddop_xor)) }
+func (b *Buddy) Not(x C.BDD) C.BDD      { return b.ref(C.bdd_not(x)) }
+func (b *Buddy) Equiv(x, y C.BDD) C.BDD { return b.ref(C.bdd_apply(x, y, C.bddop_biimp)) }
+func (b *Buddy) Ite(x, y, z C.BDD) C.BDD {
+	return b.ref(C.bdd_ite(x, y, z))
+}
+func (b *Buddy) Exists(x C.BDD, s int) C.BDD { return b.ref(C.bdd_exist(x, b.sets[s])) }
+func (b *Buddy) AndExists(x, y C.BDD, s int) C.BDD {
+	return b.ref(C.bdd_appex(x, y, C.bddop_and, b.sets[s]))
+}
+func (b *Buddy) Replace(x C.BDD, p int) C.BDD { return b.ref(C.bdd_replace(x, b.pairs[p])) }
+func (b *Buddy) MakeSet(vars []int) int {
+	cv := cInts(vars)
+	defer C.free(unsafe.Pointer(cv))
+	b.sets = append(b.sets, b.ref(C.bdd_makeset(cv, C.int(len(vars)))))
+	return len(b.sets) - 1
+}
+func (b *Buddy) MakePairs(from, to []int) int {
+	p := C.bdd_newpair()
+	cf, ct := cInts(from), cInts(to)
+	defer C.free(unsafe.Pointer(cf))
+	defer C.free(unsafe.Pointer(ct))
+	C.bdd_setpairs(p, cf, ct, C.int(len(from)))
+	b.pairs = append(b.pairs, p)
+	return len(b.pairs) - 1
+}
+func (b *Buddy) SatCount(x C.BDD, s int) float64 {
+	return float64(C.bdd_satcountset(x, b.sets[s]))
+}
+func (b *Buddy) NodeCount(x C.BDD) int { return int(C.bdd_nodecount(x)) }
+func (b *Buddy) Release(x C.BDD)       { C.bdd_delref(x) }
+func (b *Buddy) Equal(x, y C.BDD) bool { return x == y }
+func (b *Buddy) Close() {
+	for _, p := range b.pairs {
+		C.bdd_freepair(p)
+	}
+	C.bdd_done()
+}
+
+// Var, Low and High expose the structure for the cross-check.
+func (b *Buddy) Var(x C.BDD) int    { return int(C.bdd_var(x)) }
+func (b *Buddy) Low(x C.BDD) C.BDD  { return C.bdd_low(x) }
+func (b *Buddy) High(x C.BDD) C.BDD { return C.bdd_high(x) }
+
+// RenameLoop renames f (an owned node) k times in C, with pairs re-set each
+// time (fresh cache id) or with a new pair object each time.
+func (b *Buddy) RenameLoop(f C.BDD, k int, from, to []int, newPair bool) {
+	cf, ct := cInts(from), cInts(to)
+	defer C.free(unsafe.Pointer(cf))
+	defer C.free(unsafe.Pointer(ct))
+	if newPair {
+		C.rename_newpair_loop(f, C.int(k), cf, ct, C.int(len(from)))
+		return
+	}
+	p := C.bdd_newpair()
+	C.rename_loop(f, C.int(k), p, cf, ct, C.int(len(from)))
+	C.bdd_freepair(p)
+}
+
+func cInts(xs []int) *C.int {
+	p := (*C.int)(C.malloc(C.size_t(len(xs)+1) * C.size_t(unsafe.Sizeof(C.int(0)))))
+	s := unsafe.Slice(p, len(xs)+1)
+	for i, x := range xs {
+		s[i] = C.int(x)
+	}
+	return p
+}
