@@ -6,6 +6,7 @@ import (
 
 	"boolprog/engine"
 	"boolprog/engine/explicit"
+	"boolprog/engine/summary"
 )
 
 // engineSpec describes an engine `--engine` can name.
@@ -17,6 +18,11 @@ type engineSpec struct {
 
 // engines lists the available engines; the first is the default.
 var engines = []engineSpec{
+	{
+		names: []string{"summary", "bebop"},
+		doc:   "Bebop: BDD path and summary edges (RHS tabulation), shortest hierarchical traces",
+		make:  func(checkOptions) engine.Engine { return summary.New(summary.Options{}) },
+	},
 	{
 		names: []string{"explicit"},
 		doc:   "explicit-state tabulation over concrete valuations (the reference oracle)",

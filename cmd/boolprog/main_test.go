@@ -29,7 +29,7 @@ func TestCLI(t *testing.T) {
 		{"flags after file", []string{"check", "../../examples/bebop-fig1.bp", "--target", "R"}, exitFailed, "VERIFICATION FAILED", "", ""},
 		{"fig1 default target is safe", []string{"check", "../../examples/bebop-fig1.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", ""},
 		{"bebop style", []string{"check", "--trace-style", "bebop", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 12 State g=1 h=0\nLine 11 State g=1 h=0"},
-		{"stats", []string{"check", "--stats", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", "engine: explicit"},
+		{"stats", []string{"check", "--stats", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", "engine: summary\n"},
 		{"threads unsupported", []string{"check", "--engine", "explicit", "testdata/threads.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program (threads): not supported by the explicit engine", "", ""},
 		{"getafix threads unsupported", []string{"check", "--engine", "explicit", "testdata/getafix.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program (threads): not supported by the explicit engine", "", ""},
 		{"variable limit", []string{"check", "--engine", "explicit", "--max-vars", "1", "-l", "R", "../../examples/bebop-fig1.bp"}, exitUnknown, "", "", "VERIFICATION UNKNOWN"},
