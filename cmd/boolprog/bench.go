@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,29 +116,40 @@ func templateProgram(n int, kind gen.TemplateError) (*ir.Program, error) {
 	return ir.Lower(f, ir.Options{})
 }
 
-// measure runs one check after a full GC and samples the heap while it
-// runs: the peak is approximate (sampled every millisecond) but taken the
-// same way for every size.
+// heapMetric is the live heap, read without stopping the world (unlike
+// runtime.ReadMemStats, which would perturb the run it samples).
+const heapMetric = "/memory/classes/heap/objects:bytes"
+
+func heapBytes(s []metrics.Sample) uint64 {
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
+// measure runs one check after a full GC and samples the heap every
+// millisecond while it runs: the peak is approximate, but taken the same way
+// for every size.
 func measure(eng engine.Engine, p *ir.Program, q engine.Query, timeout time.Duration) (*result.Result, time.Duration, uint64) {
 	runtime.GC()
-	var base runtime.MemStats
-	runtime.ReadMemStats(&base)
+	sample := []metrics.Sample{{Name: heapMetric}}
+	base := heapBytes(sample)
 	var peak atomic.Uint64
 	done := make(chan struct{})
 	sampled := make(chan struct{})
 	go func() {
 		defer close(sampled)
+		s := []metrics.Sample{{Name: heapMetric}}
 		t := time.NewTicker(time.Millisecond)
 		defer t.Stop()
-		var ms runtime.MemStats
 		for {
 			select {
 			case <-done:
 				return
 			case <-t.C:
-				runtime.ReadMemStats(&ms)
-				if ms.HeapInuse > peak.Load() {
-					peak.Store(ms.HeapInuse)
+				if h := heapBytes(s); h > peak.Load() {
+					peak.Store(h)
 				}
 			}
 		}
@@ -149,11 +161,9 @@ func measure(eng engine.Engine, p *ir.Program, q engine.Query, timeout time.Dura
 	d := time.Since(start)
 	close(done)
 	<-sampled
-	var end runtime.MemStats
-	runtime.ReadMemStats(&end)
-	pk := max(peak.Load(), end.HeapInuse)
-	if pk > base.HeapInuse {
-		pk -= base.HeapInuse
+	pk := max(peak.Load(), heapBytes(sample))
+	if pk > base {
+		pk -= base
 	} else {
 		pk = 0
 	}
