@@ -94,9 +94,7 @@ func (s *VarSet) Len() int { return len(s.vars) }
 // cubeNode returns the positive cube of s, building it if a collection or
 // reordering invalidated the previous one. Called inside operations.
 func (s *VarSet) cubeNode(m *Manager) Node {
-	if s.m != m {
-		panic("bdd: VarSet of another manager")
-	}
+	s.check(m)
 	if s.cube != Invalid && s.epoch == m.epoch {
 		return s.cube
 	}
@@ -107,6 +105,12 @@ func (s *VarSet) cubeNode(m *Manager) Node {
 	}
 	s.cube, s.epoch = c, m.epoch
 	return c
+}
+
+func (s *VarSet) check(m *Manager) {
+	if s.m != m {
+		panic("bdd: VarSet of another manager")
+	}
 }
 
 // levels returns the current levels of the set, ascending.

@@ -51,11 +51,13 @@ type Config struct {
 	// MaxNodes bounds the node table; operations that need more nodes fail
 	// with ErrNodeLimit. Default 1<<26 (about 2.5 GiB with tables and cache).
 	MaxNodes int
-	// CacheRatio is the number of nodes per computed-cache entry (default 4):
-	// the lossy cache grows with the node table. CacheSize, if set, fixes
-	// the cache size (rounded up to a power of two) instead.
+	// CacheRatio is the number of nodes per entry of each of the three
+	// computed caches (Boolean connectives, quantifiers, others; default
+	// 4): the lossy caches grow with the node table. CacheSize, if set,
+	// fixes the size of each cache (rounded up to a power of two) instead.
 	CacheRatio int
-	// CacheSize fixes the number of computed-cache entries; see CacheRatio.
+	// CacheSize fixes the number of entries of each computed cache; see
+	// CacheRatio.
 	CacheSize int
 	// AutoReorder enables dynamic reordering by sifting when the number of
 	// live nodes has doubled since the last reordering (off by default).
@@ -75,7 +77,7 @@ type Manager struct {
 	var2level []int32
 	level2var []int32
 
-	cache      []cacheEntry
+	caches     [numCaches][]cacheEntry
 	cShift     uint
 	cacheRatio int
 	cacheFixed int
@@ -104,7 +106,7 @@ type Stats struct {
 	Nodes         int           // nodes allocated now (live or not yet collected)
 	PeakNodes     int           // maximum of Nodes observed
 	Capacity      int           // size of the node table
-	CacheSize     int           // computed-cache entries
+	CacheSize     int           // computed-cache entries (all caches)
 	CacheLookups  uint64        // computed-cache lookups
 	CacheHits     uint64        // computed-cache hits
 	GCs           int           // garbage collections
@@ -582,7 +584,7 @@ func (m *Manager) Stats() Stats {
 	s := m.st
 	s.Nodes = m.live()
 	s.Capacity = len(m.nodes)
-	s.CacheSize = len(m.cache)
+	s.CacheSize = numCaches * len(m.caches[0])
 	s.Vars = len(m.var2level)
 	return s
 }

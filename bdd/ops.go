@@ -7,7 +7,7 @@ package bdd
 // never reallocated during an operation, so cache-entry pointers stay valid.
 
 func (m *Manager) lookup(op int32, a, b, c Node) (*cacheEntry, bool) {
-	e := &m.cache[cacheHash(op, a, b, c)>>m.cShift]
+	e := &m.caches[cacheOf[op]][cacheHash(op, a, b, c)>>m.cShift]
 	m.st.CacheLookups++
 	if e.a == a && e.b == b && e.c == c && e.op == op {
 		m.st.CacheHits++

@@ -51,9 +51,9 @@ func (m *Manager) checkAll(fs []Node) bool {
 
 // NodeCount is the number of internal (non-constant) nodes of the BDDs fs,
 // shared nodes counted once (as BuDDy's bdd_nodecount / bdd_anodecount).
-// 0 if any is Invalid.
+// 0 if any is Invalid or the Manager holds an error.
 func (m *Manager) NodeCount(fs ...Node) int {
-	if !m.checkAll(fs) {
+	if m.err != nil || !m.checkAll(fs) {
 		return 0
 	}
 	n := 0
@@ -61,9 +61,10 @@ func (m *Manager) NodeCount(fs ...Node) int {
 	return n
 }
 
-// Support is the sorted list of variables f depends on (nil if Invalid).
+// Support is the sorted list of variables f depends on (nil if f is
+// Invalid or the Manager holds an error).
 func (m *Manager) Support(f Node) []int {
-	if !m.valid(f) {
+	if m.err != nil || !m.valid(f) {
 		return nil
 	}
 	seen := map[int32]bool{}
@@ -85,6 +86,7 @@ func (m *Manager) SupportSet(f Node) *VarSet { return m.VarSet(m.Support(f)...) 
 // f. If f depends on variables outside s, they are counted too (the count is
 // over s ∪ Support(f)). Cost O(|f| + |s| log |s|). 0 if f is Invalid.
 func (m *Manager) SatCount(f Node, s *VarSet) float64 {
+	s.check(m)
 	if m.err != nil || !m.valid(f) {
 		return 0
 	}
@@ -126,6 +128,7 @@ func (m *Manager) SatCount(f Node, s *VarSet) float64 {
 // whenever that is satisfiable, and variables not on the path are false.
 // It returns nil if f is False or Invalid.
 func (m *Manager) SatOne(f Node, s *VarSet) []bool {
+	s.check(m)
 	if m.err != nil || !m.valid(f) || f == False {
 		return nil
 	}
@@ -167,6 +170,7 @@ func (m *Manager) SatOneCube(f Node, s *VarSet) Node {
 //	for vals := range m.AllSat(f, s) { ... }   // Go ≥ 1.23
 //	m.AllSat(f, s)(func(vals []bool) bool { ...; return true })
 func (m *Manager) AllSat(f Node, s *VarSet) func(yield func([]bool) bool) {
+	s.check(m)
 	return func(yield func([]bool) bool) {
 		if m.err != nil || !m.valid(f) {
 			return

@@ -73,30 +73,61 @@ func (b *Buddy) ref(n C.BDD) C.BDD {
 	return C.bdd_addref(n)
 }
 
-func (b *Buddy) Name() string           { return "buddy" }
-func (b *Buddy) True() C.BDD            { return 1 }
-func (b *Buddy) False() C.BDD           { return 0 }
-func (b *Buddy) Ithvar(v int) C.BDD     { return b.ref(C.bdd_ithvar(C.int(v))) }
-func (b *Buddy) NIthvar(v int) C.BDD    { return b.ref(C.bdd_nithvar(C.int(v))) }
-func (b *Buddy) And(x, y C.BDD) C.BDD   { return b.ref(C.bdd_and(x, y)) }
-func (b *Buddy) Or(x, y C.BDD) C.BDD    { return b.ref(C.bdd_or(x, y)) }
-func (b *Buddy) Xor(x, y C.BDD) C.BDD   { return b.ref(C.bdd_apply(x, y, C.bddop_xor)) }
-func (b *Buddy) Not(x C.BDD) C.BDD      { return b.ref(C.bdd_not(x)) }
+// Name implements Engine.
+func (b *Buddy) Name() string { return "buddy" }
+
+// True implements Engine.
+func (b *Buddy) True() C.BDD { return 1 }
+
+// False implements Engine.
+func (b *Buddy) False() C.BDD { return 0 }
+
+// Ithvar implements Engine.
+func (b *Buddy) Ithvar(v int) C.BDD { return b.ref(C.bdd_ithvar(C.int(v))) }
+
+// NIthvar implements Engine.
+func (b *Buddy) NIthvar(v int) C.BDD { return b.ref(C.bdd_nithvar(C.int(v))) }
+
+// And implements Engine.
+func (b *Buddy) And(x, y C.BDD) C.BDD { return b.ref(C.bdd_and(x, y)) }
+
+// Or implements Engine.
+func (b *Buddy) Or(x, y C.BDD) C.BDD { return b.ref(C.bdd_or(x, y)) }
+
+// Xor implements Engine.
+func (b *Buddy) Xor(x, y C.BDD) C.BDD { return b.ref(C.bdd_apply(x, y, C.bddop_xor)) }
+
+// Not implements Engine.
+func (b *Buddy) Not(x C.BDD) C.BDD { return b.ref(C.bdd_not(x)) }
+
+// Equiv implements Engine.
 func (b *Buddy) Equiv(x, y C.BDD) C.BDD { return b.ref(C.bdd_apply(x, y, C.bddop_biimp)) }
+
+// Ite implements Engine.
 func (b *Buddy) Ite(x, y, z C.BDD) C.BDD {
 	return b.ref(C.bdd_ite(x, y, z))
 }
+
+// Exists implements Engine.
 func (b *Buddy) Exists(x C.BDD, s int) C.BDD { return b.ref(C.bdd_exist(x, b.sets[s])) }
+
+// AndExists implements Engine.
 func (b *Buddy) AndExists(x, y C.BDD, s int) C.BDD {
 	return b.ref(C.bdd_appex(x, y, C.bddop_and, b.sets[s]))
 }
+
+// Replace implements Engine.
 func (b *Buddy) Replace(x C.BDD, p int) C.BDD { return b.ref(C.bdd_replace(x, b.pairs[p])) }
+
+// MakeSet implements Engine.
 func (b *Buddy) MakeSet(vars []int) int {
 	cv := cInts(vars)
 	defer C.free(unsafe.Pointer(cv))
 	b.sets = append(b.sets, b.ref(C.bdd_makeset(cv, C.int(len(vars)))))
 	return len(b.sets) - 1
 }
+
+// MakePairs implements Engine.
 func (b *Buddy) MakePairs(from, to []int) int {
 	p := C.bdd_newpair()
 	cf, ct := cInts(from), cInts(to)
@@ -106,12 +137,22 @@ func (b *Buddy) MakePairs(from, to []int) int {
 	b.pairs = append(b.pairs, p)
 	return len(b.pairs) - 1
 }
+
+// SatCount implements Engine.
 func (b *Buddy) SatCount(x C.BDD, s int) float64 {
 	return float64(C.bdd_satcountset(x, b.sets[s]))
 }
+
+// NodeCount implements Engine.
 func (b *Buddy) NodeCount(x C.BDD) int { return int(C.bdd_nodecount(x)) }
-func (b *Buddy) Release(x C.BDD)       { C.bdd_delref(x) }
+
+// Release implements Engine.
+func (b *Buddy) Release(x C.BDD) { C.bdd_delref(x) }
+
+// Equal implements Engine.
 func (b *Buddy) Equal(x, y C.BDD) bool { return x == y }
+
+// Close implements Engine.
 func (b *Buddy) Close() {
 	for _, p := range b.pairs {
 		C.bdd_freepair(p)
@@ -120,8 +161,12 @@ func (b *Buddy) Close() {
 }
 
 // Var, Low and High expose the structure for the cross-check.
-func (b *Buddy) Var(x C.BDD) int    { return int(C.bdd_var(x)) }
-func (b *Buddy) Low(x C.BDD) C.BDD  { return C.bdd_low(x) }
+func (b *Buddy) Var(x C.BDD) int { return int(C.bdd_var(x)) }
+
+// Low exposes the diagram structure (cross-check).
+func (b *Buddy) Low(x C.BDD) C.BDD { return C.bdd_low(x) }
+
+// High exposes the diagram structure (cross-check).
 func (b *Buddy) High(x C.BDD) C.BDD { return C.bdd_high(x) }
 
 // RenameLoop renames f (an owned node) k times in C, with pairs re-set each
