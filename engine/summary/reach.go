@@ -3,8 +3,10 @@ package summary
 import (
 	"context"
 	"math"
+	"slices"
 
 	"boolprog/bdd"
+	"boolprog/ir"
 )
 
 // reach is the worklist algorithm of the Bebop paper's Figure 3: path edges
@@ -18,8 +20,10 @@ type reach struct {
 	ctx   context.Context
 	pe    [][]*bdd.Root // PathEdges per procedure and location (nil: empty)
 	delta [][]*bdd.Root // path edges not yet processed
-	work  []locRef
+	work  workHeap
 	inWk  [][]bool
+	rank  [][]int32 // per procedure: reverse postorder index of each location
+	prank []int64   // per procedure: postorder index in the call graph (callees first)
 
 	errorFound bool
 	stopEarly  bool // stop as soon as an error location is reached
@@ -35,13 +39,171 @@ func newReach(ctx context.Context, md *model, all bool) *reach {
 	r.pe = make([][]*bdd.Root, n)
 	r.delta = make([][]*bdd.Root, n)
 	r.inWk = make([][]bool, n)
+	r.rank = make([][]int32, n)
 	for i, pi := range md.procs {
 		k := len(pi.proc.Locations)
 		r.pe[i] = make([]*bdd.Root, k)
 		r.delta[i] = make([]*bdd.Root, k)
 		r.inWk[i] = make([]bool, k)
+		r.rank[i] = rpo(pi)
 	}
+	r.prank = callOrder(md)
 	return r
+}
+
+// callOrder ranks the procedures for the worklist: the strongly connected
+// components of the call graph in reverse topological order (callees
+// before callers; Tarjan's algorithm emits them so), and within a component
+// later procedures first. Processing callees first lets their summaries
+// grow before the callers consume them, merging many small deltas into few
+// large ones.
+func callOrder(md *model) []int64 {
+	n := len(md.procs)
+	succ := make([][]int, n)
+	for i, pi := range md.procs {
+		for _, e := range pi.proc.Edges {
+			if c, ok := e.Op.(*ir.Call); ok {
+				succ[i] = append(succ[i], c.Proc)
+			}
+		}
+	}
+	index := make([]int, n)
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	rank := make([]int64, n)
+	next, k := 0, int64(0)
+	var strong func(v int)
+	strong = func(v int) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, w := range succ[v] {
+			if index[w] < 0 {
+				strong(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var comp []int
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			slices.SortFunc(comp, func(a, b int) int { return b - a })
+			for _, w := range comp {
+				rank[w] = k
+				k++
+			}
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		if index[i] < 0 {
+			strong(i)
+		}
+	}
+	return rank
+}
+
+// rpo numbers the locations of a procedure in reverse postorder from its
+// entry (unreachable ones last), so that the worklist processes a location
+// after its predecessors in the same pass and merges their deltas.
+func rpo(pi *procInfo) []int32 {
+	pr := pi.proc
+	n := len(pr.Locations)
+	rank := make([]int32, n)
+	seen := make([]bool, n)
+	var post []int
+	type frame struct{ loc, next int }
+	stack := []frame{{pr.Entry, 0}}
+	seen[pr.Entry] = true
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		out := pr.Locations[f.loc].Out
+		if f.next < len(out) {
+			to := pr.Edges[out[f.next]].To
+			f.next++
+			if !seen[to] {
+				seen[to] = true
+				stack = append(stack, frame{to, 0})
+			}
+			continue
+		}
+		post = append(post, f.loc)
+		stack = stack[:len(stack)-1]
+	}
+	k := int32(0)
+	for i := len(post) - 1; i >= 0; i-- {
+		rank[post[i]] = k
+		k++
+	}
+	for i := range rank {
+		if !seen[i] {
+			rank[i] = k
+			k++
+		}
+	}
+	return rank
+}
+
+// workHeap is the worklist: locations ordered by procedure (callees
+// first), then reverse postorder within the procedure.
+type workHeap struct {
+	items []workItem
+}
+
+type workItem struct {
+	key int64
+	lr  locRef
+}
+
+func (h *workHeap) Len() int { return len(h.items) }
+
+func (h *workHeap) push(key int64, lr locRef) {
+	h.items = append(h.items, workItem{key, lr})
+	i := len(h.items) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if h.items[p].key <= h.items[i].key {
+			break
+		}
+		h.items[p], h.items[i] = h.items[i], h.items[p]
+		i = p
+	}
+}
+
+func (h *workHeap) pop() locRef {
+	top := h.items[0].lr
+	n := len(h.items) - 1
+	h.items[0] = h.items[n]
+	h.items = h.items[:n]
+	i := 0
+	for {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < n && h.items[l].key < h.items[m].key {
+			m = l
+		}
+		if r < n && h.items[r].key < h.items[m].key {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h.items[i], h.items[m] = h.items[m], h.items[i]
+		i = m
+	}
+	return top
 }
 
 // pathEdges returns PathEdges(loc).
@@ -60,7 +222,7 @@ func (r *reach) propagate(proc, loc int, p bdd.Node) {
 		return
 	}
 	old := r.pathEdges(proc, loc)
-	nw := m.And(p, m.Not(old))
+	nw := diff(m, p, old)
 	if nw == bdd.False || nw == bdd.Invalid {
 		return
 	}
@@ -80,7 +242,7 @@ func (r *reach) propagate(proc, loc int, p bdd.Node) {
 	}
 	if !r.inWk[proc][loc] {
 		r.inWk[proc][loc] = true
-		r.work = append(r.work, locRef{int32(proc), int32(loc)})
+		r.work.push(r.prank[proc]<<32|int64(r.rank[proc][loc]), locRef{int32(proc), int32(loc)})
 	}
 }
 
@@ -92,7 +254,7 @@ func (r *reach) run() error {
 	m := md.m
 	main := md.procs[md.p.Main]
 	r.propagate(md.p.Main, main.proc.Entry, main.selfLoop.Node())
-	for head := 0; head < len(r.work); {
+	for r.work.Len() > 0 {
 		if r.errorFound && r.stopEarly {
 			break
 		}
@@ -104,12 +266,7 @@ func (r *reach) run() error {
 		if err := m.Err(); err != nil {
 			return err
 		}
-		lr := r.work[head]
-		head++
-		if head > 4096 && head*2 > len(r.work) { // keep the queue compact
-			r.work = append(r.work[:0], r.work[head:]...)
-			head = 0
-		}
+		lr := r.work.pop()
 		proc, loc := int(lr.proc), int(lr.loc)
 		r.inWk[proc][loc] = false
 		d := r.delta[proc][loc]
@@ -139,7 +296,7 @@ func (r *reach) process(proc, loc int, delta bdd.Node) {
 				continue // not reached yet: its summary is made on first use
 			}
 			s := md.lift(cs, delta)
-			nw := m.And(s, m.Not(cs.summary.Node()))
+			nw := diff(m, s, cs.summary.Node())
 			if nw == bdd.False || nw == bdd.Invalid {
 				continue
 			}
@@ -220,4 +377,14 @@ func (r *reach) release() {
 			}
 		}
 	}
+}
+
+// diff returns p ∧ ¬old, the part of p not yet in old, as ¬(p → old):
+// negating the (usually small) result rather than old, which grows with
+// the search, keeps the cost proportional to the new part.
+func diff(m *bdd.Manager, p, old bdd.Node) bdd.Node {
+	if old == bdd.False {
+		return p
+	}
+	return m.Not(m.Imp(p, old))
 }

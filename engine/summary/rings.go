@@ -243,7 +243,7 @@ func (rs *rings) finalize(lr locRef, s bdd.Node) {
 	if x := rs.reached[proc][loc]; x != nil {
 		old = x.Node()
 	}
-	f := m.And(s, m.Not(old))
+	f := diff(m, s, old)
 	if f == bdd.False || f == bdd.Invalid {
 		return
 	}
@@ -287,7 +287,7 @@ func (rs *rings) call(ei *edgeInfo, f bdd.Node, to locRef) {
 	e := rs.md.enter(ei, f)
 	if e != bdd.False {
 		ctx := m.Exists(e, rs.curAll)
-		if nw := m.And(ctx, m.Not(rs.allCtx[qi].Node())); nw != bdd.False && nw != bdd.Invalid {
+		if nw := diff(m, ctx, rs.allCtx[qi].Node()); nw != bdd.False && nw != bdd.Invalid {
 			rs.ctxRings[qi] = append(rs.ctxRings[qi], ring{rs.cur + 1, m.Keep(nw)})
 			rs.allCtx[qi].Set(m.Or(rs.allCtx[qi].Node(), nw))
 		}

@@ -105,8 +105,10 @@ var errTimeout = errors.New("timeout")
 // Check decides whether an error location of p is reachable from the start
 // of main; see the package comment. Stats counters: path_edges, summaries
 // (path edges at exits), iterations (worklist steps of Figure 3),
-// locations (reached), peak_bdd_nodes, bdd_vars, bdd_gcs, and for unsafe
-// programs rings (distances searched) and trace_steps.
+// locations (reached), time_reach_ns (setup and Figure 3), peak_bdd_nodes
+// (the bdd package's peak of allocated nodes: live or not yet collected),
+// bdd_vars, bdd_gcs, and for unsafe programs rings (distances searched),
+// trace_steps and time_trace_ns (ring search and trace).
 func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
 	start := time.Now()
 	if err := q.Validate(p); err != nil {
@@ -127,6 +129,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 }
 
 func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	start := time.Now()
 	initial := e.opts.InitialNodes
 	if initial <= 0 {
 		// Small programs need small tables; the table doubles on demand.
@@ -168,6 +171,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if err := r.run(); err != nil {
 		return unknown(err)
 	}
+	res.Stats.Set("time_reach_ns", int64(time.Since(start)))
 	pe, su, locs := r.stats()
 	res.Stats.States = pe
 	res.Stats.Set("path_edges", pe)
@@ -181,6 +185,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	r.release()
 	m.GC()
 
+	traceStart := time.Now()
 	rs := newRings(ctx, md)
 	defer rs.release()
 	hit, err := rs.run()
@@ -201,6 +206,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	res.Verdict = result.Unsafe
 	res.Trace = tr
 	res.Stats.Set("trace_steps", int64(len(tr.Steps)))
+	res.Stats.Set("time_trace_ns", int64(time.Since(traceStart)))
 	setBDDStats()
 	return res, nil
 }

@@ -3,12 +3,14 @@ package summary_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"testing"
 
 	"boolprog/engine"
 	"boolprog/engine/summary"
 	"boolprog/gen"
+	"boolprog/ir"
 	"boolprog/result"
 )
 
@@ -90,4 +92,47 @@ func benchTemplate(b *testing.B, n int, opts summary.Options) {
 	b.ReportMetric(float64(res.Stats.Counters["path_edges"]), "path-edges")
 	b.ReportMetric(float64(res.Stats.Counters["summaries"]), "summaries")
 	b.ReportMetric(float64(res.Stats.Counters["iterations"]), "iterations")
+}
+
+// BenchmarkOptions measures the effect of each optimisation on programs
+// bigger than T(N)'s four variables in scope: the 23 sequential
+// satabs-boppo programs, and 12 generated programs with 8 globals and up to
+// 8 locals per procedure (all reachable states of each, and the shortest
+// trace of the unsafe ones). It reports the largest peak of BDD nodes and
+// the total path edges of each set.
+func BenchmarkOptions(b *testing.B) {
+	sets := map[string][]*ir.Program{}
+	descs, _ := filepath.Glob("../../../shared/benchmarks/satabs-boppo/*/test.desc")
+	for _, path := range descs {
+		d := readDesc(&testing.T{}, path)
+		p := lowerFile(b, filepath.Join(filepath.Dir(path), d.file), d.target)
+		if !p.Concurrent {
+			sets["boppo"] = append(sets["boppo"], p)
+		}
+	}
+	for seed := int64(1); seed <= 12; seed++ {
+		src := gen.Random(seed, gen.Options{Globals: 8, MaxLocals: 8, Procs: 10, Stmts: 8})
+		sets["large"] = append(sets["large"], lower(b, "large.bp", []byte(src), ""))
+	}
+	for _, set := range []string{"boppo", "large"} {
+		for _, o := range allOptions[:5] {
+			b.Run(set+"/"+o.name, func(b *testing.B) {
+				e := summary.New(o.opts)
+				var peak, edges int64
+				for i := 0; i < b.N; i++ {
+					peak, edges = 0, 0
+					for _, p := range sets[set] {
+						res, err := e.Check(context.Background(), p, engine.Query{AllReachable: true})
+						if err != nil {
+							b.Fatal(err)
+						}
+						peak = max(peak, res.Stats.Counters["peak_bdd_nodes"])
+						edges += res.Stats.Counters["path_edges"]
+					}
+				}
+				b.ReportMetric(float64(peak), "peak-nodes")
+				b.ReportMetric(float64(edges), "path-edges")
+			})
+		}
+	}
 }
