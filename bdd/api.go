@@ -66,10 +66,12 @@ func (m *Manager) OrAll(fs ...Node) Node {
 // rebuilt (O(size of the set)) when a collection or reordering happened
 // since it was last built. A VarSet belongs to one Manager.
 type VarSet struct {
-	m     *Manager
-	vars  []int // ascending, distinct
-	cube  Node
-	epoch uint64
+	m      *Manager
+	vars   []int // ascending, distinct
+	epoch  uint64
+	built  bool
+	lvls   []int32 // current levels of vars, ascending
+	suffix []Node  // suffix[i] is the cube of the variables at lvls[i:]
 }
 
 // VarSet returns the set of the given variables (created on demand).
@@ -81,7 +83,7 @@ func (m *Manager) VarSet(vars ...int) *VarSet {
 	for _, v := range vs {
 		m.needVar(v)
 	}
-	return &VarSet{m: m, vars: vs, cube: Invalid}
+	return &VarSet{m: m, vars: vs}
 }
 
 // Vars returns the variables of s in ascending order. SatOne and AllSat
@@ -91,20 +93,35 @@ func (s *VarSet) Vars() []int { return slices.Clone(s.vars) }
 // Len is the number of variables in s.
 func (s *VarSet) Len() int { return len(s.vars) }
 
-// cubeNode returns the positive cube of s, building it if a collection or
-// reordering invalidated the previous one. Called inside operations.
-func (s *VarSet) cubeNode(m *Manager) Node {
+// cubeFrom returns the positive cube of the variables of s at levels ≥ l,
+// building the cubes if a collection or reordering invalidated them. The
+// binary search makes quantifying a small BDD by a large set cost
+// O(log |s|) at entry instead of walking the whole cube. Called inside
+// operations.
+func (s *VarSet) cubeFrom(m *Manager, l int32) Node {
 	s.check(m)
-	if s.cube != Invalid && s.epoch == m.epoch {
-		return s.cube
+	if !s.built || s.epoch != m.epoch {
+		s.lvls = s.levels()
+		if cap(s.suffix) < len(s.lvls)+1 {
+			s.suffix = make([]Node, len(s.lvls)+1)
+		}
+		s.suffix = s.suffix[:len(s.lvls)+1]
+		c := True
+		s.suffix[len(s.lvls)] = c
+		for i := len(s.lvls) - 1; i >= 0; i-- {
+			c = m.mk(s.lvls[i], False, c)
+			s.suffix[i] = c
+		}
+		s.built, s.epoch = true, m.epoch
 	}
-	ls := s.levels()
-	c := True
-	for i := len(ls) - 1; i >= 0; i-- {
-		c = m.mk(ls[i], False, c)
-	}
-	s.cube, s.epoch = c, m.epoch
-	return c
+	m.qset = s
+	return s.suffixFrom(l)
+}
+
+// suffixFrom is the cube of the variables at levels ≥ l (cubes built).
+func (s *VarSet) suffixFrom(l int32) Node {
+	i, _ := slices.BinarySearch(s.lvls, l)
+	return s.suffix[i]
 }
 
 func (s *VarSet) check(m *Manager) {
@@ -125,23 +142,25 @@ func (s *VarSet) levels() []int32 {
 
 // Cube returns the conjunction of the positive literals of s.
 func (m *Manager) Cube(s *VarSet) Node {
-	return m.run(True, True, True, func() Node { return s.cubeNode(m) })
+	return m.run(True, True, True, func() Node { return s.cubeFrom(m, 0) })
 }
 
 // Exists is ∃s. f.
 func (m *Manager) Exists(f Node, s *VarSet) Node {
-	return m.run(f, True, True, func() Node { return m.exists(f, s.cubeNode(m)) })
+	return m.run(f, True, True, func() Node { return m.exists(f, s.cubeFrom(m, m.nodes[f].level)) })
 }
 
 // Forall is ∀s. f.
 func (m *Manager) Forall(f Node, s *VarSet) Node {
-	return m.run(f, True, True, func() Node { return m.forall(f, s.cubeNode(m)) })
+	return m.run(f, True, True, func() Node { return m.forall(f, s.cubeFrom(m, m.nodes[f].level)) })
 }
 
 // AndExists is the relational product ∃s. f ∧ g, computed in one pass
 // without building f ∧ g.
 func (m *Manager) AndExists(f, g Node, s *VarSet) Node {
-	return m.run(f, g, True, func() Node { return m.andExists(f, g, s.cubeNode(m)) })
+	return m.run(f, g, True, func() Node {
+		return m.andExists(f, g, s.cubeFrom(m, min(m.nodes[f].level, m.nodes[g].level)))
+	})
 }
 
 // ---------------------------------------------------------------------
@@ -156,6 +175,11 @@ type Pairs struct {
 	from []int32  // ascending; renamed variables only
 	to   []int32  // to[i] is the new name of from[i]
 	buf  [8]int32 // storage of from and to for up to 4 pairs (one allocation)
+	// last is the deepest level of a renamed variable, valid while the
+	// order is unchanged (orderEpoch), so that Replace does not pay
+	// O(len(from)) per call.
+	last      int32
+	lastEpoch uint64
 }
 
 // NewPairs returns the renaming from[i] ↦ to[i] (variables are created on
@@ -186,6 +210,7 @@ func (p *Pairs) Set(from, to []int) {
 	// Stable sort keeps the last mapping of a variable last among equals.
 	slices.SortStableFunc(ps, func(a, b pair) int { return int(a.from - b.from) })
 	p.id = m.newID()
+	p.lastEpoch = 0
 	var buf []int32
 	switch {
 	case len(ps) <= len(p.buf)/2:
@@ -244,11 +269,14 @@ func (m *Manager) Replace(f Node, p *Pairs) Node {
 		panic("bdd: Pairs of another manager")
 	}
 	return m.run(f, True, True, func() Node {
-		last := int32(-1)
-		for _, v := range p.from {
-			last = max(last, m.var2level[v])
+		if p.lastEpoch != m.orderEpoch {
+			p.last = -1
+			for _, v := range p.from {
+				p.last = max(p.last, m.var2level[v])
+			}
+			p.lastEpoch = m.orderEpoch
 		}
-		return m.replace(f, p, last)
+		return m.replace(f, p, p.last)
 	})
 }
 

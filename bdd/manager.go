@@ -82,12 +82,16 @@ type Manager struct {
 	cacheRatio int
 	cacheFixed int
 
+	qset *VarSet // set of the running quantification (see advance)
+
 	roots []*Root
 	temps []Node
 
-	err    error
-	epoch  uint64 // bumped by every collection or reordering (VarSet cubes)
-	nextID int32  // ids of Pairs and one-shot compositions (cache keys)
+	err   error
+	epoch uint64 // bumped by every collection or reordering (VarSet cubes)
+	// orderEpoch (≥ 1) is bumped by every change of the variable order.
+	orderEpoch uint64
+	nextID     int32 // ids of Pairs and one-shot compositions (cache keys)
 
 	marks []uint64 // scratch mark bits, one per node
 
@@ -148,7 +152,7 @@ func New(cfg Config) *Manager {
 	if n > max {
 		n = max
 	}
-	m := &Manager{maxNodes: max, cacheRatio: cfg.CacheRatio, cacheFixed: cfg.CacheSize, nextID: 1}
+	m := &Manager{maxNodes: max, cacheRatio: cfg.CacheRatio, cacheFixed: cfg.CacheSize, nextID: 1, orderEpoch: 1}
 	if m.cacheRatio <= 0 {
 		m.cacheRatio = 4
 	}

@@ -200,15 +200,27 @@ func (m *Manager) ite(f, g, h Node) Node {
 	return r
 }
 
+// advance skips the variables of the quantified cube c above level l. A
+// few steps are walked; longer gaps are jumped by binary search in the
+// VarSet of the running operation, so that a BDD whose nodes are far apart
+// in a large set costs O(log |set|) per node, not O(|set|).
+func (m *Manager) advance(c Node, l int32) Node {
+	for k := 0; m.nodes[c].level < l; k++ {
+		if k == 4 {
+			return m.qset.suffixFrom(l)
+		}
+		c = m.nodes[c].high
+	}
+	return c
+}
+
 // exists quantifies the variables of the positive cube c out of f.
 func (m *Manager) exists(f, c Node) Node {
 	if f < 2 {
 		return f
 	}
 	l := m.nodes[f].level
-	for m.nodes[c].level < l {
-		c = m.nodes[c].high
-	}
+	c = m.advance(c, l)
 	if c == True {
 		return f
 	}
@@ -239,9 +251,7 @@ func (m *Manager) forall(f, c Node) Node {
 		return f
 	}
 	l := m.nodes[f].level
-	for m.nodes[c].level < l {
-		c = m.nodes[c].high
-	}
+	c = m.advance(c, l)
 	if c == True {
 		return f
 	}
@@ -284,9 +294,7 @@ func (m *Manager) andExists(f, g, c Node) Node {
 		f, g = g, f
 	}
 	l := min(m.nodes[f].level, m.nodes[g].level)
-	for m.nodes[c].level < l {
-		c = m.nodes[c].high
-	}
+	c = m.advance(c, l)
 	if c == True {
 		return m.and(f, g)
 	}

@@ -173,6 +173,7 @@ func (m *Manager) beginReorder(a, b, c Node) *reorderState {
 func (m *Manager) endReorder() {
 	m.clearCache()
 	m.epoch++
+	m.orderEpoch++
 	m.inReorder = false
 	m.st.ReorderTime += time.Since(m.reorderStart)
 	m.noteLive()

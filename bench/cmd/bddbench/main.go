@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -173,5 +172,9 @@ func ratio(a, b time.Duration) string {
 	if a == 0 || b == 0 {
 		return "-"
 	}
-	return strings.TrimRight(fmt.Sprintf("%.2f", float64(a)/float64(b)), " ") + "x"
+	r := float64(a) / float64(b)
+	if r < 0.1 {
+		return fmt.Sprintf("%.4fx", r)
+	}
+	return fmt.Sprintf("%.2fx", r)
 }
