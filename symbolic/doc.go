@@ -38,7 +38,7 @@
 // may change; every other slot keeps its value. The frame is left implicit,
 // so that an image costs time in the size of the changed part only: the
 // caller quantifies the Cur copies of the changed slots and renames their
-// Next copies (Layout.Image does exactly that). Rel.Full adds the explicit
+// Next copies (an Image, see Layout.NewImage, does exactly that). Layout.Full adds the explicit
 // frame where a complete relation is needed (trace generation).
 //
 // Nondeterminism follows package ir: every `*` and every undecided schoose
