@@ -12,7 +12,11 @@
 // (Cur) to the values the call changes (Next). The worklist of the paper's
 // Figure 3 (reach.go) computes them from the entry of main, where every
 // valuation is possible, and stops at the first error location reached
-// (unless Query.AllReachable asks for the whole state space).
+// (unless Query.AllReachable asks for the whole state space). Locations
+// are processed from the new path edges since their last visit (deltas),
+// callees' strongly connected components before their callers and, within
+// a procedure, in reverse postorder, so that deltas merge before they are
+// propagated.
 //
 // Three optimisations keep the BDDs small, each of which can be switched
 // off (Options) to measure it:
