@@ -9,6 +9,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"time"
 
 	"boolprog/engine"
@@ -111,7 +112,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if format == "json" {
 		writeJSON(stdout, res)
 	} else {
-		writeText(stdout, res, traceStyle, stats)
+		writeText(stdout, res, prog.Target, traceStyle, stats)
 	}
 	switch res.Verdict {
 	case result.Safe:
@@ -144,9 +145,17 @@ func checkSafely(ctx context.Context, eng engine.Engine, p *ir.Program, q engine
 	return res
 }
 
-func writeText(w io.Writer, res *result.Result, style result.Style, stats bool) {
-	if res.Trace != nil {
-		result.WriteTrace(w, res.Trace, style)
+func writeText(w io.Writer, res *result.Result, target string, style result.Style, stats bool) {
+	if tr := res.Trace; tr != nil && len(tr.Steps) > 0 {
+		what := errorText(tr, target)
+		if style == result.Bebop {
+			// The paper's header: "Label R reachable by following path:".
+			fmt.Fprintf(w, "%s%s reachable by following path:\n", strings.ToUpper(what[:1]), what[1:])
+		}
+		result.WriteTrace(w, tr, style)
+		if style != result.Bebop {
+			fmt.Fprintf(w, "error: %s reached\n", what)
+		}
 	}
 	if stats {
 		fmt.Fprintf(w, "engine: %s\n", res.Engine)
@@ -159,6 +168,16 @@ func writeText(w io.Writer, res *result.Result, style result.Style, stats bool) 
 		}
 	}
 	fmt.Fprintln(w, res.Banner())
+}
+
+// errorText says what the last step of a trace reaches: the target label,
+// or the failure of an assertion.
+func errorText(tr *result.Trace, target string) string {
+	last := tr.Steps[len(tr.Steps)-1]
+	if last.Edge == result.NoEdge {
+		return fmt.Sprintf("label %s (line %d)", target, last.Line)
+	}
+	return fmt.Sprintf("failure of %s (line %d)", last.Text, last.Line)
 }
 
 func writeJSON(w io.Writer, res *result.Result) {

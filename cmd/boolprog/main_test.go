@@ -23,12 +23,13 @@ func TestCLI(t *testing.T) {
 		stderrHas string // substring of stderr ("" to require empty stderr)
 		stdoutHas string // substring of stdout
 	}{
-		{"failing assert", []string{"check", "testdata/assert.bp"}, exitFailed, "VERIFICATION FAILED", "", "assert(g)"},
+		{"failing assert", []string{"check", "testdata/assert.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 6 main: assert(g)  State g=0\nerror: failure of assert(g) (line 6) reached\n"},
 		{"safe", []string{"check", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", ""},
 		{"fig1 target R", []string{"check", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 24 A: g := a2"},
+		{"fig1 error line", []string{"check", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 12 main: skip  State g=1 h=0\nerror: label R (line 12) reached\n"},
 		{"flags after file", []string{"check", "../../examples/bebop-fig1.bp", "--target", "R"}, exitFailed, "VERIFICATION FAILED", "", ""},
 		{"fig1 default target is safe", []string{"check", "../../examples/bebop-fig1.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", ""},
-		{"bebop style", []string{"check", "--trace-style", "bebop", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 12 State g=1 h=0\nLine 11 State g=1 h=0"},
+		{"bebop style", []string{"check", "--trace-style", "bebop", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Label R (line 12) reachable by following path:\nLine 12 State g=1 h=0\nLine 11 State g=1 h=0"},
 		{"stats", []string{"check", "--stats", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", "engine: summary\n"},
 		{"threads unsupported", []string{"check", "--engine", "explicit", "testdata/threads.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program (threads): not supported by the explicit engine", "", ""},
 		{"getafix threads unsupported", []string{"check", "--engine", "explicit", "testdata/getafix.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program (threads): not supported by the explicit engine", "", ""},
