@@ -199,30 +199,48 @@ func (p *Pairs) Set(from, to []int) {
 	if len(from) != len(to) {
 		panic(fmt.Sprintf("bdd: Pairs: %d sources, %d targets", len(from), len(to)))
 	}
+	p.id = m.newID()
+	p.lastEpoch = 0
+	n := len(from)
+	var buf []int32
+	switch {
+	case n <= len(p.buf)/2:
+		buf = p.buf[:2*n]
+	case cap(p.from) >= n && cap(p.to) >= n:
+		p.from, p.to = p.from[:0], p.to[:0]
+	default:
+		buf = make([]int32, 2*n)
+	}
+	if buf != nil {
+		p.from, p.to = buf[:0:n], buf[n:n]
+	}
+	// Fast path: sources already strictly ascending (the usual case), no
+	// sorting needed.
+	sorted := true
+	for i, v := range from {
+		m.needVar(v)
+		m.needVar(to[i])
+		if i > 0 && from[i-1] >= v {
+			sorted = false
+		}
+	}
+	if sorted {
+		for i, v := range from {
+			if v != to[i] {
+				p.from = append(p.from, int32(v))
+				p.to = append(p.to, int32(to[i]))
+			}
+		}
+		return
+	}
 	type pair struct{ from, to int32 }
 	var small [16]pair // no allocation for the common small renamings
 	ps := small[:0]
 	for i, v := range from {
-		m.needVar(v)
-		m.needVar(to[i])
 		ps = append(ps, pair{int32(v), int32(to[i])})
 	}
 	// Stable sort keeps the last mapping of a variable last among equals.
 	slices.SortStableFunc(ps, func(a, b pair) int { return int(a.from - b.from) })
-	p.id = m.newID()
-	p.lastEpoch = 0
-	var buf []int32
-	switch {
-	case len(ps) <= len(p.buf)/2:
-		buf = p.buf[:2*len(ps)]
-	case cap(p.from) >= len(ps) && cap(p.to) >= len(ps):
-		p.from, p.to = p.from[:0], p.to[:0]
-	default:
-		buf = make([]int32, 2*len(ps))
-	}
-	if buf != nil {
-		p.from, p.to = buf[:0:len(ps)], buf[len(ps):len(ps)]
-	}
 	for i, q := range ps {
 		if i+1 < len(ps) && ps[i+1].from == q.from {
 			continue

@@ -566,4 +566,9 @@ func TestPairsSetReuse(t *testing.T) {
 			t.Fatal("replace after Set (x0 := x1 gives x1 ∧ ¬x1)")
 		}
 	}
+	// Unsorted sources with a duplicate: the last mapping of x1 wins.
+	p.Set([]int{1, 0, 1}, []int{7, 6, 8})
+	if got, want := m.Replace(f, p), m.And(m.Ithvar(6), m.NIthvar(8)); got != want {
+		t.Fatal("unsorted pairs with a duplicate")
+	}
 }
