@@ -408,19 +408,10 @@ func (p *parser) parseUnlabelled(labels []*Ident) Stmt {
 		}
 		p.expectStmtEnd()
 		return s
-	case kwAssert:
+	case kwAssert, kwAssume, kwAbortif, kwEnforce, kwConstrain:
+		kw := p.tok()
 		p.next()
-		s := &AssertStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
-		p.expectStmtEnd()
-		return s
-	case kwAssume:
-		p.next()
-		s := &AssumeStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
-		p.expectStmtEnd()
-		return s
-	case kwAbortif:
-		p.next()
-		s := &AbortifStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
+		s := condStmt(kw, l, pos, p.parseExpr())
 		p.expectStmtEnd()
 		return s
 	case kwDead:
@@ -475,16 +466,6 @@ func (p *parser) parseUnlabelled(labels []*Ident) Stmt {
 		s.Od = p.expect(kwOd)
 		p.got(tSemi)
 		return s
-	case kwEnforce:
-		p.next()
-		s := &EnforceStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
-		p.expectStmtEnd()
-		return s
-	case kwConstrain:
-		p.next()
-		s := &ConstrainStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
-		p.expectStmtEnd()
-		return s
 	case tIdent:
 		return p.parseAssignOrCall(l)
 	}
@@ -494,6 +475,22 @@ func (p *parser) parseUnlabelled(labels []*Ident) Stmt {
 	}
 	p.fail("statement")
 	return nil
+}
+
+// condStmt builds the statement of keyword kw, all of which are
+// `keyword condition;`.
+func condStmt(kw token, l Labels, pos Pos, cond Expr) Stmt {
+	switch kw {
+	case kwAssert:
+		return &AssertStmt{Labels: l, Keyword: pos, Cond: cond}
+	case kwAssume:
+		return &AssumeStmt{Labels: l, Keyword: pos, Cond: cond}
+	case kwAbortif:
+		return &AbortifStmt{Labels: l, Keyword: pos, Cond: cond}
+	case kwEnforce:
+		return &EnforceStmt{Labels: l, Keyword: pos, Cond: cond}
+	}
+	return &ConstrainStmt{Labels: l, Keyword: pos, Cond: cond}
 }
 
 func (p *parser) parseIf(l Labels, elsif bool) *IfStmt {
