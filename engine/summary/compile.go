@@ -82,6 +82,8 @@ type edgeInfo struct {
 	bind     *bdd.Root       // caller's Cur ↔ callee's Entry copies of its iface
 	outPre   *bdd.VarSet     // callee exit slots overwritten or discarded (Cur), nil if none
 	outPairs *bdd.Pairs      // callee exit Cur → caller Next, nil if none
+	outSrc   []int           // the renaming of outPairs: callee slot outSrc[i] (Cur)
+	outDst   []int           // becomes caller slot outDst[i] (Next)
 	changed  symbolic.Set    // caller slots a return may change
 	summary  *bdd.Root       // SummaryEdges of this call site (Figure 3); nil until first used
 }
@@ -242,6 +244,7 @@ func (md *model) compile(ei *edgeInfo) *edgeInfo {
 	if len(src) > 0 {
 		ei.outPairs = l.RenameSlots(symbolic.Cur, symbolic.Next, src, dst)
 	}
+	ei.outSrc, ei.outDst = src, dst
 	ei.changed = q.outGlobals.Union(targets)
 	post := l.Post(c)
 	ei.img = md.image(symbolic.ImageSpec{

@@ -273,9 +273,9 @@ func (tb *tracer) calleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, e
 	// Rename the reported values to the caller's Next copies and match them
 	// with pe's values.
 	y := cand
-	src, dst := tb.outSlots(ei)
-	if len(src) > 0 {
-		y = m.Replace(y, l.RenameSlots(symbolic.Cur, symbolic.Next, src, dst))
+	src, dst := ei.outSrc, ei.outDst
+	if ei.outPairs != nil {
+		y = m.Replace(y, ei.outPairs)
 	}
 	// After the return: pe's values, the caller's unchanged values from
 	// pe2, and the caller's enforce.
@@ -311,29 +311,6 @@ func (tb *tracer) calleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, e
 func (tb *tracer) postNext(ei *edgeInfo) bdd.Node {
 	l := tb.md.l
 	return tb.m.Replace(l.Post(ei.call), l.Rename(symbolic.Cur, symbolic.Next, ei.pi.scope))
-}
-
-// outSlots returns the renaming of a call's return: callee slots src[i]
-// (Cur) become caller slots dst[i] (Next). It mirrors model.compile.
-func (tb *tracer) outSlots(ei *edgeInfo) (src, dst []int) {
-	l := tb.md.l
-	targets := symbolic.NewSet(l.N())
-	for i, t := range ei.call.Targets {
-		if t.Discard {
-			continue
-		}
-		s := l.Slot(t.Var)
-		targets.Add(s)
-		src = append(src, l.Ret(i))
-		dst = append(dst, s)
-	}
-	for _, g := range ei.callee.outGlobals.Elems() {
-		if !targets.Has(g) {
-			src = append(src, g)
-			dst = append(dst, g)
-		}
-	}
-	return src, dst
 }
 
 // ---------------------------------------------------------------------------
