@@ -1,11 +1,10 @@
 package explicit_test
 
 import (
-	"bufio"
+	"boolprog/internal/testsuite"
 	"bytes"
 	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -65,57 +64,21 @@ func check(t testing.TB, p *ir.Program, q engine.Query) *result.Result {
 	return res
 }
 
-// desc is what a satabs-boppo test.desc says.
-type desc struct {
-	file   string
-	target string // -l LABEL, or ""
-	failed bool   // VERIFICATION FAILED expected
-}
-
-// readDesc reads a test.desc: line 1 the level, line 2 the file, line 3 the
-// options (of which only -l/--target matters here), then expected lines.
-func readDesc(t *testing.T, path string) desc {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var lines []string
-	for sc := bufio.NewScanner(f); sc.Scan(); {
-		lines = append(lines, sc.Text())
-	}
-	d := desc{file: lines[1]}
-	fields := strings.Fields(lines[2])
-	for i, f := range fields {
-		if (f == "-l" || f == "--target") && i+1 < len(fields) {
-			d.target = fields[i+1]
-		}
-	}
-	for _, l := range lines[3:] {
-		switch l {
-		case "^VERIFICATION FAILED$":
-			d.failed = true
-		case "^VERIFICATION SUCCESSFUL$":
-			d.failed = false
-		}
-	}
-	return d
-}
-
 // TestBenchmarks checks every satabs-boppo test against its test.desc:
 // sequential ones must get the expected verdict (FAILED ones with a trace
 // that replays), concurrent ones Unknown.
 func TestBenchmarks(t *testing.T) {
-	descs, _ := filepath.Glob("../../../shared/benchmarks/satabs-boppo/*/test.desc")
-	if len(descs) == 0 {
+	cases, err := testsuite.SatabsBoppo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cases == nil {
 		t.Skip("benchmarks not found")
 	}
 	sequential := 0
-	for _, path := range descs {
-		dir := filepath.Dir(path)
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			d := readDesc(t, path)
-			p := lowerFile(t, filepath.Join(dir, d.file), d.target)
+	for _, d := range cases {
+		t.Run(d.Name, func(t *testing.T) {
+			p := lowerFile(t, d.File, d.Target)
 			res := check(t, p, engine.Query{})
 			if p.Concurrent {
 				if res.Verdict != result.Unknown || res.Reason != explicit.ReasonConcurrent {
@@ -125,17 +88,17 @@ func TestBenchmarks(t *testing.T) {
 			}
 			sequential++
 			want := result.Safe
-			if d.failed {
+			if d.Failed {
 				want = result.Unsafe
 			}
 			if res.Verdict != want {
 				t.Errorf("verdict %s (%s), want %s", res.Verdict, res.Reason, want)
 			}
-			if d.target != "" && res.Verdict == result.Unsafe {
+			if d.Target != "" && res.Verdict == result.Unsafe {
 				last := res.Trace.Steps[len(res.Trace.Steps)-1]
 				proc := p.Proc(last.Proc)
-				if !containsString(proc.Locations[last.Loc].Labels, d.target) {
-					t.Errorf("trace ends at %+v, not at label %s", last, d.target)
+				if !containsString(proc.Locations[last.Loc].Labels, d.Target) {
+					t.Errorf("trace ends at %+v, not at label %s", last, d.Target)
 				}
 			}
 		})

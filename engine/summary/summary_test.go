@@ -1,13 +1,12 @@
 package summary_test
 
 import (
-	"bufio"
+	"boolprog/internal/testsuite"
 	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -90,41 +89,6 @@ func oracle(t testing.TB, p *ir.Program, q engine.Query) *result.Result {
 	return res
 }
 
-// desc is what a satabs-boppo test.desc says.
-type desc struct {
-	file   string
-	target string
-	failed bool
-}
-
-func readDesc(t *testing.T, path string) desc {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var lines []string
-	for sc := bufio.NewScanner(f); sc.Scan(); {
-		lines = append(lines, sc.Text())
-	}
-	d := desc{file: lines[1]}
-	fields := strings.Fields(lines[2])
-	for i, f := range fields {
-		if (f == "-l" || f == "--target") && i+1 < len(fields) {
-			d.target = fields[i+1]
-		}
-	}
-	for _, l := range lines[3:] {
-		switch l {
-		case "^VERIFICATION FAILED$":
-			d.failed = true
-		case "^VERIFICATION SUCCESSFUL$":
-			d.failed = false
-		}
-	}
-	return d
-}
-
 // allOptions are the engine configurations the differential tests run:
 // every optimisation on, and each one off.
 var allOptions = []struct {
@@ -145,16 +109,17 @@ var allOptions = []struct {
 // test.desc verdict, the same as the explicit engine, with a trace of the
 // same (shortest) length that replays; concurrent ones Unknown.
 func TestBenchmarks(t *testing.T) {
-	descs, _ := filepath.Glob("../../../shared/benchmarks/satabs-boppo/*/test.desc")
-	if len(descs) == 0 {
+	cases, err := testsuite.SatabsBoppo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cases == nil {
 		t.Skip("benchmarks not found")
 	}
 	sequential := 0
-	for _, path := range descs {
-		dir := filepath.Dir(path)
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			d := readDesc(t, path)
-			p := lowerFile(t, filepath.Join(dir, d.file), d.target)
+	for _, d := range cases {
+		t.Run(d.Name, func(t *testing.T) {
+			p := lowerFile(t, d.File, d.Target)
 			if p.Concurrent {
 				res := check(t, p, engine.Query{}, summary.Options{})
 				if res.Verdict != result.Unknown || res.Reason != summary.ReasonConcurrent {
@@ -164,7 +129,7 @@ func TestBenchmarks(t *testing.T) {
 			}
 			sequential++
 			want := result.Safe
-			if d.failed {
+			if d.Failed {
 				want = result.Unsafe
 			}
 			ex := oracle(t, p, engine.Query{})

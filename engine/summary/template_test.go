@@ -1,9 +1,9 @@
 package summary_test
 
 import (
+	"boolprog/internal/testsuite"
 	"context"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -102,10 +102,12 @@ func benchTemplate(b *testing.B, n int, opts summary.Options) {
 // the total path edges of each set.
 func BenchmarkOptions(b *testing.B) {
 	sets := map[string][]*ir.Program{}
-	descs, _ := filepath.Glob("../../../shared/benchmarks/satabs-boppo/*/test.desc")
-	for _, path := range descs {
-		d := readDesc(&testing.T{}, path)
-		p := lowerFile(b, filepath.Join(filepath.Dir(path), d.file), d.target)
+	cases, err := testsuite.SatabsBoppo()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, d := range cases {
+		p := lowerFile(b, d.File, d.Target)
 		if !p.Concurrent {
 			sets["boppo"] = append(sets["boppo"], p)
 		}
