@@ -128,7 +128,7 @@ func lines(tr *result.Trace) []int {
 var figure1Lines = []int{6, 7, 20, 21, 20, 24, 22, 8, 9, 20, 21, 20, 24, 22, 10, 11, 12}
 
 func TestFigure1(t *testing.T) {
-	p := lowerFile(t, "../ir/testdata/bebop-fig1.bp", "R")
+	p := lowerFile(t, "../examples/bebop-fig1.bp", "R")
 	tr := search(t, p, 10)
 	if tr == nil {
 		t.Fatal("R not reached")
@@ -143,7 +143,7 @@ func TestFigure1(t *testing.T) {
 
 // TestReplayRejects corrupts a good trace in several ways.
 func TestReplayRejects(t *testing.T) {
-	p := lowerFile(t, "../ir/testdata/bebop-fig1.bp", "R")
+	p := lowerFile(t, "../examples/bebop-fig1.bp", "R")
 	good := search(t, p, 10)
 	if good == nil {
 		t.Fatal("R not reached")

@@ -127,7 +127,7 @@ func TestLowerBenchmarks(t *testing.T) {
 
 // TestFigure1 checks the shape of the CFA of the Bebop paper's Figure 1.
 func TestFigure1(t *testing.T) {
-	p := lowerFile(t, "testdata/bebop-fig1.bp", "R")
+	p := lowerFile(t, "../examples/bebop-fig1.bp", "R")
 	checkInvariants(t, p)
 	if got := strings.Join(p.Globals, ","); got != "g" {
 		t.Errorf("globals %s", got)
@@ -275,7 +275,7 @@ func TestLowerErrors(t *testing.T) {
 
 // TestDOT compares the DOT output of a small program with a golden file.
 func TestDOT(t *testing.T) {
-	p := lowerFile(t, "testdata/bebop-fig1.bp", "R")
+	p := lowerFile(t, "../examples/bebop-fig1.bp", "R")
 	var b bytes.Buffer
 	if err := ir.WriteDOT(&b, p); err != nil {
 		t.Fatal(err)

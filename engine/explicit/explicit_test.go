@@ -117,31 +117,9 @@ func containsString(xs []string, s string) bool {
 	return false
 }
 
-// figure1 is the Bebop output of Figure 1 (in reverse execution order),
-// except the first line: Bebop omits h at line 6, where it is
-// unconstrained; the explicit engine lists every variable.
-const figure1 = `Line 12 State g=1 h=0
-Line 11 State g=1 h=0
-Line 10 State g=1 h=0
-  Line 22 State g=1 a1=1 a2=0
-    Line 24 State g=1 a1=0 a2=1
-    Line 20 State g=1 a1=0 a2=1
-  Line 21 State g=1 a1=1 a2=0
-  Line 20 State g=1 a1=1 a2=0
-Line 9 State g=1 h=0
-Line 8 State g=1 h=0
-  Line 22 State g=1 a1=1 a2=0
-    Line 24 State g=1 a1=0 a2=1
-    Line 20 State g=1 a1=0 a2=1
-  Line 21 State g=1 a1=1 a2=0
-  Line 20 State g=1 a1=1 a2=0
-Line 7 State g=1 h=0
-Line 6 State g=1 h=0
-`
-
 // TestFigure1 checks the trace of the Bebop paper's Figure 1.
 func TestFigure1(t *testing.T) {
-	p := lowerFile(t, "testdata/bebop-fig1.bp", "R")
+	p := lowerFile(t, "../../"+testsuite.Figure1File, "R")
 	res := check(t, p, engine.Query{Target: "R"})
 	if res.Verdict != result.Unsafe {
 		t.Fatalf("verdict %s", res.Verdict)
@@ -150,7 +128,7 @@ func TestFigure1(t *testing.T) {
 	for _, s := range res.Trace.Steps {
 		lines = append(lines, s.Line)
 	}
-	want := []int{6, 7, 20, 21, 20, 24, 22, 8, 9, 20, 21, 20, 24, 22, 10, 11, 12}
+	want := testsuite.Figure1Lines
 	if !slices.Equal(lines, want) {
 		t.Errorf("lines %v\nwant  %v", lines, want)
 	}
@@ -158,8 +136,8 @@ func TestFigure1(t *testing.T) {
 	if err := result.WriteTrace(&b, res.Trace, result.Bebop); err != nil {
 		t.Fatal(err)
 	}
-	if b.String() != figure1 {
-		t.Errorf("Bebop trace:\n%s\nwant:\n%s", b.String(), figure1)
+	if b.String() != testsuite.Figure1Bebop {
+		t.Errorf("Bebop trace:\n%s\nwant:\n%s", b.String(), testsuite.Figure1Bebop)
 	}
 }
 
@@ -167,45 +145,17 @@ func TestFigure1(t *testing.T) {
 // must look through calls: the engine must not prefer a path with fewer
 // top-level steps but a long callee.
 func TestShortest(t *testing.T) {
-	for _, c := range []struct {
-		name, src string
-		steps     int
-	}{
-		{"short call wins", `decl g;
-void long() begin skip; skip; skip; skip; g := T; end
-void short() begin g := T; end
-void main() begin
-  if (*) then long(); else short(); fi
-  assert(!g);
-end`, 4}, // if, short(), g := T, assert
-		{"inline path beats call", `decl g;
-void long() begin skip; skip; skip; skip; g := T; end
-void main() begin
-  if (*) then long(); else skip; skip; g := T; fi
-  assert(!g);
-end`, 5},
-		{"label at callee entry", `void f() begin SLIC_ERROR: skip; end
-void main() begin skip; f(); end`, 3},
-		{"error in recursion", `decl g;
-void r(a) begin
-  if (a) then r(F); else g := T; fi
-end
-void main() begin
-  g := F;
-  r(T);
-  assert(!g);
-end`, 7},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			p := lower(t, "s.bp", []byte(c.src), "")
+	for _, c := range testsuite.Shortest {
+		t.Run(c.Name, func(t *testing.T) {
+			p := lower(t, "s.bp", []byte(c.Src), "")
 			res := check(t, p, engine.Query{})
 			if res.Verdict != result.Unsafe {
 				t.Fatalf("verdict %s", res.Verdict)
 			}
-			if n := len(res.Trace.Steps); n != c.steps {
+			if n := len(res.Trace.Steps); n != c.Steps {
 				var b bytes.Buffer
 				result.WriteTrace(&b, res.Trace, result.Forward)
-				t.Errorf("%d steps, want %d:\n%s", n, c.steps, b.String())
+				t.Errorf("%d steps, want %d:\n%s", n, c.Steps, b.String())
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,32 +157,10 @@ func TestBenchmarks(t *testing.T) {
 	}
 }
 
-// figure1 is the Bebop output of Figure 1 (reverse execution order),
-// except that Bebop omits h at line 6, where it is unconstrained; the
-// engine lists every variable (h is dead there and shown as 0).
-const figure1 = `Line 12 State g=1 h=0
-Line 11 State g=1 h=0
-Line 10 State g=1 h=0
-  Line 22 State g=1 a1=1 a2=0
-    Line 24 State g=1 a1=0 a2=1
-    Line 20 State g=1 a1=0 a2=1
-  Line 21 State g=1 a1=1 a2=0
-  Line 20 State g=1 a1=1 a2=0
-Line 9 State g=1 h=0
-Line 8 State g=1 h=0
-  Line 22 State g=1 a1=1 a2=0
-    Line 24 State g=1 a1=0 a2=1
-    Line 20 State g=1 a1=0 a2=1
-  Line 21 State g=1 a1=1 a2=0
-  Line 20 State g=1 a1=1 a2=0
-Line 7 State g=1 h=0
-Line 6 State g=1 h=0
-`
-
 // TestFigure1 checks the trace of the Bebop paper's Figure 1: the lines
 // visited, and the Bebop-style rendering.
 func TestFigure1(t *testing.T) {
-	p := lowerFile(t, "../../examples/bebop-fig1.bp", "R")
+	p := lowerFile(t, "../../"+testsuite.Figure1File, "R")
 	for _, o := range allOptions {
 		t.Run(o.name, func(t *testing.T) {
 			res := check(t, p, engine.Query{Target: "R"}, o.opts)
@@ -192,7 +171,7 @@ func TestFigure1(t *testing.T) {
 			for _, s := range res.Trace.Steps {
 				lines = append(lines, s.Line)
 			}
-			want := []int{6, 7, 20, 21, 20, 24, 22, 8, 9, 20, 21, 20, 24, 22, 10, 11, 12}
+			want := testsuite.Figure1Lines
 			if fmt.Sprint(lines) != fmt.Sprint(want) {
 				t.Errorf("lines %v\nwant  %v", lines, want)
 			}
@@ -200,8 +179,8 @@ func TestFigure1(t *testing.T) {
 			if err := result.WriteTrace(&b, res.Trace, result.Bebop); err != nil {
 				t.Fatal(err)
 			}
-			if b.String() != figure1 {
-				t.Errorf("Bebop trace:\n%s\nwant:\n%s", b.String(), figure1)
+			if b.String() != testsuite.Figure1Bebop {
+				t.Errorf("Bebop trace:\n%s\nwant:\n%s", b.String(), testsuite.Figure1Bebop)
 			}
 		})
 	}
@@ -211,60 +190,34 @@ func TestFigure1(t *testing.T) {
 // through calls (the same programs as the explicit engine's test, and
 // more).
 func TestShortest(t *testing.T) {
-	for _, c := range []struct {
-		name, src string
-		steps     int
-	}{
-		{"short call wins", `decl g;
-void long() begin skip; skip; skip; skip; g := T; end
-void short() begin g := T; end
-void main() begin
-  if (*) then long(); else short(); fi
-  assert(!g);
-end`, 4},
-		{"inline path beats call", `decl g;
-void long() begin skip; skip; skip; skip; g := T; end
-void main() begin
-  if (*) then long(); else skip; skip; g := T; fi
-  assert(!g);
-end`, 5},
-		{"label at callee entry", `void f() begin SLIC_ERROR: skip; end
-void main() begin skip; f(); end`, 3},
-		{"label at main entry", `void main() begin SLIC_ERROR: skip; end`, 1},
-		{"error in recursion", `decl g;
-void r(a) begin
-  if (a) then r(F); else g := T; fi
-end
-void main() begin
-  g := F;
-  r(T);
-  assert(!g);
-end`, 7},
-		{"empty callee", `decl g;
+	cases := append(slices.Clone(testsuite.Shortest), []testsuite.ShortestCase{
+		{Name: "label at main entry", Src: `void main() begin SLIC_ERROR: skip; end`, Steps: 1},
+		{Name: "empty callee", Src: `decl g;
 void e() begin end
-void main() begin e(); assert(g); end`, 2},
-		{"return values and discards", `decl g;
+void main() begin e(); assert(g); end`, Steps: 2},
+		{Name: "return values and discards", Src: `decl g;
 bool<2> f(a) begin g := !a; return a, !a; end
 void main() begin
   decl x, y;
   x, _ := f(T);
   _, y := f(!x);
   assert(!(x & y));
-end`, 7},
-		{"call as last statement", `decl g;
+end`, Steps: 7},
+		{Name: "call as last statement", Src: `decl g;
 void h() begin g := T; end
 void f() begin h(); end
-void main() begin g := F; f(); assert(!g); end`, 5},
-		{"enforce cuts", `decl g;
+void main() begin g := F; f(); assert(!g); end`, Steps: 5},
+		{Name: "enforce cuts", Src: `decl g;
 void f() begin enforce !g; g := *; end
-void main() begin f(); assert(!g); end`, -1},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			p := lower(t, "s.bp", []byte(c.src), "")
+void main() begin f(); assert(!g); end`, Steps: -1},
+	}...)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			p := lower(t, "s.bp", []byte(c.Src), "")
 			ex := oracle(t, p, engine.Query{})
 			for _, o := range allOptions {
 				res := check(t, p, engine.Query{}, o.opts)
-				if c.steps < 0 {
+				if c.Steps < 0 {
 					if res.Verdict != result.Safe || ex.Verdict != result.Safe {
 						t.Errorf("%s: verdict %s, explicit %s, want safe", o.name, res.Verdict, ex.Verdict)
 					}
@@ -273,8 +226,8 @@ void main() begin f(); assert(!g); end`, -1},
 				if res.Verdict != result.Unsafe {
 					t.Fatalf("%s: verdict %s", o.name, res.Verdict)
 				}
-				if n := len(res.Trace.Steps); n != c.steps || ex.Verdict != result.Unsafe || len(ex.Trace.Steps) != n {
-					t.Errorf("%s: %d steps, want %d (explicit %s):\n%s", o.name, n, c.steps, ex.Verdict, traceText(res.Trace))
+				if n := len(res.Trace.Steps); n != c.Steps || ex.Verdict != result.Unsafe || len(ex.Trace.Steps) != n {
+					t.Errorf("%s: %d steps, want %d (explicit %s):\n%s", o.name, n, c.Steps, ex.Verdict, traceText(res.Trace))
 				}
 			}
 		})
