@@ -1,6 +1,7 @@
 package interp_test
 
 import (
+	"boolprog/internal/testsuite"
 	"bufio"
 	"os"
 	"path/filepath"
@@ -11,30 +12,7 @@ import (
 	"boolprog/interp"
 	"boolprog/ir"
 	"boolprog/result"
-	"boolprog/syntax"
 )
-
-func lower(t *testing.T, name, src, target string) *ir.Program {
-	t.Helper()
-	f, err := syntax.ParseFile(name, []byte(src), syntax.CProver)
-	if err != nil {
-		t.Fatalf("parse %s: %v", name, err)
-	}
-	p, err := ir.Lower(f, ir.Options{Target: target})
-	if err != nil {
-		t.Fatalf("lower %s: %v", name, err)
-	}
-	return p
-}
-
-func lowerFile(t *testing.T, path, target string) *ir.Program {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lower(t, path, string(src), target)
-}
 
 // step describes configuration c about to take edge e as a trace step.
 func step(p *ir.Program, c interp.Config, e int) result.Step {
@@ -128,7 +106,7 @@ func lines(tr *result.Trace) []int {
 var figure1Lines = []int{6, 7, 20, 21, 20, 24, 22, 8, 9, 20, 21, 20, 24, 22, 10, 11, 12}
 
 func TestFigure1(t *testing.T) {
-	p := lowerFile(t, "../examples/bebop-fig1.bp", "R")
+	p := testsuite.LowerFile(t, "../examples/bebop-fig1.bp", "R")
 	tr := search(t, p, 10)
 	if tr == nil {
 		t.Fatal("R not reached")
@@ -143,7 +121,7 @@ func TestFigure1(t *testing.T) {
 
 // TestReplayRejects corrupts a good trace in several ways.
 func TestReplayRejects(t *testing.T) {
-	p := lowerFile(t, "../examples/bebop-fig1.bp", "R")
+	p := testsuite.LowerFile(t, "../examples/bebop-fig1.bp", "R")
 	good := search(t, p, 10)
 	if good == nil {
 		t.Fatal("R not reached")
@@ -222,7 +200,7 @@ func TestSemantics(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := "decl g, h;\nvoid main() begin\n " + c.body + "\n skip;\nend\nbool f(a) begin decl x;\n return a & x;\nend\n"
-			p := lower(t, "s.bp", src, "")
+			p := testsuite.Lower(t, "s.bp", src, "")
 			cfg := interp.Initial(p, []bool{false, false}, nil)
 			succ, err := interp.Successors(p, cfg)
 			if err != nil {
@@ -258,7 +236,7 @@ void main() begin
   y := h();
 end
 `
-	p := lower(t, "r.bp", src, "")
+	p := testsuite.Lower(t, "r.bp", src, "")
 	run := func(c interp.Config, n int) []interp.Config {
 		cs := []interp.Config{c}
 		for range n {
@@ -310,7 +288,7 @@ func TestBenchmarks(t *testing.T) {
 		dir := filepath.Dir(desc)
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			file, target, want := readDesc(t, desc)
-			p := lowerFile(t, filepath.Join(dir, file), target)
+			p := testsuite.LowerFile(t, filepath.Join(dir, file), target)
 			if p.Concurrent {
 				t.Skip("concurrent")
 			}

@@ -1,6 +1,7 @@
 package ir_test
 
 import (
+	"boolprog/internal/testsuite"
 	"bytes"
 	"flag"
 	"os"
@@ -15,29 +16,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-// lower parses and lowers source text.
-func lower(t *testing.T, name, src string, target string) *ir.Program {
-	t.Helper()
-	f, err := syntax.ParseFile(name, []byte(src), syntax.CProver)
-	if err != nil {
-		t.Fatalf("parse %s: %v", name, err)
-	}
-	p, err := ir.Lower(f, ir.Options{Target: target})
-	if err != nil {
-		t.Fatalf("lower %s: %v", name, err)
-	}
-	return p
-}
-
-func lowerFile(t *testing.T, path, target string) *ir.Program {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lower(t, path, string(src), target)
-}
 
 // checkInvariants checks the structural promises of the package comment.
 func checkInvariants(t *testing.T, p *ir.Program) {
@@ -113,7 +91,7 @@ func TestLowerBenchmarks(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {
-			p := lowerFile(t, path, "")
+			p := testsuite.LowerFile(t, path, "")
 			checkInvariants(t, p)
 			dir := filepath.Base(filepath.Dir(path))
 			wantConc := strings.HasPrefix(dir, "Threads") || strings.Contains(dir, "conc") ||
@@ -127,7 +105,7 @@ func TestLowerBenchmarks(t *testing.T) {
 
 // TestFigure1 checks the shape of the CFA of the Bebop paper's Figure 1.
 func TestFigure1(t *testing.T) {
-	p := lowerFile(t, "../examples/bebop-fig1.bp", "R")
+	p := testsuite.LowerFile(t, "../examples/bebop-fig1.bp", "R")
 	checkInvariants(t, p)
 	if got := strings.Join(p.Globals, ","); got != "g" {
 		t.Errorf("globals %s", got)
@@ -208,7 +186,7 @@ void main() begin
   ASYNC_1: main();
 end
 `
-	p := lower(t, "t.bp", src, "")
+	p := testsuite.Lower(t, "t.bp", src, "")
 	checkInvariants(t, p)
 	f := p.Proc("f")
 	if got := strings.Join(f.Locals, ","); got != "a,x,y" {
@@ -275,7 +253,7 @@ func TestLowerErrors(t *testing.T) {
 
 // TestDOT compares the DOT output of a small program with a golden file.
 func TestDOT(t *testing.T) {
-	p := lowerFile(t, "../examples/bebop-fig1.bp", "R")
+	p := testsuite.LowerFile(t, "../examples/bebop-fig1.bp", "R")
 	var b bytes.Buffer
 	if err := ir.WriteDOT(&b, p); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"boolprog/internal/testsuite"
 	"bytes"
 	"context"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -14,30 +13,7 @@ import (
 	"boolprog/interp"
 	"boolprog/ir"
 	"boolprog/result"
-	"boolprog/syntax"
 )
-
-func lower(t testing.TB, name string, src []byte, target string) *ir.Program {
-	t.Helper()
-	f, err := syntax.ParseFile(name, src, syntax.CProver)
-	if err != nil {
-		t.Fatalf("parse %s: %v", name, err)
-	}
-	p, err := ir.Lower(f, ir.Options{Target: target})
-	if err != nil {
-		t.Fatalf("lower %s: %v", name, err)
-	}
-	return p
-}
-
-func lowerFile(t testing.TB, path, target string) *ir.Program {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lower(t, path, src, target)
-}
 
 // check runs the engine and replays an unsafe verdict's trace.
 func check(t testing.TB, p *ir.Program, q engine.Query) *result.Result {
@@ -78,7 +54,7 @@ func TestBenchmarks(t *testing.T) {
 	sequential := 0
 	for _, d := range cases {
 		t.Run(d.Name, func(t *testing.T) {
-			p := lowerFile(t, d.File, d.Target)
+			p := testsuite.LowerFile(t, d.File, d.Target)
 			res := check(t, p, engine.Query{})
 			if p.Concurrent {
 				if res.Verdict != result.Unknown || res.Reason != explicit.ReasonConcurrent {
@@ -119,7 +95,7 @@ func containsString(xs []string, s string) bool {
 
 // TestFigure1 checks the trace of the Bebop paper's Figure 1.
 func TestFigure1(t *testing.T) {
-	p := lowerFile(t, "../../"+testsuite.Figure1File, "R")
+	p := testsuite.LowerFile(t, "../../"+testsuite.Figure1File, "R")
 	res := check(t, p, engine.Query{Target: "R"})
 	if res.Verdict != result.Unsafe {
 		t.Fatalf("verdict %s", res.Verdict)
@@ -147,7 +123,7 @@ func TestFigure1(t *testing.T) {
 func TestShortest(t *testing.T) {
 	for _, c := range testsuite.Shortest {
 		t.Run(c.Name, func(t *testing.T) {
-			p := lower(t, "s.bp", []byte(c.Src), "")
+			p := testsuite.Lower(t, "s.bp", c.Src, "")
 			res := check(t, p, engine.Query{})
 			if res.Verdict != result.Unsafe {
 				t.Fatalf("verdict %s", res.Verdict)
@@ -164,7 +140,7 @@ func TestShortest(t *testing.T) {
 // TestLimits checks the Unknown answers.
 func TestLimits(t *testing.T) {
 	big := "decl a, b, c, d, e;\nvoid main() begin assert(a); end\n"
-	p := lower(t, "big.bp", []byte(big), "")
+	p := testsuite.Lower(t, "big.bp", big, "")
 	res := check(t, p, engine.Query{MaxVars: 4})
 	if res.Verdict != result.Unknown || !strings.Contains(res.Reason, "too many variables in scope") {
 		t.Errorf("MaxVars 4: %s %q", res.Verdict, res.Reason)
@@ -174,14 +150,14 @@ func TestLimits(t *testing.T) {
 	}
 	// No error location reachable in the CFG: safe whatever the size.
 	safe := "decl a, b, c, d, e;\nvoid f() begin assert(F); end\nvoid main() begin a := b; end\n"
-	if res := check(t, lower(t, "safe.bp", []byte(safe), ""), engine.Query{MaxVars: 1}); res.Verdict != result.Safe {
+	if res := check(t, testsuite.Lower(t, "safe.bp", safe, ""), engine.Query{MaxVars: 1}); res.Verdict != result.Safe {
 		t.Errorf("unreachable error: %s %q", res.Verdict, res.Reason)
 	}
 	// A cancelled context gives Unknown "timeout".
 	loop := "decl a, b, c, d, e, f, g, h, i, j, k, l, m;\nvoid main() begin\n L: a, b, c, d, e, f, g, h, i, j, k, l, m := *, *, *, *, *, *, *, *, *, *, *, *, *; goto L, M;\n M: SLIC_ERROR: skip;\nend\n"
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := explicit.New().Check(ctx, lower(t, "loop.bp", []byte(loop), ""), engine.Query{})
+	res, err := explicit.New().Check(ctx, testsuite.Lower(t, "loop.bp", loop, ""), engine.Query{})
 	if err != nil || res.Verdict != result.Unknown || res.Reason != engine.ReasonTimeout {
 		t.Errorf("cancelled: %v %v", res, err)
 	}

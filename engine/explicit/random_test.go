@@ -1,6 +1,7 @@
 package explicit_test
 
 import (
+	"boolprog/internal/testsuite"
 	"bytes"
 	"fmt"
 	"testing"
@@ -24,7 +25,7 @@ func TestRandomPrograms(t *testing.T) {
 	var unsafe, safe, compared int
 	for seed := int64(1); seed <= int64(n); seed++ {
 		src := gen.Random(seed, gen.Options{})
-		p := lower(t, fmt.Sprintf("seed%d.bp", seed), []byte(src), "")
+		p := testsuite.Lower(t, fmt.Sprintf("seed%d.bp", seed), src, "")
 		res := check(t, p, engine.Query{})
 		switch res.Verdict {
 		case result.Unsafe:

@@ -1,8 +1,8 @@
 package summary_test
 
 import (
+	"boolprog/internal/testsuite"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -29,7 +29,7 @@ func TestRandomPrograms(t *testing.T) {
 	for seed := int64(1); seed <= int64(n); seed++ {
 		src := gen.Random(seed, gen.Options{})
 		name := fmt.Sprintf("seed%d.bp", seed)
-		p := lower(t, name, []byte(src), "")
+		p := testsuite.Lower(t, name, src, "")
 		ex := oracle(t, p, engine.Query{})
 		if ex.Verdict == result.Unknown {
 			skipped++
@@ -75,11 +75,7 @@ func TestRegressions(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.bp")
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := lower(t, path, src, "")
+			p := testsuite.LowerFile(t, path, "")
 			ex := oracle(t, p, engine.Query{})
 			t.Logf("explicit: %s", ex.Verdict)
 			for _, o := range allOptions {

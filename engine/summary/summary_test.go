@@ -17,7 +17,6 @@ import (
 	"boolprog/interp"
 	"boolprog/ir"
 	"boolprog/result"
-	"boolprog/syntax"
 )
 
 // long enables the long differential run (5,000 random programs); so does
@@ -25,28 +24,6 @@ import (
 var long = flag.Bool("long", false, "run the long differential tests (5,000 random programs)")
 
 func longTests() bool { return *long || os.Getenv("BOOLPROG_LONG") == "1" }
-
-func lower(t testing.TB, name string, src []byte, target string) *ir.Program {
-	t.Helper()
-	f, err := syntax.ParseFile(name, src, syntax.CProver)
-	if err != nil {
-		t.Fatalf("parse %s: %v", name, err)
-	}
-	p, err := ir.Lower(f, ir.Options{Target: target})
-	if err != nil {
-		t.Fatalf("lower %s: %v", name, err)
-	}
-	return p
-}
-
-func lowerFile(t testing.TB, path, target string) *ir.Program {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lower(t, path, src, target)
-}
 
 func traceText(tr *result.Trace) string {
 	var b bytes.Buffer
@@ -120,7 +97,7 @@ func TestBenchmarks(t *testing.T) {
 	sequential := 0
 	for _, d := range cases {
 		t.Run(d.Name, func(t *testing.T) {
-			p := lowerFile(t, d.File, d.Target)
+			p := testsuite.LowerFile(t, d.File, d.Target)
 			if p.Concurrent {
 				res := check(t, p, engine.Query{}, summary.Options{})
 				if res.Verdict != result.Unknown || res.Reason != summary.ReasonConcurrent {
@@ -160,7 +137,7 @@ func TestBenchmarks(t *testing.T) {
 // TestFigure1 checks the trace of the Bebop paper's Figure 1: the lines
 // visited, and the Bebop-style rendering.
 func TestFigure1(t *testing.T) {
-	p := lowerFile(t, "../../"+testsuite.Figure1File, "R")
+	p := testsuite.LowerFile(t, "../../"+testsuite.Figure1File, "R")
 	for _, o := range allOptions {
 		t.Run(o.name, func(t *testing.T) {
 			res := check(t, p, engine.Query{Target: "R"}, o.opts)
@@ -213,7 +190,7 @@ void main() begin f(); assert(!g); end`, Steps: -1},
 	}...)
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			p := lower(t, "s.bp", []byte(c.Src), "")
+			p := testsuite.Lower(t, "s.bp", c.Src, "")
 			ex := oracle(t, p, engine.Query{})
 			for _, o := range allOptions {
 				res := check(t, p, engine.Query{}, o.opts)
@@ -238,7 +215,7 @@ void main() begin f(); assert(!g); end`, Steps: -1},
 func TestLimits(t *testing.T) {
 	src := "decl a, b, c, d, e, f, g, h, i, j, k, l, m;\nvoid main() begin\n" +
 		" L: a, b, c, d, e, f, g, h, i, j, k, l, m := *, *, *, *, *, *, *, *, *, *, *, *, *; goto L, M;\n M: SLIC_ERROR: skip;\nend\n"
-	p := lower(t, "loop.bp", []byte(src), "")
+	p := testsuite.Lower(t, "loop.bp", src, "")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, err := summary.New(summary.Options{}).Check(ctx, p, engine.Query{})
@@ -248,7 +225,7 @@ func TestLimits(t *testing.T) {
 	// A node limit too small for the relation of the assignment.
 	wide := "decl a, b, c, d, e, f, g, h;\nvoid main() begin\n" +
 		" a, b, c, d, e, f, g, h := b ^ c, c ^ d, d ^ e, e ^ f, f ^ g, g ^ h, h ^ a, a ^ b;\n assert(a | b | c | d);\nend\n"
-	res, err = summary.New(summary.Options{}).Check(context.Background(), lower(t, "wide.bp", []byte(wide), ""), engine.Query{MaxNodes: 64})
+	res, err = summary.New(summary.Options{}).Check(context.Background(), testsuite.Lower(t, "wide.bp", wide, ""), engine.Query{MaxNodes: 64})
 	if err != nil || res.Verdict != result.Unknown || !strings.Contains(res.Reason, "node limit") {
 		t.Errorf("node limit: %+v %v", res, err)
 	}

@@ -30,7 +30,7 @@ func TestTemplate(t *testing.T) {
 			{gen.UnreachableError, "", result.Safe},
 		} {
 			name := fmt.Sprintf("T(%d)/%d/%s", n, c.e, c.target)
-			p := lower(t, name, []byte(gen.BebopTemplateWith(n, c.e)), c.target)
+			p := testsuite.Lower(t, name, gen.BebopTemplateWith(n, c.e), c.target)
 			var ex *result.Result
 			if n <= 5 {
 				ex = oracle(t, p, engine.Query{})
@@ -71,7 +71,7 @@ func BenchmarkTemplateOptions(b *testing.B) {
 }
 
 func benchTemplate(b *testing.B, n int, opts summary.Options) {
-	p := lower(b, "T.bp", []byte(gen.BebopTemplate(n)), "")
+	p := testsuite.Lower(b, "T.bp", gen.BebopTemplate(n), "")
 	e := summary.New(opts)
 	q := engine.Query{AllReachable: true}
 	var res *result.Result
@@ -107,14 +107,14 @@ func BenchmarkOptions(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, d := range cases {
-		p := lowerFile(b, d.File, d.Target)
+		p := testsuite.LowerFile(b, d.File, d.Target)
 		if !p.Concurrent {
 			sets["boppo"] = append(sets["boppo"], p)
 		}
 	}
 	for seed := int64(1); seed <= 12; seed++ {
 		src := gen.Random(seed, gen.Options{Globals: 8, MaxLocals: 8, Procs: 10, Stmts: 8})
-		sets["large"] = append(sets["large"], lower(b, "large.bp", []byte(src), ""))
+		sets["large"] = append(sets["large"], testsuite.Lower(b, "large.bp", src, ""))
 	}
 	for _, set := range []string{"boppo", "large"} {
 		for _, o := range allOptions[:5] {

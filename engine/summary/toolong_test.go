@@ -1,6 +1,7 @@
 package summary_test
 
 import (
+	"boolprog/internal/testsuite"
 	"context"
 	"fmt"
 	"strings"
@@ -23,7 +24,7 @@ func TestTraceTooLong(t *testing.T) {
 		fmt.Fprintf(&b, "void l%d() begin l%d(); l%d(); end\n", i, i+1, i+1)
 	}
 	fmt.Fprintf(&b, "void l%d() begin skip; end\n", n)
-	p := lower(t, "exp.bp", []byte(b.String()), "")
+	p := testsuite.Lower(t, "exp.bp", b.String(), "")
 	res, err := summary.New(summary.Options{}).Check(context.Background(), p, engine.Query{})
 	if err != nil {
 		t.Fatal(err)

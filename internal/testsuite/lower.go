@@ -1,0 +1,34 @@
+package testsuite
+
+import (
+	"os"
+	"testing"
+
+	"boolprog/ir"
+	"boolprog/syntax"
+)
+
+// Lower parses src (CPROVER dialect) and lowers it with the given target
+// label, failing the test on any error.
+func Lower(t testing.TB, name, src, target string) *ir.Program {
+	t.Helper()
+	f, err := syntax.ParseFile(name, []byte(src), syntax.CProver)
+	if err != nil {
+		t.Fatalf("parse %s: %v", name, err)
+	}
+	p, err := ir.Lower(f, ir.Options{Target: target})
+	if err != nil {
+		t.Fatalf("lower %s: %v", name, err)
+	}
+	return p
+}
+
+// LowerFile is Lower on the contents of a file.
+func LowerFile(t testing.TB, path, target string) *ir.Program {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Lower(t, path, string(src), target)
+}
