@@ -81,15 +81,7 @@ func (l *Layout) Assign(a *ir.Assign) Rel {
 // Return is the relation of `return e1, ..., ek`: the Next copy of
 // returned-value slot i takes a value e_i can have.
 func (l *Layout) Return(r *ir.Return) Rel {
-	m := l.M
-	changed := NewSet(l.N())
-	cur := l.Reading(Cur)
-	rel := bdd.True
-	for i, v := range r.Values {
-		changed.Add(l.Ret(i))
-		rel = m.And(rel, l.Choose(l.Var(l.Ret(i), Next), v, cur))
-	}
-	return Rel{R: rel, Changed: changed}
+	return l.chooseInto(r.Values, l.Ret)
 }
 
 // CallEntry is the relation of entering the callee of c: the Next copy of
@@ -98,13 +90,19 @@ func (l *Layout) Return(r *ir.Return) Rel {
 // unchanged; the caller's locals leave scope and the callee's other locals
 // are unconstrained: the caller of CallEntry quantifies them.)
 func (l *Layout) CallEntry(c *ir.Call) Rel {
-	m := l.M
+	return l.chooseInto(c.Args, l.Local)
+}
+
+// chooseInto is the relation in which the Next copy of slot(i) takes a
+// value es[i] can have in the Cur state, for every i; Changed holds those
+// slots.
+func (l *Layout) chooseInto(es []ir.Expr, slot func(int) int) Rel {
 	changed := NewSet(l.N())
 	cur := l.Reading(Cur)
 	r := bdd.True
-	for j, a := range c.Args {
-		changed.Add(l.Local(j))
-		r = m.And(r, l.Choose(l.Var(l.Local(j), Next), a, cur))
+	for i, e := range es {
+		changed.Add(slot(i))
+		r = l.M.And(r, l.Choose(l.Var(slot(i), Next), e, cur))
 	}
 	return Rel{R: r, Changed: changed}
 }
