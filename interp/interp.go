@@ -69,6 +69,26 @@ func Initial(p *ir.Program, globals, mainLocals []bool) Config {
 	return c
 }
 
+// Initials returns every initial configuration: one per valuation of the
+// globals and main's locals, in the order of the valuations' bits (global 0
+// is bit 0), leaving out a main that ends at once. It is for exhaustive
+// searches over small programs: there are 2^n of them for n variables.
+func Initials(p *ir.Program) []Config {
+	main := p.Procs[p.Main]
+	n := len(p.Globals) + len(main.Locals)
+	var cs []Config
+	for bits := 0; bits < 1<<n; bits++ {
+		v := make([]bool, n)
+		for i := range v {
+			v[i] = bits&(1<<i) != 0
+		}
+		if c := Initial(p, v[:len(p.Globals)], v[len(p.Globals):]); !c.Ended() {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
 // Ended reports whether the program has ended.
 func (c Config) Ended() bool { return len(c.Stack) == 0 }
 

@@ -2,9 +2,6 @@ package interp_test
 
 import (
 	"boolprog/internal/testsuite"
-	"bufio"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -40,17 +37,10 @@ func search(t *testing.T, p *ir.Program, maxStack int) *result.Trace {
 		parent *node
 		edge   int
 	}
-	main := p.Procs[p.Main]
-	n := len(p.Globals) + len(main.Locals)
 	var queue []*node
 	seen := make(map[string]bool)
-	for bits := 0; bits < 1<<n; bits++ {
-		v := make([]bool, n)
-		for i := range v {
-			v[i] = bits&(1<<i) != 0
-		}
-		c := interp.Initial(p, v[:len(p.Globals)], v[len(p.Globals):])
-		if !c.Ended() && !seen[c.Key()] {
+	for _, c := range interp.Initials(p) {
+		if !seen[c.Key()] {
 			seen[c.Key()] = true
 			queue = append(queue, &node{c: c, edge: result.NoEdge})
 		}
@@ -280,15 +270,17 @@ end
 // TestBenchmarks runs the brute-force search on the small sequential
 // satabs-boppo benchmarks and compares with test.desc.
 func TestBenchmarks(t *testing.T) {
-	dirs, _ := filepath.Glob("../../shared/benchmarks/satabs-boppo/*/test.desc")
-	if len(dirs) == 0 {
+	cases, err := testsuite.SatabsBoppo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cases == nil {
 		t.Skip("benchmarks not found")
 	}
-	for _, desc := range dirs {
-		dir := filepath.Dir(desc)
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			file, target, want := readDesc(t, desc)
-			p := testsuite.LowerFile(t, filepath.Join(dir, file), target)
+	for _, d := range cases {
+		t.Run(d.Name, func(t *testing.T) {
+			want := d.Failed
+			p := testsuite.LowerFile(t, d.File, d.Target)
 			if p.Concurrent {
 				t.Skip("concurrent")
 			}
@@ -306,32 +298,4 @@ func TestBenchmarks(t *testing.T) {
 			}
 		})
 	}
-}
-
-// readDesc reads a test.desc: the file, the -l label if any, and whether
-// VERIFICATION FAILED is expected.
-func readDesc(t *testing.T, path string) (file, target string, failed bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	var lines []string
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	file = lines[1]
-	fields := strings.Fields(lines[2])
-	for i, f := range fields {
-		if (f == "-l" || f == "--target") && i+1 < len(fields) {
-			target = fields[i+1]
-		}
-	}
-	for _, l := range lines {
-		if l == "^VERIFICATION FAILED$" {
-			failed = true
-		}
-	}
-	return file, target, failed
 }

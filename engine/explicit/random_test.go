@@ -89,17 +89,10 @@ func bruteForce(p *ir.Program, maxStack, maxConfigs int) bruteForceResult {
 		c interp.Config
 		d int
 	}
-	main := p.Procs[p.Main]
-	n := len(p.Globals) + len(main.Locals)
 	seen := make(map[string]bool)
 	var queue []node
-	for bits := 0; bits < 1<<n; bits++ {
-		v := make([]bool, n)
-		for i := range v {
-			v[i] = bits&(1<<i) != 0
-		}
-		c := interp.Initial(p, v[:len(p.Globals)], v[len(p.Globals):])
-		if !c.Ended() && !seen[c.Key()] {
+	for _, c := range interp.Initials(p) {
+		if !seen[c.Key()] {
 			seen[c.Key()] = true
 			queue = append(queue, node{c, 0})
 		}
