@@ -30,7 +30,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	engineName := fs.String("engine", engines[0].names[0], "engine: "+engineNames())
 	sizes := fs.String("sizes", "100,200,400,800,1600,3200", "comma-separated template sizes N")
 	runs := fs.Int("runs", 3, "runs per size; the median time is reported")
-	errKind := fs.String("error", "none", "template variant: none (all reachable states), reachable or unreachable")
+	var kind templateErrorFlag
+	fs.Var(&kind, "error", "template variant: none (all reachable states), reachable or unreachable")
 	timeout := fs.Duration("timeout", 10*time.Minute, "limit per run")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: boolprog bench [flags]\n\nRuns an engine on the Bebop template T(N) (paper §4) and prints time, peak\nheap, BDD nodes, path edges and summaries per N, with the time ratio to the\nprevious size: a linear engine doubles when N doubles.\n\nFlags:\n")
@@ -60,12 +61,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "boolprog bench: --runs must be at least 1")
 		return exitUsage
 	}
-	kind := map[string]gen.TemplateError{"none": gen.NoError, "reachable": gen.ReachableError, "unreachable": gen.UnreachableError}
-	tk, ok := kind[*errKind]
-	if !ok {
-		fmt.Fprintf(stderr, "boolprog bench: --error must be none, reachable or unreachable\n")
-		return exitUsage
-	}
+	tk := kind.e
 
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "N\tvars\tverdict\ttime\tratio\tpeak heap MB\tpeak BDD nodes\tpath edges\tsummaries\t")

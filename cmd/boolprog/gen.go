@@ -54,7 +54,8 @@ func runGenRandom(args []string, stdout, stderr io.Writer) int {
 func runGenTemplate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gen bebop-template", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	errKind := fs.String("error", "none", "add an error to main: none, reachable or unreachable")
+	var kind templateErrorFlag
+	fs.Var(&kind, "error", "add an error to main: none, reachable or unreachable")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return exitUsage
@@ -68,18 +69,33 @@ func runGenTemplate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "boolprog gen bebop-template: N must be a whole number from 1 to 1000000, not %q\n", rest[0])
 		return exitUsage
 	}
-	var kind gen.TemplateError
-	switch *errKind {
-	case "none":
-		kind = gen.NoError
-	case "reachable":
-		kind = gen.ReachableError
-	case "unreachable":
-		kind = gen.UnreachableError
-	default:
-		fmt.Fprintf(stderr, "boolprog gen bebop-template: --error must be none, reachable or unreachable, not %q\n", *errKind)
-		return exitUsage
-	}
-	fmt.Fprint(stdout, gen.BebopTemplateWith(n, kind))
+	fmt.Fprint(stdout, gen.BebopTemplateWith(n, kind.e))
 	return exitOK
+}
+
+// templateErrorFlag is a flag.Value for the T(N) variants of --error.
+type templateErrorFlag struct{ e gen.TemplateError }
+
+var templateErrors = []struct {
+	name string
+	e    gen.TemplateError
+}{{"none", gen.NoError}, {"reachable", gen.ReachableError}, {"unreachable", gen.UnreachableError}}
+
+func (f *templateErrorFlag) String() string {
+	for _, t := range templateErrors {
+		if t.e == f.e {
+			return t.name
+		}
+	}
+	return ""
+}
+
+func (f *templateErrorFlag) Set(s string) error {
+	for _, t := range templateErrors {
+		if t.name == s {
+			f.e = t.e
+			return nil
+		}
+	}
+	return fmt.Errorf("want none, reachable or unreachable")
 }

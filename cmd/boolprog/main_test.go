@@ -52,6 +52,8 @@ func TestCLI(t *testing.T) {
 		{"gen template", []string{"gen", "bebop-template", "2"}, exitOK, "", "", "level2"},
 		{"bench", []string{"bench", "--engine", "explicit", "--sizes", "2,4", "--runs", "1", "--error", "unreachable"}, exitOK, "", "", "  4    14     safe"},
 		{"bench bad size", []string{"bench", "--sizes", "3,x"}, exitUsage, "", "bad size", ""},
+		{"gen template bad variant", []string{"gen", "bebop-template", "--error", "maybe", "3"}, exitUsage, "", "invalid value \"maybe\" for flag -error: want none, reachable or unreachable", ""},
+		{"bench bad variant", []string{"bench", "--error", "maybe"}, exitUsage, "", "invalid value \"maybe\" for flag -error", ""},
 		{"gen template bad N", []string{"gen", "bebop-template", "zero"}, exitUsage, "", "N must be a whole number", ""},
 	}
 	for _, tt := range tests {
