@@ -45,7 +45,6 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // loaded is a source file that parsed and checked.
 type loaded struct {
 	file  *syntax.File
-	info  *sema.Info
 	warns syntax.ErrorList
 }
 
@@ -62,12 +61,12 @@ func load(path string, d syntax.Dialect, stderr io.Writer) (*loaded, bool) {
 		printDiagnostics(stderr, err)
 		return nil, false
 	}
-	info, errs, warns := sema.Check(f)
+	_, errs, warns := sema.Check(f)
 	if len(errs) > 0 {
 		printDiagnostics(stderr, errs)
 		return nil, false
 	}
-	return &loaded{file: f, info: info, warns: warns}, true
+	return &loaded{file: f, warns: warns}, true
 }
 
 func printDiagnostics(w io.Writer, err error) {
