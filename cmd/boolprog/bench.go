@@ -18,6 +18,7 @@ import (
 	"boolprog/gen"
 	"boolprog/ir"
 	"boolprog/result"
+	"boolprog/sema"
 	"boolprog/syntax"
 )
 
@@ -109,7 +110,11 @@ func templateProgram(n int, kind gen.TemplateError) (*ir.Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ir.Lower(f, ir.Options{})
+	info, errs, _ := sema.Check(f)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return ir.Lower(f, info, ir.Options{})
 }
 
 // heapMetric is the live heap, read without stopping the world (unlike

@@ -45,6 +45,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // loaded is a source file that parsed and checked.
 type loaded struct {
 	file  *syntax.File
+	info  *sema.Info
 	warns syntax.ErrorList
 }
 
@@ -61,12 +62,12 @@ func load(path string, d syntax.Dialect, stderr io.Writer) (*loaded, bool) {
 		printDiagnostics(stderr, err)
 		return nil, false
 	}
-	_, errs, warns := sema.Check(f)
+	info, errs, warns := sema.Check(f)
 	if len(errs) > 0 {
 		printDiagnostics(stderr, errs)
 		return nil, false
 	}
-	return &loaded{file: f, warns: warns}, true
+	return &loaded{file: f, info: info, warns: warns}, true
 }
 
 func printDiagnostics(w io.Writer, err error) {
@@ -88,7 +89,7 @@ func printWarnings(w io.Writer, warns syntax.ErrorList) {
 
 // lower turns a checked file into control-flow automata.
 func (l *loaded) lower(target string, stderr io.Writer) (*ir.Program, bool) {
-	p, err := ir.Lower(l.file, ir.Options{Target: target})
+	p, err := ir.Lower(l.file, l.info, ir.Options{Target: target})
 	if err != nil {
 		printDiagnostics(stderr, err)
 		return nil, false
