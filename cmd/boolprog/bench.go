@@ -28,7 +28,7 @@ import (
 func runBench(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	engineName := fs.String("engine", engines[0].names[0], "engine: "+engineNames())
+	engineName := fs.String("engine", defaultEngine, "engine: "+engineNames())
 	sizes := fs.String("sizes", "100,200,400,800,1600,3200", "comma-separated template sizes N")
 	runs := fs.Int("runs", 3, "runs per size; the median time is reported")
 	var kind templateErrorFlag
@@ -44,7 +44,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	newEngine, ok := findEngine(*engineName)
+	info, ok := engine.Lookup(*engineName)
 	if !ok {
 		fmt.Fprintf(stderr, "boolprog bench: unknown engine %q (have %s)\n", *engineName, engineNames())
 		return exitUsage
@@ -77,7 +77,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		var res *result.Result
 		var peak uint64
 		for r := 0; r < *runs; r++ {
-			eng := newEngine(checkOptions{stats: true})
+			eng, err := info.New()
+			if err != nil {
+				fmt.Fprintf(stderr, "boolprog bench: engine %s: %v\n", info.Name(), err)
+				return exitUsage
+			}
 			q := engine.Query{AllReachable: tk == gen.NoError}
 			var d time.Duration
 			var p uint64
@@ -158,7 +162,7 @@ func measure(eng engine.Engine, p *ir.Program, q engine.Query, timeout time.Dura
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	start := time.Now()
-	res := checkSafely(ctx, eng, p, q)
+	res := engine.Run(ctx, eng, p, q)
 	d := time.Since(start)
 	close(done)
 	<-sampled

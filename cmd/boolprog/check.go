@@ -3,18 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
 
 	"boolprog/engine"
 	"boolprog/interp"
-	"boolprog/ir"
 	"boolprog/result"
 )
 
@@ -24,10 +21,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	var (
 		dialect    dialectFlag
 		target     string
-		engineName = engines[0].names[0]
+		engineName = defaultEngine
 		timeout    time.Duration
 		maxNodes   int
-		maxVars    int
 		format     = "text"
 		style      = "forward"
 		stats      bool
@@ -41,7 +37,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&engineName, "engine", engineName, "engine: "+engineNames())
 	fs.DurationVar(&timeout, "timeout", 0, "give up after this long (e.g. 30s) with UNKNOWN; 0 means no limit")
 	fs.IntVar(&maxNodes, "max-nodes", 0, "BDD node limit of symbolic engines (0: engine default); past it: UNKNOWN")
-	fs.IntVar(&maxVars, "max-vars", 0, "variables in scope the explicit engine enumerates (0: default); past it: UNKNOWN")
+	engFlags := defineEngineFlags(fs)
 	fs.StringVar(&format, "format", format, "output: text or json")
 	fs.StringVar(&style, "trace-style", style, "trace order: forward, or bebop (reverse, indented, as the Bebop paper)")
 	fs.BoolVar(&stats, "stats", false, "print the engine's statistics (time, states, BDD nodes, ...)")
@@ -62,9 +58,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	newEngine, ok := findEngine(engineName)
-	if !ok {
-		fmt.Fprintf(stderr, "boolprog check: unknown engine %q (have %s)\n", engineName, engineNames())
+	eng, err := engFlags.build(engineName)
+	if err != nil {
+		fmt.Fprintf(stderr, "boolprog check: %v\n", err)
 		return exitUsage
 	}
 	traceStyle, ok := result.ParseStyle(style)
@@ -76,7 +72,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "boolprog check: unknown format %q (want text or json)\n", format)
 		return exitUsage
 	}
-	if maxNodes < 0 || maxVars < 0 || timeout < 0 {
+	if maxNodes < 0 || timeout < 0 {
 		fmt.Fprintln(stderr, "boolprog check: limits must not be negative")
 		return exitUsage
 	}
@@ -99,9 +95,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	eng := newEngine(checkOptions{stats: stats})
-	q := engine.Query{MaxNodes: maxNodes, MaxVars: maxVars, AllReachable: all}
-	res := checkSafely(ctx, eng, prog, q)
+	q := engine.Query{MaxNodes: maxNodes, AllReachable: all}
+	res := engine.Run(ctx, eng, prog, q)
 	if res.Verdict == result.Unsafe && !noReplay {
 		// A verdict is a promise: a trace that the concrete semantics
 		// rejects is a bug of the engine, and must not be shown as proof.
@@ -121,28 +116,6 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitUnknown
-}
-
-// checkSafely runs the engine and turns an internal failure (an error or
-// a panic) into an UNKNOWN verdict that says so, rather than a crash.
-func checkSafely(ctx context.Context, eng engine.Engine, p *ir.Program, q engine.Query) (res *result.Result) {
-	defer func() {
-		if r := recover(); r != nil {
-			res = result.NewUnknown(eng.Name(), fmt.Sprintf("internal error: %v\n%s", r, debug.Stack()))
-		}
-	}()
-	start := time.Now()
-	res, err := eng.Check(ctx, p, q)
-	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			return result.NewUnknown(eng.Name(), engine.ReasonTimeout)
-		}
-		return result.NewUnknown(eng.Name(), "internal error: "+err.Error())
-	}
-	if res.Stats.Time == 0 {
-		res.Stats.Time = time.Since(start)
-	}
-	return res
 }
 
 func writeText(w io.Writer, res *result.Result, target string, style result.Style, stats bool) {
