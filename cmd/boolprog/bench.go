@@ -228,6 +228,21 @@ func measure(ctx context.Context, eng engine.Engine, p *ir.Program, cfg benchCon
 			}
 		}
 	}()
+	m := checkTemplate(ctx, eng, p, cfg)
+	close(done)
+	<-sampled
+	m.peak = max(peak.Load(), heapBytes(sample))
+	if m.peak > base {
+		m.peak -= base
+	} else {
+		m.peak = 0
+	}
+	return m
+}
+
+// checkTemplate runs one check the way `boolprog check` does: search,
+// trace, and (unless cfg says not to) replay of the trace.
+func checkTemplate(ctx context.Context, eng engine.Engine, p *ir.Program, cfg benchConfig) benchRun {
 	ctx, cancel := context.WithTimeoutCause(ctx, cfg.timeout, errTimeout)
 	defer cancel()
 	var m benchRun
@@ -240,16 +255,8 @@ func measure(ctx context.Context, eng engine.Engine, p *ir.Program, cfg benchCon
 		m.replay = time.Since(t)
 	}
 	m.total = time.Since(start)
-	close(done)
-	<-sampled
 	c := m.res.Stats.Counters
 	m.reach, m.trace = time.Duration(c["time_reach_ns"]), time.Duration(c["time_trace_ns"])
-	m.peak = max(peak.Load(), heapBytes(sample))
-	if m.peak > base {
-		m.peak -= base
-	} else {
-		m.peak = 0
-	}
 	return m
 }
 

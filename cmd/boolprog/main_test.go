@@ -51,6 +51,7 @@ func TestCLI(t *testing.T) {
 		{"gen random", []string{"gen", "random", "--seed", "7"}, exitOK, "", "", "void main()"},
 		{"gen template", []string{"gen", "bebop-template", "2"}, exitOK, "", "", "level2"},
 		{"bench", []string{"bench", "--engine", "explicit", "--sizes", "2,4", "--runs", "1", "--error", "unreachable"}, exitOK, "", "", "  4    14     safe"},
+		{"bench: T(N) for label reach, trace replayed", []string{"bench", "--sizes", "2,3", "--runs", "1"}, exitOK, "", "", "label reach, trace built and replayed"},
 		{"bench bad size", []string{"bench", "--sizes", "3,x"}, exitUsage, "", "bad size", ""},
 		{"gen template bad variant", []string{"gen", "bebop-template", "--error", "maybe", "3"}, exitUsage, "", "invalid value \"maybe\" for flag -error: want none, reachable or unreachable", ""},
 		{"bench bad variant", []string{"bench", "--error", "maybe"}, exitUsage, "", "invalid value \"maybe\" for flag -error", ""},
