@@ -67,10 +67,13 @@ type Ident struct {
 // Pos returns the position of the name (of its opening brace if braced).
 func (x *Ident) Pos() Pos { return x.NamePos }
 
-// A Decl is `decl a, b, {p==q};`.
+// A Decl is `decl a, b, {p==q};`, possibly with initialisers:
+// `decl a, b := T, *;`.
 type Decl struct {
 	DeclPos Pos
 	Names   []*Ident
+	Assign  Pos    // position of `:=`, invalid if none
+	Inits   []Expr // nil without `:=`, else one per name
 }
 
 // Pos returns the position of the `decl` keyword.
