@@ -471,12 +471,13 @@ func (l *lowerer) lowerStmt(s syntax.Stmt, next int) {
 }
 
 // assignStmt lowers a parallel assignment. A `_` target discards its value
-// (which has no effect to keep). A variable that is a target more than once
+// (which has no effect to keep; with nothing else to do the step is a
+// Skip). A variable that is a target more than once
 // (`a, a := e1, e2`, accepted by sema with a warning) is assigned its first
 // value, and the constraint 'a = e conjoined for each other value e: the
 // step exists only where the values can agree, as Getafix's translator
 // reads it.
-func (l *lowerer) assignStmt(s *syntax.AssignStmt) *Assign {
+func (l *lowerer) assignStmt(s *syntax.AssignStmt) Op {
 	var targets []VarRef
 	var vals []Expr
 	var c Expr
@@ -511,6 +512,9 @@ func (l *lowerer) assignStmt(s *syntax.AssignStmt) *Assign {
 	}
 	for i := len(s.Lhs); i < len(s.Rhs); i++ {
 		vals = append(vals, l.expr(s.Rhs[i])) // a count mismatch: Verify reports it
+	}
+	if len(targets) == 0 && len(vals) == 0 && c == nil {
+		return &Skip{}
 	}
 	return l.assign(targets, vals, c)
 }

@@ -62,7 +62,7 @@ func (v *verifier) procIndex(i int, what string, noneOK bool) bool {
 	if noneOK && i == -1 || i >= 0 && i < len(v.p.Procs) {
 		return true
 	}
-	v.errorf("%s is procedure %d, which does not exist", what, i)
+	v.errorf("%s procedure %d, which does not exist", what, i)
 	return false
 }
 
@@ -82,10 +82,10 @@ func (v *verifier) program() {
 		}
 		names[pr.Name] = true
 	}
-	v.procIndex(p.Main, "Main", true)
-	v.procIndex(p.Init, "Init", true)
+	v.procIndex(p.Main, "Main is", true)
+	v.procIndex(p.Init, "Init is", true)
 	for _, t := range p.Threads {
-		v.procIndex(t, "a thread", false)
+		v.procIndex(t, "a thread is", false)
 	}
 	for _, pr := range p.Procs {
 		v.proc = pr
@@ -101,6 +101,16 @@ func (v *verifier) procedure() {
 		v.errorf("%d parameters, %d locals, %d returned values", pr.Params, len(pr.Locals), pr.Returns)
 	}
 	inRange := func(l int) bool { return l >= 0 && l < n }
+	type labelAt struct {
+		name string
+		loc  int
+	}
+	mapped := make(map[labelAt]bool)
+	for lab, ids := range pr.Labels {
+		for _, id := range ids {
+			mapped[labelAt{lab, id}] = true
+		}
+	}
 	if !inRange(pr.Entry) || !inRange(pr.Exit) {
 		v.errorf("entry %d or exit %d is not one of the %d locations", pr.Entry, pr.Exit, n)
 	}
@@ -122,11 +132,7 @@ func (v *verifier) procedure() {
 			v.errorf("failure location %d is not an error location", i)
 		}
 		for _, lab := range l.Labels {
-			found := false
-			for _, id := range pr.Labels[lab] {
-				found = found || id == i
-			}
-			if !found {
+			if !mapped[labelAt{lab, i}] {
 				v.errorf("location %d carries label %s, which Labels does not map to it", i, lab)
 			}
 		}
@@ -150,21 +156,33 @@ func (v *verifier) procedure() {
 			v.errorf("edge %d from %d to %d: no such location", i, e.From, e.To)
 			continue
 		}
-		if !contains(pr.Locations[e.From].Out, i) || !contains(pr.Locations[e.To].In, i) {
-			v.errorf("edge %d is missing from the Out of location %d or the In of location %d", i, e.From, e.To)
-		}
 		v.op(e)
 	}
+	// Every Out (In) entry is an edge leaving (entering) its location,
+	// and every edge is listed exactly once: then each edge is in the Out
+	// of its source and the In of its target. Counting keeps this linear
+	// (an exit may have an In entry per statement).
+	outs := make([]int, len(pr.Edges))
+	ins := make([]int, len(pr.Edges))
 	for i, l := range pr.Locations {
 		for _, id := range l.Out {
-			if id < 0 || id >= len(pr.Edges) || pr.Edges[id].From != i {
+			if id < 0 || id >= len(pr.Edges) || pr.Edges[id] == nil || pr.Edges[id].From != i {
 				v.errorf("location %d lists edge %d among its Out, which does not leave it", i, id)
+				continue
 			}
+			outs[id]++
 		}
 		for _, id := range l.In {
-			if id < 0 || id >= len(pr.Edges) || pr.Edges[id].To != i {
+			if id < 0 || id >= len(pr.Edges) || pr.Edges[id] == nil || pr.Edges[id].To != i {
 				v.errorf("location %d lists edge %d among its In, which does not enter it", i, id)
+				continue
 			}
+			ins[id]++
+		}
+	}
+	for i, e := range pr.Edges {
+		if inRange(e.From) && inRange(e.To) && (outs[i] != 1 || ins[i] != 1) {
+			v.errorf("edge %d is listed %d times in the Out of location %d and %d times in the In of location %d; once each is right", i, outs[i], e.From, ins[i], e.To)
 		}
 	}
 	if pr.Enforce != nil {
@@ -176,15 +194,6 @@ func isBinary(op syntax.Op) bool {
 	switch op {
 	case syntax.And, syntax.Or, syntax.Xor, syntax.Eq, syntax.Neq, syntax.Implies:
 		return true
-	}
-	return false
-}
-
-func contains(ids []int, id int) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
 	}
 	return false
 }
