@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // checkInvariants checks the structural promises of the package comment.
 func checkInvariants(t *testing.T, p *ir.Program) {
 	t.Helper()
-	if p.Procs[p.Main].Name != "main" {
+	if p.Main >= 0 && p.Procs[p.Main].Name != "main" {
 		t.Errorf("Main is %s", p.Procs[p.Main].Name)
 	}
 	for _, proc := range p.Procs {

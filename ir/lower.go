@@ -241,20 +241,34 @@ func (l *lowerer) lowerProc(pi *sema.ProcInfo, proc *Proc) {
 
 	// The entry steps, chained: global initialisers, local initialisers,
 	// enforce, then the body.
-	next := l.first(src.Body, exit)
-	if enforceLoc >= 0 {
-		l.addEdge(enforceLoc, next, &Assume{Cond: l.enforce}, src.Enforce.Pos(), proc.Locations[enforceLoc].Text)
-		next = enforceLoc
+	type step struct {
+		loc  int
+		op   Op
+		pos  syntax.Pos
+		text string
+	}
+	var steps []step
+	if globalLoc >= 0 {
+		steps = append(steps, step{globalLoc, l.assign(l.initTargets, l.initValues, nil), l.initPos, l.initText})
 	}
 	if localLoc >= 0 {
-		l.addEdge(localLoc, next, l.assign(localTargets, localValues, nil), localPos, localText)
-		next = localLoc
+		steps = append(steps, step{localLoc, l.assign(localTargets, localValues, nil), localPos, localText})
 	}
-	if globalLoc >= 0 {
-		l.addEdge(globalLoc, next, l.assign(l.initTargets, l.initValues, nil), l.initPos, l.initText)
-		next = globalLoc
+	if enforceLoc >= 0 {
+		steps = append(steps, step{enforceLoc, &Assume{Cond: l.enforce}, src.Enforce.Pos(), proc.Locations[enforceLoc].Text})
 	}
-	l.pb.SetEntry(next)
+	body := l.first(src.Body, exit)
+	l.pb.SetEntry(body)
+	for i, s := range steps {
+		to := body
+		if i+1 < len(steps) {
+			to = steps[i+1].loc
+		}
+		l.addEdge(s.loc, to, s.op, s.pos, s.text)
+		if i == 0 {
+			l.pb.SetEntry(s.loc)
+		}
+	}
 	l.lowerSeq(src.Body, exit)
 }
 
@@ -641,7 +655,11 @@ func (l *lowerer) expr(x syntax.Expr) Expr {
 // it is the header, e.g. "if (a1)".
 func stmtText(s syntax.Stmt) string {
 	t := strings.TrimSuffix(syntax.StmtString(s), ";")
-	switch s.(type) {
+	switch s := s.(type) {
+	case *syntax.DeclStmt:
+		if s.Decl.Inits != nil {
+			t = declInitText(s.Decl)
+		}
 	case *syntax.IfStmt:
 		t = strings.TrimSuffix(t, " then")
 	case *syntax.WhileStmt:
