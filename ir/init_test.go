@@ -122,7 +122,6 @@ func parseExprAt(t *testing.T, text string, line, col int) syntax.Expr {
 	return e
 }
 
-
 func lowerInits(t *testing.T, src string) *ir.Program {
 	t.Helper()
 	f := parseInits(t, src)
