@@ -109,6 +109,23 @@ func TestConcurrentPos(t *testing.T) {
 	}
 }
 
+// TestAsyncWithResults: a call behind an ASYNC_ label is a thread start,
+// whose results have nowhere to go.
+func TestAsyncWithResults(t *testing.T) {
+	f, err := syntax.ParseFile("a.bp", []byte("bool t() begin return T; end\nvoid main() begin decl x; ASYNC_1: x := t(); assert(x); end\n"), syntax.CProver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, errs, _ := sema.Check(f)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	_, err = ir.Lower(f, info, ir.Options{})
+	if err == nil || err.Error() != "a.bp:2:36: a thread start (label ASYNC_1) cannot assign results" {
+		t.Errorf("error %v", err)
+	}
+}
+
 // TestOrigins checks that a lowered program is its own origin.
 func TestOrigins(t *testing.T) {
 	p := testsuite.LowerFile(t, "../examples/bebop-fig1.bp", "")

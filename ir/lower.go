@@ -410,6 +410,11 @@ func (l *lowerer) lowerStmt(s syntax.Stmt, next int) {
 			return
 		}
 		if lab := asyncLabel(s); lab != nil {
+			if len(s.Lhs) > 0 {
+				// sema leaves ASYNC_ labels to the lowering.
+				l.errorf(pos, "a thread start (label %s) cannot assign results", lab.Name)
+				return
+			}
 			l.b.SetConcurrent(lab.Pos(), lab.Name+": label (a thread start)")
 			edge(next, &StartThread{Proc: callee, Args: l.exprs(s.Args), Goto: -1})
 			return
