@@ -44,7 +44,22 @@ type File struct {
 	Globals  []*Decl    // global `decl` lines, in source order
 	Procs    []*Proc    // procedures, in source order
 	Comments []*Comment // all comments, in source order (kept for the printer)
+
+	// Dialect is the precedence the file was parsed with (never Auto).
+	Dialect Dialect
+
+	ambiguities ErrorList
 }
+
+// Ambiguities returns a diagnostic for every expression of f that the
+// other dialect's precedence would read as a different tree (for example
+// `a & b = c`), at the position of the expression's first operand, saying
+// how f's dialect reads it and how the other would. Parenthesised parts
+// are judged on their own, and a chain of one associative operator
+// (`a = b = c`) is not ambiguous: both dialects build the same tree. The
+// list is sorted by position; it is empty for a File not made by
+// ParseFile.
+func (f *File) Ambiguities() ErrorList { return f.ambiguities }
 
 // A Comment is a `// ...` or `/* ... */` comment, text included; the line
 // ends inside a block comment are LF whatever the file used.

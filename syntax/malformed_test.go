@@ -217,7 +217,15 @@ func TestDialects(t *testing.T) {
 		{"!a & 'b", "!a & 'b", "!a & 'b"},
 		{"!(a & b) => c", "!(a & b) => c", "!(a & b) => c"},
 		{"a && b || c", "a & b | c", "a & b | c"},
-		{"a = b = c = d", "a = (b = (c = d))", "((a = b) = c) = d"},
+		// A chain of one associative operator is one balanced tree in
+		// both dialects; only the operators around it differ.
+		{"a = b = c = d", "a = b = c = d", "a = b = c = d"},
+		{"a != b != c", "a != b != c", "a != b != c"},
+		{"a = b = c != d", "a = b = (c != d)", "(a = b = c) != d"},
+		{"a != b = c = d", "a != (b = c = d)", "(a != b) = c = d"},
+		{"(a & b) & c", "a & b & c", "a & b & c"},
+		{"a & (b & c)", "a & (b & c)", "a & (b & c)"},
+		{"a => b = c = d", "a => (b = c = d)", "a => (b = c = d)"},
 		{"~a == b", "!a = b", "!a = b"},
 		{"a = b => c", "a = (b => c)", "(a = b) => c"},
 	}
