@@ -584,5 +584,5 @@ func clip(s string) string {
 	for tail < len(s) && !utf8.RuneStart(s[tail]) {
 		tail++
 	}
-	return s[:head] + " ... " + s[tail:]
+	return strings.TrimRight(s[:head], " ") + " ... " + strings.TrimLeft(s[tail:], " ")
 }
