@@ -87,10 +87,11 @@ func TestDetectDialect(t *testing.T) {
 		src     string
 		want    Dialect
 		why     string
+		proc    int // the procedure whose first statement is the assert
 		reading string
 	}{
-		{getafix, Getafix, "procedure thread0 at 3:6 follows the Getafix convention (threads named thread<N>)", "a & (b = c)"},
-		{cprover, CProver, "", "(a & b) = c"},
+		{getafix, Getafix, "procedure thread0 at 3:6 follows the Getafix convention (threads named thread<N>)", 1, "a & (b = c)"},
+		{cprover, CProver, "", 0, "(a & b) = c"},
 	} {
 		f, err := ParseFile("x.bp", []byte(tt.src), Auto)
 		if err != nil {
@@ -100,10 +101,7 @@ func TestDetectDialect(t *testing.T) {
 		if d != tt.want || why != tt.why || f.Dialect != tt.want {
 			t.Errorf("DetectDialect = %v, %q (parsed as %v); want %v, %q", d, why, f.Dialect, tt.want, tt.why)
 		}
-		cond := f.Procs[len(f.Procs)-2+int(tt.want)*1].Body[0].(*AssertStmt).Cond
-		if tt.want == CProver {
-			cond = f.Procs[0].Body[0].(*AssertStmt).Cond
-		}
+		cond := f.Procs[tt.proc].Body[0].(*AssertStmt).Cond
 		if got := ExprString(cond); got != tt.reading {
 			t.Errorf("Auto read %s, want %s", got, tt.reading)
 		}
