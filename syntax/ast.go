@@ -73,7 +73,8 @@ func (c *Comment) Pos() Pos { return c.Slash }
 
 // An Ident is a name: a variable, procedure or label. Braced names such as
 // `{p==q}` keep their text without the braces in Name and set Braced; the
-// discard target `_` is an Ident named "_".
+// discard target `_` is an Ident named "_". A numeric label (`0: skip;`,
+// `goto 3, 7;`) is an Ident whose Name is the digits as written.
 type Ident struct {
 	NamePos Pos
 	Name    string
@@ -83,10 +84,13 @@ type Ident struct {
 // Pos returns the position of the name (of its opening brace if braced).
 func (x *Ident) Pos() Pos { return x.NamePos }
 
-// A Decl is `decl a, b, {p==q};`.
+// A Decl is `decl a, b, {p==q};`, possibly with initial values, as in the
+// iJIT examples: `decl a, b := T, *;`.
 type Decl struct {
 	DeclPos Pos
 	Names   []*Ident
+	Assign  Pos    // position of `:=`; invalid if there are no initial values
+	Inits   []Expr // nil without `:=`; else one per name (ParseFile reports a mismatch)
 }
 
 // Pos returns the position of the `decl` keyword.

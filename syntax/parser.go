@@ -261,8 +261,39 @@ func (p *parser) parseIdentList(parse func() *Ident) []*Ident {
 func (p *parser) parseDecl() *Decl {
 	d := &Decl{DeclPos: p.expect(kwDecl)}
 	d.Names = p.parseIdentList(p.parseVarName)
+	if p.tok() == tAssign {
+		d.Assign = p.sc.pos
+		p.next()
+		d.Inits = p.parseExprList()
+		if len(d.Inits) != len(d.Names) {
+			p.errorAt(d.Assign, fmt.Sprintf("%s declared with %s: give one per variable",
+				count(len(d.Names), "variable"), count(len(d.Inits), "initial value")))
+		}
+	}
 	p.expect(tSemi)
 	return d
+}
+
+// count formats "1 thing" or "n things".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// parseLabel parses a label where one is used (goto targets): a name, or
+// a number as in SATABS's generated programs (`goto 3, 7;`).
+func (p *parser) parseLabel() *Ident {
+	if p.tok() == tNumber {
+		id := &Ident{NamePos: p.sc.pos, Name: p.sc.lit}
+		p.next()
+		return id
+	}
+	if p.tok() != tIdent {
+		p.fail("label")
+	}
+	return p.parseIdent()
 }
 
 func (p *parser) parseProc() *Proc {
@@ -402,9 +433,10 @@ func (p *parser) parseStmt() Stmt {
 	p.enter()
 	defer p.leave()
 	var labels []*Ident
-	for p.tok() == tIdent {
-		// A label is an identifier followed by ':'; anything else that
-		// starts with an identifier is an assignment or a call.
+	for p.tok() == tIdent || p.tok() == tNumber {
+		// A label is an identifier or a number (`0: skip;`, as SATABS
+		// generates them) followed by ':'; anything else that starts
+		// with an identifier is an assignment or a call.
 		save := p.sc
 		id := &Ident{NamePos: p.sc.pos, Name: p.sc.lit, Braced: p.sc.braced}
 		p.next()
@@ -439,7 +471,7 @@ func (p *parser) parseUnlabelled(labels []*Ident) Stmt {
 		return s
 	case kwGoto:
 		p.next()
-		s := &GotoStmt{Labels: l, Keyword: pos, Targets: p.parseIdentList(p.parseIdent)}
+		s := &GotoStmt{Labels: l, Keyword: pos, Targets: p.parseIdentList(p.parseLabel)}
 		p.expectStmtEnd()
 		return s
 	case kwReturn:
@@ -475,7 +507,7 @@ func (p *parser) parseUnlabelled(labels []*Ident) Stmt {
 		case kwGoto:
 			gpos := p.sc.pos
 			p.next()
-			s.Target = &GotoStmt{Keyword: gpos, Targets: []*Ident{p.parseIdent()}}
+			s.Target = &GotoStmt{Keyword: gpos, Targets: []*Ident{p.parseLabel()}}
 		case kwCall:
 			p.next()
 			s.Target = p.parseCall(Labels{}, nil, p.parseIdent())

@@ -107,7 +107,12 @@ func (p *printer) file(f *File) {
 	}
 }
 
-func declText(d *Decl) string { return "decl " + identList(d.Names) + ";" }
+func declText(d *Decl) string {
+	if d.Inits != nil {
+		return "decl " + identList(d.Names) + " := " + exprList(d.Inits) + ";"
+	}
+	return "decl " + identList(d.Names) + ";"
+}
 
 func identText(x *Ident) string {
 	if x.Braced {

@@ -59,6 +59,7 @@ func appendChildren(list []Node, n Node) []Node {
 		}
 	case *Decl:
 		idents(n.Names)
+		exprs(n.Inits)
 	case *Proc:
 		list = append(list, n.Name)
 		idents(n.Params)
