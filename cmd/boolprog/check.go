@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -105,6 +106,10 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if cf.quiet && cf.verbose {
 		return checkUsageError(c, s, jsonOut, "-q and -v contradict each other")
 	}
+	if set := setFlags(fs); cf.trace == "none" && (set["trace-file"] || set["trace-style"]) {
+		// A flag the user set is never silently ignored.
+		return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --trace-file and --trace-style would have no effect")
+	}
 	if cf.traceFile != "" && len(files) > 1 {
 		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
 	}
@@ -122,6 +127,13 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		worst = worse(worst, code)
 	}
 	return worst
+}
+
+// setFlags returns the names of the flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
 }
 
 // wantsJSON reports whether args ask for --format json, looked up before

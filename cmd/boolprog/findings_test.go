@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -205,6 +206,29 @@ func TestFinding8JSON(t *testing.T) {
 			t.Errorf("JSON escapes &:\n%s", out)
 		}
 	})
+	t.Run("several files: one object each", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"check", "--format", "json", "testdata/safe.bp", "testdata/bad.bp", "testdata/assert.bp"}, &stdout, &stderr); code != exitInput {
+			t.Fatalf("exit %d", code)
+		}
+		dec := json.NewDecoder(&stdout)
+		var got []string
+		for dec.More() {
+			var v struct {
+				File    string
+				Verdict string
+				Errors  []jsonError
+			}
+			if err := dec.Decode(&v); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprintf("%s %s %d", v.File, v.Verdict, len(v.Errors)))
+		}
+		want := "testdata/safe.bp safe 0,testdata/bad.bp  2,testdata/assert.bp unsafe 0"
+		if strings.Join(got, ",") != want {
+			t.Errorf("got %q, want %q", strings.Join(got, ","), want)
+		}
+	})
 	t.Run("report names file and target", func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		if code := run([]string{"check", "--format", "json", "-l", "R", fig1}, &stdout, &stderr); code != exitFailed {
@@ -362,6 +386,7 @@ func TestFinding7Trace(t *testing.T) {
 			stdout: []string{"time: ", "parse ", "check ", "replay "}},
 		{name: "bad --trace", args: []string{"check", "--trace", "some", fig1}, code: exitUsage, stderr: []string{"unknown trace detail"}},
 		{name: "--trace-file with several files", args: []string{"check", "--trace-file", traceFile, fig1, fig1}, code: exitUsage, stderr: []string{"one FILE"}},
+		{name: "--trace none with --trace-style", args: []string{"check", "--trace", "none", "--trace-style", "bebop", fig1}, code: exitUsage, stderr: []string{"no effect"}},
 		{name: "-q and -v", args: []string{"check", "-q", "-v", fig1}, code: exitUsage, stderr: []string{"contradict"}},
 	})
 	got := readFile(t, traceFile)
