@@ -177,6 +177,32 @@ func TestFinding8CLI(t *testing.T) {
 	}...)
 	runCases(t, cases)
 
+	t.Run("warnings and errors are capped", func(t *testing.T) {
+		var src strings.Builder
+		src.WriteString("decl ")
+		for i := range 100 {
+			fmt.Fprintf(&src, "v%d, ", i)
+		}
+		src.WriteString("w;\nvoid main() begin\n")
+		unused := src.String() + "end\n"
+		for i := range 60 {
+			fmt.Fprintf(&src, "  x%d := T;\n", i)
+		}
+		src.WriteString("end\n")
+		for _, tc := range []struct {
+			src, want string
+			code      int
+		}{
+			{unused, "<stdin>: ... and 81 more warnings (-q silences warnings)\n", exitOK},
+			{src.String(), "<stdin>: ... and 10 more errors\n", exitInput},
+		} {
+			var stdout, stderr bytes.Buffer
+			code := runContext(context.Background(), []string{"check", "-"}, &streams{stdin: strings.NewReader(tc.src), stdout: &stdout, stderr: &stderr})
+			if code != tc.code || !strings.HasSuffix(stderr.String(), tc.want) || strings.Count(stderr.String(), "\n") > 51 {
+				t.Errorf("exit %d, stderr:\n%s", code, stderr.String())
+			}
+		}
+	})
 	t.Run("stdin without end is not read without limit", func(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		code := runContext(context.Background(), []string{"check", "--max-input", "100KB", "-"}, &streams{stdin: zeros{}, stdout: &stdout, stderr: &stderr})
