@@ -46,7 +46,8 @@ type File struct {
 	Comments []*Comment // all comments, in source order (kept for the printer)
 }
 
-// A Comment is a `// ...` or `/* ... */` comment, text included.
+// A Comment is a `// ...` or `/* ... */` comment, text included; the line
+// ends inside a block comment are LF whatever the file used.
 type Comment struct {
 	Slash Pos
 	Text  string
