@@ -305,7 +305,7 @@ func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Resu
 		if interruption(ctx) != nil {
 			what = "interruption"
 		}
-		return res, fmt.Sprintf("the %s cut the replay: the interpreter did not check this trace", what)
+		return res, fmt.Sprintf("the %s cut the replay: the interpreter did not check this trace (%v)", what, err)
 	}
 	return &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats,
 		Reason: "internal error: the engine's trace does not replay: " + err.Error()}, ""
@@ -313,10 +313,7 @@ func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Resu
 
 // replay checks tr in the concrete interpreter within ctx.
 func replay(ctx context.Context, p *ir.Program, tr *result.Trace) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return interp.Replay(p, tr)
+	return interp.ReplayContext(ctx, p, tr)
 }
 
 // limitReason is the UNKNOWN reason of a run whose context ended:
