@@ -54,6 +54,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 
 	"boolprog/syntax"
 )
@@ -336,4 +337,31 @@ func (proc *Proc) ErrorLocations() []int {
 		}
 	}
 	return ids
+}
+
+// Labels returns every statement label of the program (of every procedure),
+// sorted and without repetitions. A front end uses it to reject a target
+// label that occurs nowhere and to suggest the ones that do.
+func (p *Program) Labels() []string {
+	var all []string
+	for _, pr := range p.Procs {
+		for _, l := range pr.Locations {
+			all = append(all, l.Labels...)
+		}
+	}
+	slices.Sort(all)
+	return slices.Compact(all)
+}
+
+// HasLabel reports whether some statement of the program carries the label
+// name.
+func (p *Program) HasLabel(name string) bool {
+	for _, pr := range p.Procs {
+		for _, l := range pr.Locations {
+			if slices.Contains(l.Labels, name) {
+				return true
+			}
+		}
+	}
+	return false
 }

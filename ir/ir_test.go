@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"boolprog/ir"
+	"boolprog/sema"
 	"boolprog/syntax"
 )
 
@@ -231,7 +232,8 @@ end
 	}
 }
 
-// TestLowerErrors checks that Lower reports what it cannot lower.
+// TestLowerErrors checks that Lower, given the incomplete Info of a file
+// that sema rejected, reports an error instead of building a program.
 func TestLowerErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"void f() begin skip; end", "no procedure main"},
@@ -244,10 +246,21 @@ func TestLowerErrors(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.src, err)
 		}
-		_, err = ir.Lower(f, ir.Options{})
+		info, errs, _ := sema.Check(f)
+		if len(errs) == 0 {
+			t.Errorf("%s: sema accepts it", c.src)
+		}
+		_, err = ir.Lower(f, info, ir.Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.src, err, c.want)
 		}
+	}
+	f, err := syntax.ParseFile("e.bp", []byte("void main() begin skip; end"), syntax.CProver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ir.Lower(f, nil, ir.Options{}); err == nil {
+		t.Error("Lower without Info succeeded")
 	}
 }
 
@@ -295,13 +308,35 @@ func TestGetafixConvention(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := ir.Lower(f, ir.Options{})
+		info, errs, _ := sema.Check(f)
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", tt.src, errs)
+		}
+		p, err := ir.Lower(f, info, ir.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.src, err)
 		}
 		if p.Concurrent != tt.concurrent || p.Init != tt.init || p.Main != tt.main || !reflect.DeepEqual(p.Threads, tt.threads) {
 			t.Errorf("%s:\ngot concurrent=%v init=%d main=%d threads=%v\nwant concurrent=%v init=%d main=%d threads=%v",
 				tt.src, p.Concurrent, p.Init, p.Main, p.Threads, tt.concurrent, tt.init, tt.main, tt.threads)
+		}
+	}
+}
+
+// TestLabels checks the program-wide label list a front end uses to reject
+// a misspelled target label.
+func TestLabels(t *testing.T) {
+	p := testsuite.Lower(t, "l.bp", `void f() begin B: A: skip; Z: skip; end
+void main() begin A: f(); if (*) then C: skip; fi end`, "")
+	if got, want := p.Labels(), []string{"A", "B", "C", "Z"}; !slices.Equal(got, want) {
+		t.Errorf("Labels() = %v, want %v", got, want)
+	}
+	for _, c := range []struct {
+		name string
+		want bool
+	}{{"A", true}, {"C", true}, {"Z", true}, {"SLIC_ERROR", false}, {"a", false}, {"", false}} {
+		if got := p.HasLabel(c.name); got != c.want {
+			t.Errorf("HasLabel(%q) = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"boolprog/sema"
 	"boolprog/syntax"
 )
 
@@ -18,11 +19,14 @@ type Options struct {
 // (SATABS tests only the prefix).
 const asyncPrefix = "ASYNC_"
 
-// Lower builds the control-flow automata of a file that the semantic checker
-// accepted. It reports (as a syntax.ErrorList) the semantic errors it
-// cannot lower around: undeclared names, unknown procedures or labels, wrong
-// numbers of arguments or results, a missing main.
-func Lower(f *syntax.File, opts Options) (*Program, error) {
+// Lower builds the control-flow automata of a file from its semantic
+// information: info must be what sema.Check returned for f with no errors
+// (as go/ssa builds from a checked types.Info). Lower reports an error, never
+// panics, if info is nil or does not describe f completely.
+func Lower(f *syntax.File, info *sema.Info, opts Options) (*Program, error) {
+	if info == nil {
+		return nil, fmt.Errorf("ir.Lower %s: no sema.Info (check the file with sema.Check first)", f.Name)
+	}
 	target := opts.Target
 	if target == "" {
 		target = DefaultTarget

@@ -46,7 +46,8 @@ type File struct {
 	Comments []*Comment // all comments, in source order (kept for the printer)
 }
 
-// A Comment is a `// ...` or `/* ... */` comment, text included.
+// A Comment is a `// ...` or `/* ... */` comment, text included; the line
+// ends inside a block comment are LF whatever the file used.
 type Comment struct {
 	Slash Pos
 	Text  string
@@ -67,10 +68,13 @@ type Ident struct {
 // Pos returns the position of the name (of its opening brace if braced).
 func (x *Ident) Pos() Pos { return x.NamePos }
 
-// A Decl is `decl a, b, {p==q};`.
+// A Decl is `decl a, b, {p==q};`, possibly with initialisers:
+// `decl a, b := T, *;`.
 type Decl struct {
 	DeclPos Pos
 	Names   []*Ident
+	Assign  Pos    // position of `:=`, invalid if none
+	Inits   []Expr // nil without `:=`, else one per name
 }
 
 // Pos returns the position of the `decl` keyword.
