@@ -59,6 +59,8 @@ type Layout struct {
 	sets   map[string]*bdd.VarSet
 	pairs  map[string]*bdd.Pairs
 	scopes []Set // per procedure
+
+	possSteps int // steps of the expression walks (for the linearity test)
 }
 
 // NewLayout creates the BDD variables of p's slots in m (3 per slot, in the

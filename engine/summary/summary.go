@@ -53,7 +53,11 @@
 //
 // Concurrent programs get Unknown. Query.MaxNodes bounds the BDD node
 // table (Unknown when exceeded); a cancelled or expired context gives
-// Unknown "timeout".
+// Unknown "timeout". Both bound the whole run, the ring search and the
+// trace included: the context is polled in every loop, every 256
+// iterations. When either strikes after the error was found reachable,
+// the reason says so (ReasonTraceTimeout for the context): the program is
+// unsafe, but FAILED promises a trace, and there is none.
 package summary
 
 import (
