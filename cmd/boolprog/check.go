@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -105,6 +106,10 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if cf.quiet && cf.verbose {
 		return checkUsageError(c, s, jsonOut, "-q and -v contradict each other")
 	}
+	if set := setFlags(fs); cf.trace == "none" && (set["trace-file"] || set["trace-style"]) {
+		// A flag the user set is never silently ignored.
+		return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --trace-file and --trace-style would have no effect")
+	}
 	if cf.traceFile != "" && len(files) > 1 {
 		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
 	}
@@ -122,6 +127,13 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		worst = worse(worst, code)
 	}
 	return worst
+}
+
+// setFlags returns the names of the flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
 }
 
 // wantsJSON reports whether args ask for --format json, looked up before
@@ -209,10 +221,19 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	defer prog.stop()
 	prog.set("parse", displayName(path))
 
-	l, errs := load(parent, path, &cf.load, s.stdin)
-	if len(errs) > 0 && interruption(parent) != nil {
-		r.interrupted(displayName(path))
-		return exitUnknown
+	// The time limit covers the whole run of the file, reading and parsing
+	// included (which are not interruptible, but count).
+	ctx := parent
+	if cf.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(parent, cf.timeout, errTimeout)
+		defer cancel()
+	}
+	l, errs := load(ctx, path, &cf.load, s.stdin)
+	if len(errs) > 0 && ctx.Err() != nil {
+		// Standard input was still being read.
+		r.unknownBeforeProgram(displayName(path), r.limitReason(ctx))
+		return exitUnknown // interrupted: the caller exits with the signal's code
 	}
 	if len(errs) > 0 {
 		r.inputErrors(displayName(path), errs)
@@ -233,12 +254,6 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	var ph phases
 	ph.parse = time.Since(start)
 
-	ctx := parent
-	if cf.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(parent, cf.timeout, errTimeout)
-		defer cancel()
-	}
 	eng := r.newEngine(checkOptions{stats: cf.stats})
 	q := engine.Query{MaxNodes: cf.maxNodes, MaxVars: cf.maxVars, AllReachable: cf.all}
 	prog.set("check", eng.Name())
@@ -253,12 +268,11 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		res, note = judge(ctx, p, res)
 		ph.replay = time.Since(t)
 	}
-	if intr := interruption(ctx); intr != nil {
-		// Whatever the engine got to, the user stopped the run.
-		res = &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats, Reason: "interrupted"}
+	if interruption(ctx) != nil || (res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout) {
+		// Whatever the engine got to, the user stopped the run (or the
+		// time limit did): say which.
+		res = &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats, Reason: r.limitReason(ctx)}
 		note = ""
-	} else if res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout && cf.timeout > 0 {
-		res.Reason = fmt.Sprintf("timeout (%v)", cf.timeout)
 	}
 	prog.stop()
 
@@ -291,7 +305,7 @@ func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Resu
 		if interruption(ctx) != nil {
 			what = "interruption"
 		}
-		return res, fmt.Sprintf("the %s cut the replay: the interpreter did not check this trace", what)
+		return res, fmt.Sprintf("the %s cut the replay: the interpreter did not check this trace (%v)", what, err)
 	}
 	return &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats,
 		Reason: "internal error: the engine's trace does not replay: " + err.Error()}, ""
@@ -299,15 +313,25 @@ func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Resu
 
 // replay checks tr in the concrete interpreter within ctx.
 func replay(ctx context.Context, p *ir.Program, tr *result.Trace) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return interp.Replay(p, tr)
+	return interp.ReplayContext(ctx, p, tr)
 }
 
-// interrupted reports a run interrupted before its program was read.
-func (r *checkRun) interrupted(name string) {
-	res := result.NewUnknown(r.cf.engineName, "interrupted")
+// limitReason is the UNKNOWN reason of a run whose context ended:
+// "interrupted", or "timeout (30s)".
+func (r *checkRun) limitReason(ctx context.Context) string {
+	if interruption(ctx) != nil {
+		return "interrupted"
+	}
+	if r.cf.timeout > 0 {
+		return fmt.Sprintf("%s (%v)", engine.ReasonTimeout, r.cf.timeout)
+	}
+	return engine.ReasonTimeout
+}
+
+// unknownBeforeProgram reports a run that ended (interrupted, or out of
+// time) before its program was read.
+func (r *checkRun) unknownBeforeProgram(name, reason string) {
+	res := result.NewUnknown(r.cf.engineName, reason)
 	if r.cf.format == "json" {
 		encodeJSON(r.s.stdout, &jsonReport{File: name, Result: res})
 		return

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -233,18 +234,38 @@ func asList(name string, err error) syntax.ErrorList {
 	return fileError(name, err)
 }
 
-// printDiagnostics prints diagnostics as "file:line:col: message".
+// Text output shows at most this many errors and warnings per file, and
+// then says how many more there are: a generated file with a systematic
+// problem would otherwise bury the verdict under 100,000 lines.
+const (
+	maxErrorsShown   = 50
+	maxWarningsShown = 20
+)
+
+// printDiagnostics prints errors as "file:line:col: message".
 func printDiagnostics(w io.Writer, list syntax.ErrorList) {
-	for _, e := range list {
-		fmt.Fprintln(w, e.Error())
+	bw := bufio.NewWriter(w)
+	for i, e := range list {
+		if i == maxErrorsShown {
+			fmt.Fprintf(bw, "%s: ... and %d more errors\n", e.Filename, len(list)-i)
+			break
+		}
+		fmt.Fprintln(bw, e.Error())
 	}
+	bw.Flush()
 }
 
 // printWarnings prints warnings as "file:line:col: warning: message".
 func printWarnings(w io.Writer, warns syntax.ErrorList) {
-	for _, e := range warns {
-		fmt.Fprintln(w, (&syntax.Error{Filename: e.Filename, Pos: e.Pos, Msg: "warning: " + e.Msg}).Error())
+	bw := bufio.NewWriter(w)
+	for i, e := range warns {
+		if i == maxWarningsShown {
+			fmt.Fprintf(bw, "%s: ... and %d more warnings (-q silences warnings)\n", e.Filename, len(warns)-i)
+			break
+		}
+		fmt.Fprintln(bw, (&syntax.Error{Filename: e.Filename, Pos: e.Pos, Msg: "warning: " + e.Msg}).Error())
 	}
+	bw.Flush()
 }
 
 // lower turns a checked file into control-flow automata.
