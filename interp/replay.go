@@ -136,7 +136,7 @@ func (r *replayer) run(ctx context.Context) error {
 	}
 
 	last := len(steps) - 1
-	work := 0
+	work := 256 // poll ctx at the first step
 	for i := range steps {
 		if work += len(cands); work >= 256 {
 			work = 0
@@ -146,10 +146,7 @@ func (r *replayer) run(ctx context.Context) error {
 		}
 		s := &steps[i]
 		t := s.Thread
-		where := fmt.Sprintf("step %d: line %d", i+1, s.Line)
-		if p.Concurrent {
-			where = fmt.Sprintf("step %d: thread %d: line %d", i+1, t, s.Line)
-		}
+		where := stepWhere{i + 1, t, s.Line, p.Concurrent}
 		proc, loc, edge, err := r.checkStatic(s, i == last)
 		if err != nil {
 			return fmt.Errorf("%s: %v", where, err)
@@ -259,6 +256,21 @@ func (r *replayer) advance(kept []Config, t, id int) (cands []Config, ended bool
 		cands = dedupe(cands)
 	}
 	return cands, ended, nil
+}
+
+// stepWhere formats as the start of a message about a step, e.g.
+// "step 7: line 21" or "step 7: thread 1: line 21". (It is formatted
+// only when there is an error.)
+type stepWhere struct {
+	n, thread, line int
+	concurrent      bool
+}
+
+func (w stepWhere) String() string {
+	if w.concurrent {
+		return fmt.Sprintf("step %d: thread %d: line %d", w.n, w.thread, w.line)
+	}
+	return fmt.Sprintf("step %d: line %d", w.n, w.line)
 }
 
 // omitted explains an ErrTooManyChoices in the terms of a trace.
