@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"boolprog/ir"
+	"boolprog/sema"
 	"boolprog/syntax"
 )
 
@@ -25,7 +26,11 @@ func TestRandomLowers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ir.Lower(f, ir.Options{}); err != nil {
+		info, errs, _ := sema.Check(f)
+		if len(errs) > 0 {
+			t.Fatalf("%s: check: %v\n%s", name, errs, numbered(src))
+		}
+		if _, err := ir.Lower(f, info, ir.Options{}); err != nil {
 			t.Fatalf("%s: lower: %v\n%s", name, err, numbered(src))
 		}
 	}

@@ -2,6 +2,7 @@ package sema
 
 import (
 	"fmt"
+	"strings"
 
 	"boolprog/syntax"
 )
@@ -16,6 +17,7 @@ func Check(f *syntax.File) (info *Info, errs, warns syntax.ErrorList) {
 			Uses:         make(map[*syntax.Ident]*Var),
 			Defs:         make(map[*syntax.Ident]*Var),
 			Calls:        make(map[*syntax.CallStmt]*ProcInfo),
+			Jumps:        make(map[*syntax.Ident]syntax.Stmt),
 			globalByName: make(map[string]*Var),
 			procByName:   make(map[string]*ProcInfo),
 		},
@@ -23,12 +25,15 @@ func Check(f *syntax.File) (info *Info, errs, warns syntax.ErrorList) {
 	}
 	c.declareGlobals()
 	c.declareProcs()
+	c.globalInits()
 	for _, p := range f.Procs {
 		c.checkProc(p)
 	}
+	c.startCalled()
 	c.unusedGlobals()
 	c.errs.Sort()
 	c.warns.Sort()
+	c.info.Errors = len(c.errs)
 	return c.info, c.errs, c.warns
 }
 
@@ -39,9 +44,13 @@ type checker struct {
 	warns syntax.ErrorList
 	used  map[*Var]bool // variables mentioned anywhere
 
+	// threads is set if the file follows the Getafix thread convention.
+	threads bool
+
 	// State for the procedure being checked.
 	proc     *ProcInfo
 	reported map[string]bool // "kind name" already reported as undefined here
+	jumped   map[string]bool // labels named by a goto or start_thread goto
 }
 
 func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
@@ -84,10 +93,9 @@ func (c *checker) declareGlobals() {
 }
 
 func (c *checker) declareProcs() {
-	threads := false
 	for _, p := range c.file.Procs {
 		if syntax.IsThreadName(p.Name.Name) {
-			threads = true
+			c.threads = true
 		}
 		if prev := c.info.procByName[p.Name.Name]; prev != nil {
 			c.errorf(p.Name.Pos(), "duplicate procedure %s (first defined at %s)", show(p.Name), prev.Proc.Name.Pos())
@@ -100,7 +108,7 @@ func (c *checker) declareProcs() {
 	c.info.Main = c.info.procByName["main"]
 	// Getafix programs consist of init() and thread0(), thread1(), ...;
 	// they are complete without main, so only insist on main elsewhere.
-	if c.info.Main == nil && !threads {
+	if c.info.Main == nil && !c.threads {
 		c.errorf(syntax.Pos{Offset: 0, Line: 1, Col: 1}, "no procedure main")
 	}
 }
@@ -114,8 +122,9 @@ func (c *checker) checkProc(p *syntax.Proc) {
 	}
 	c.proc = pi
 	c.reported = make(map[string]bool)
+	c.jumped = make(map[string]bool)
 	pi.byName = make(map[string]*Var)
-	pi.Labels = make(map[string]syntax.Stmt)
+	pi.Labels = make(map[string][]syntax.Stmt)
 
 	for _, id := range p.Params {
 		c.declareLocal(pi, id, true)
@@ -130,10 +139,14 @@ func (c *checker) checkProc(p *syntax.Proc) {
 	pi.Params = pi.Vars[:nparams:nparams]
 	pi.Locals = pi.Vars[nparams:]
 
+	for _, d := range p.Locals {
+		c.inits(d, localInit)
+	}
 	if p.Enforce != nil {
 		c.expr(p.Enforce, nil)
 	}
 	c.stmts(p.Body)
+	c.repeatedLabels(pi)
 	c.unreachable(pi)
 
 	for _, v := range pi.Vars {
@@ -167,31 +180,69 @@ func (c *checker) declareLocal(pi *ProcInfo, id *syntax.Ident, param bool) {
 // collect gathers, before any statement is checked, the procedure-wide
 // names of the body: DeclStmt variables and labels, so that uses and gotos
 // may come before the declaration or label in the text.
+//
+// A label may label several statements (see Labels); whether that is
+// accepted depends on the gotos, so it is judged later (gotoTargets,
+// repeatedLabels).
 func (c *checker) collect(pi *ProcInfo, body []syntax.Stmt) {
 	for _, s := range body {
-		for _, l := range s.StmtLabels() {
-			prev, ok := pi.Labels[l.Name]
-			if ok && prev == s {
-				// `L: L: s` says the same thing twice; SATABS accepts
-				// it and c2bp produces it.
-				continue
+		// An elsif chain is walked in this loop, not by recursion:
+		// its length is not bounded by the parser's nesting limit.
+		for s != nil {
+			var next syntax.Stmt
+			for _, l := range s.StmtLabels() {
+				occ := pi.Labels[l.Name]
+				if n := len(occ); n > 0 && occ[n-1] == s {
+					// `L: L: s` says the same thing twice; SATABS
+					// accepts it and c2bp produces it.
+					continue
+				}
+				pi.Labels[l.Name] = append(occ, s)
 			}
-			if ok {
-				c.errorf(l.Pos(), "duplicate label %s in procedure %s (first defined at %s)", show(l), show(pi.Proc.Name), labelOf(prev, l.Name).Pos())
-				continue
+			switch s := s.(type) {
+			case *syntax.DeclStmt:
+				for _, id := range s.Decl.Names {
+					c.declareLocal(pi, id, false)
+				}
+			case *syntax.IfStmt:
+				c.collect(pi, s.Then)
+				if e := Elsif(s); e != nil {
+					next = e
+				} else {
+					c.collect(pi, s.Else)
+				}
+			case *syntax.WhileStmt:
+				c.collect(pi, s.Body)
 			}
-			pi.Labels[l.Name] = s
+			s = next
 		}
-		switch s := s.(type) {
-		case *syntax.DeclStmt:
-			for _, id := range s.Decl.Names {
-				c.declareLocal(pi, id, false)
-			}
-		case *syntax.IfStmt:
-			c.collect(pi, s.Then)
-			c.collect(pi, s.Else)
-		case *syntax.WhileStmt:
-			c.collect(pi, s.Body)
+	}
+}
+
+// Elsif returns the `elsif` branch of s, or nil if s has none: the single
+// IfStmt with Elsif set that its Else holds. Walkers of statements use it
+// to follow an elsif chain in a loop, since its length is unbounded.
+func Elsif(s *syntax.IfStmt) *syntax.IfStmt {
+	if len(s.Else) != 1 {
+		return nil
+	}
+	if e, ok := s.Else[0].(*syntax.IfStmt); ok && e.Elsif {
+		return e
+	}
+	return nil
+}
+
+// repeatedLabels warns about each label that labels several statements of
+// pi (accepted because no goto names it; gotoTargets reported the others).
+func (c *checker) repeatedLabels(pi *ProcInfo) {
+	for name, occ := range pi.Labels {
+		if len(occ) < 2 || c.jumped[name] {
+			continue
+		}
+		first := labelOf(occ[0], name)
+		for _, s := range occ[1:] {
+			c.warnf(labelOf(s, name).Pos(), "label %s repeated in procedure %s (first at %s); no goto names it, so it marks every occurrence",
+				show(first), show(pi.Proc.Name), first.Pos())
 		}
 	}
 }
@@ -212,12 +263,109 @@ func (c *checker) stmts(list []syntax.Stmt) {
 	}
 }
 
+// initKind says where a declaration with initialisers stands.
+type initKind int
+
+const (
+	globalInit initKind = iota // a global `decl`
+	localInit                  // a `decl` line at the top of a body
+	stmtInit                   // a `decl` statement among the others
+)
+
+// inits checks the initialisers of a declaration (see the package comment,
+// "Initialisers", for what each kind may read).
+func (c *checker) inits(d *syntax.Decl, kind initKind) {
+	if d.Inits == nil {
+		return
+	}
+	if len(d.Inits) != len(d.Names) {
+		// The parser builds one per name; a hand-built tree may not.
+		c.errorf(d.Assign, "declaration mismatch: %s but %s", count(len(d.Names), "variable"), count(len(d.Inits), "initialiser"))
+	}
+	for i, e := range d.Inits {
+		name := "?"
+		if i < len(d.Names) {
+			name = show(d.Names[i])
+		}
+		if kind == globalInit {
+			// There is no procedure scope here: report the first
+			// variable instead of resolving it.
+			if v := firstVarRef(e); v != nil {
+				c.errorf(v.Pos(), "initialiser of global %s may use only constants and *, not the variable %s", name, show(v.Name))
+			}
+			continue
+		}
+		c.expr(e, nil)
+		if kind != localInit {
+			continue
+		}
+		syntax.Inspect(e, func(n syntax.Node) bool {
+			if r, ok := n.(*syntax.VarRef); ok {
+				if v := c.info.Uses[r.Name]; v != nil && !v.Global && !v.Param {
+					c.errorf(r.Pos(), "initialiser of %s reads the local %s, which has no value on entry (only parameters and globals may be read)", name, show(r.Name))
+				}
+			}
+			return true
+		})
+	}
+}
+
+// firstVarRef returns the first variable reference of e, or nil.
+func firstVarRef(e syntax.Expr) *syntax.VarRef {
+	var first *syntax.VarRef
+	syntax.Inspect(e, func(n syntax.Node) bool {
+		if r, ok := n.(*syntax.VarRef); ok && first == nil {
+			first = r
+		}
+		return first == nil
+	})
+	return first
+}
+
+// globalInits checks the initialisers of the global declarations.
+func (c *checker) globalInits() {
+	for _, d := range c.file.Globals {
+		c.inits(d, globalInit)
+	}
+}
+
+// startCalled reports calls of the procedure at whose entry the global
+// initialisers run: they would run again at each such call.
+func (c *checker) startCalled() {
+	var first *syntax.Decl
+	for _, d := range c.file.Globals {
+		if d.Inits != nil {
+			first = d
+			break
+		}
+	}
+	if first == nil {
+		return
+	}
+	start := c.info.Main
+	if c.threads {
+		start = c.info.procByName["init"]
+	}
+	if start == nil {
+		return
+	}
+	for call, callee := range c.info.Calls {
+		if callee == start {
+			c.errorf(call.Proc.Pos(), "call of %s in a program with global initialisers (first at %s): they run once, at the entry of %s",
+				show(call.Proc), first.Assign, show(start.Proc.Name))
+		}
+	}
+}
+
 func (c *checker) stmt(s syntax.Stmt) {
 	switch s := s.(type) {
 	case *syntax.SkipStmt, *syntax.EndThreadStmt, *syntax.AtomicBeginStmt,
-		*syntax.AtomicEndStmt, *syntax.DeclStmt, *syntax.SyncStmt:
-		// Nothing to check (DeclStmt names were declared by collect; a
-		// sync event is a name of its own namespace that nothing uses).
+		*syntax.AtomicEndStmt, *syntax.SyncStmt:
+		// Nothing to check (a sync event is a name of its own namespace
+		// that nothing uses).
+	case *syntax.DeclStmt:
+		// The names were declared by collect.
+		c.inits(s.Decl, stmtInit)
 	case *syntax.EnforceStmt:
 		c.expr(s.Cond, nil)
 	case *syntax.ConstrainStmt:
@@ -240,8 +388,15 @@ func (c *checker) stmt(s syntax.Stmt) {
 	case *syntax.CallStmt:
 		c.call(s, false)
 	case *syntax.IfStmt:
-		c.expr(s.Cond, nil)
-		c.stmts(s.Then)
+		for { // along the elsif chain, iteratively
+			c.expr(s.Cond, nil)
+			c.stmts(s.Then)
+			e := Elsif(s)
+			if e == nil {
+				break
+			}
+			s = e
+		}
 		c.stmts(s.Else)
 	case *syntax.WhileStmt:
 		c.expr(s.Cond, nil)
@@ -278,8 +433,24 @@ func (c *checker) stmt(s syntax.Stmt) {
 
 func (c *checker) gotoTargets(targets []*syntax.Ident) {
 	for _, t := range targets {
-		if _, ok := c.proc.Labels[t.Name]; !ok && c.once("label", t.Name) {
-			c.errorf(t.Pos(), "undefined label %s in procedure %s", show(t), show(c.proc.Proc.Name))
+		occ := c.proc.Labels[t.Name]
+		switch {
+		case len(occ) == 0:
+			if c.once("label", t.Name) {
+				c.errorf(t.Pos(), "undefined label %s in procedure %s", show(t), show(c.proc.Proc.Name))
+			}
+		case len(occ) > 1:
+			c.jumped[t.Name] = true
+			if c.once("repeated label", t.Name) {
+				var at []string
+				for _, s := range occ {
+					at = append(at, labelOf(s, t.Name).Pos().String())
+				}
+				c.errorf(t.Pos(), "goto to label %s, which is repeated in procedure %s (at %s)", show(t), show(c.proc.Proc.Name), strings.Join(at, ", "))
+			}
+		default:
+			c.jumped[t.Name] = true
+			c.info.Jumps[t] = occ[0]
 		}
 	}
 }
@@ -303,7 +474,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	for _, e := range s.Rhs {
 		c.expr(e, nil)
 	}
-	targets := c.targets(s.Lhs)
+	targets := c.targets(s.Lhs, true)
 	if s.Constrain != nil {
 		c.expr(s.Constrain, targets)
 	}
@@ -322,9 +493,10 @@ func (c *checker) inScope() map[*Var]bool {
 }
 
 // targets resolves the assigned identifiers of an assignment or call and
-// reports a variable assigned twice. It returns the set of assigned
-// variables, which a constrain clause may prime.
-func (c *checker) targets(lhs []*syntax.Ident) map[*Var]bool {
+// reports a variable assigned twice: with a warning if twiceOK (a parallel
+// assignment, see the package comment), else as an error. It returns the
+// set of assigned variables, which a constrain clause may prime.
+func (c *checker) targets(lhs []*syntax.Ident, twiceOK bool) map[*Var]bool {
 	set := make(map[*Var]bool, len(lhs))
 	for _, id := range lhs {
 		if id.Name == "_" {
@@ -335,7 +507,11 @@ func (c *checker) targets(lhs []*syntax.Ident) map[*Var]bool {
 			continue
 		}
 		if set[v] {
-			c.errorf(id.Pos(), "%s assigned twice in one statement", show(id))
+			if twiceOK {
+				c.warnf(id.Pos(), "%s assigned twice in one statement: the step is blocked where the values differ", show(id))
+			} else {
+				c.errorf(id.Pos(), "%s assigned twice in one statement", show(id))
+			}
 			continue
 		}
 		set[v] = true
@@ -347,7 +523,7 @@ func (c *checker) call(s *syntax.CallStmt, thread bool) {
 	for _, e := range s.Args {
 		c.expr(e, nil)
 	}
-	c.targets(s.Lhs)
+	c.targets(s.Lhs, false)
 	callee := c.info.procByName[s.Proc.Name]
 	if callee == nil {
 		if c.once("proc", s.Proc.Name) {

@@ -211,16 +211,34 @@ end
 		errs: []string{"t.bp:2:3: return of 2 values in void procedure main"},
 	},
 	{
-		name: "duplicate label",
+		name: "goto to a repeated label",
 		src: `void main() begin
   L: skip;
   if * then
     L: skip;
   fi
   goto L;
+  start_thread goto L;
+  M: L: skip;
 end
 `,
-		errs: []string{"t.bp:4:5: duplicate label L in procedure main (first defined at 2:3)"},
+		errs: []string{"t.bp:6:8: goto to label L, which is repeated in procedure main (at 2:3, 4:5, 8:6)"},
+	},
+	{
+		name: "repeated label nothing jumps to (Getafix's SafeStack)",
+		src: `decl a;
+void main() begin
+  if a then SLIC_ERROR: skip; fi
+  if !a then SLIC_ERROR: SLIC_ERROR: skip; else L: skip; fi
+  L: SLIC_ERROR: skip;
+end
+void f() begin SLIC_ERROR: skip; end
+`,
+		warns: []string{
+			"t.bp:4:14: label SLIC_ERROR repeated in procedure main (first at 3:13); no goto names it, so it marks every occurrence",
+			"t.bp:5:3: label L repeated in procedure main (first at 4:49); no goto names it, so it marks every occurrence",
+			"t.bp:5:6: label SLIC_ERROR repeated in procedure main (first at 3:13); no goto names it, so it marks every occurrence",
+		},
 	},
 	{
 		name: "undefined goto target",
@@ -260,13 +278,18 @@ end
 		},
 	},
 	{
-		name: "same variable assigned twice",
+		name: "same variable assigned twice (Getafix's reading: blocked where the values differ)",
 		src: `decl a, b;
 void main() begin
   a, b, a := T, F, T;
+  a, a, a := b, !b, * constrain 'a;
 end
 `,
-		errs: []string{"t.bp:3:9: a assigned twice in one statement"},
+		warns: []string{
+			"t.bp:3:9: a assigned twice in one statement: the step is blocked where the values differ",
+			"t.bp:4:6: a assigned twice in one statement: the step is blocked where the values differ",
+			"t.bp:4:9: a assigned twice in one statement: the step is blocked where the values differ",
+		},
 	},
 	{
 		name: "same variable twice as call target",

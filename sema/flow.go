@@ -8,7 +8,7 @@ import "boolprog/syntax"
 // both branches of every if are taken), every call returns, and a
 // `start_thread goto L` makes L reachable as well as what follows it.
 type flow struct {
-	labels map[string]syntax.Stmt
+	labels map[string][]syntax.Stmt
 	id     map[syntax.Stmt]int
 	succ   [][]int
 }
@@ -48,7 +48,15 @@ func (g *flow) number(list []syntax.Stmt) {
 		g.id[s] = len(g.id)
 		switch s := s.(type) {
 		case *syntax.IfStmt:
-			g.number(s.Then)
+			for { // along the elsif chain, iteratively
+				g.number(s.Then)
+				e := Elsif(s)
+				if e == nil {
+					break
+				}
+				s = e
+				g.id[s] = len(g.id)
+			}
 			g.number(s.Else)
 		case *syntax.WhileStmt:
 			g.number(s.Body)
@@ -77,8 +85,10 @@ func (g *flow) stmt(s syntax.Stmt, follow int) {
 	}
 	targets := func(ids []*syntax.Ident) {
 		for _, t := range ids {
-			// Undefined labels were reported as errors already.
-			if ls, ok := g.labels[t.Name]; ok {
+			// Undefined and repeated labels were reported as errors
+			// already; a repeated one leads to each occurrence, so
+			// that no warning follows from the error.
+			for _, ls := range g.labels[t.Name] {
 				add(g.id[ls])
 			}
 		}
@@ -89,7 +99,15 @@ func (g *flow) stmt(s syntax.Stmt, follow int) {
 	case *syntax.ReturnStmt, *syntax.EndThreadStmt:
 		// Control leaves the procedure (or the thread ends).
 	case *syntax.IfStmt:
-		add(g.list(s.Then, follow))
+		for { // along the elsif chain, iteratively
+			add(g.list(s.Then, follow))
+			e := Elsif(s)
+			if e == nil {
+				break
+			}
+			add(g.id[e])
+			s, n = e, g.id[e]
+		}
 		add(g.list(s.Else, follow))
 	case *syntax.WhileStmt:
 		add(g.list(s.Body, n))
@@ -121,8 +139,25 @@ func (c *checker) warnUnreached(list []syntax.Stmt, g *flow, reached []bool, qui
 		switch s := s.(type) {
 		case *syntax.IfStmt:
 			inner = c.warnUnreached(s.Then, g, reached, quiet && dead)
-			// Both branches of an unreachable if are one run.
-			inner = c.warnUnreached(s.Else, g, reached, dead && (quiet || inner)) || inner
+			// Both branches of an unreachable if are one run. The
+			// else branch of an elsif chain is a list of one if
+			// statement; the loop does what the recursive call on
+			// that list would do, link by link.
+			q := dead && (quiet || inner)
+			for e := Elsif(s); e != nil; e = Elsif(s) {
+				s = e
+				eDead, eQuiet, w := !reached[g.id[e]], q, false
+				if !eDead {
+					eQuiet = false
+				} else if labels := e.StmtLabels(); !eQuiet && len(labels) > 0 {
+					c.warnf(labels[0].Pos(), "unreachable statement labelled %s", show(labels[0]))
+					eQuiet, w = true, true
+				}
+				t := c.warnUnreached(e.Then, g, reached, eQuiet && eDead)
+				inner = inner || w || t
+				q = eDead && (eQuiet || t)
+			}
+			inner = c.warnUnreached(s.Else, g, reached, q) || inner
 		case *syntax.WhileStmt:
 			inner = c.warnUnreached(s.Body, g, reached, quiet && dead)
 		}

@@ -38,6 +38,15 @@ type Info struct {
 	// `start_thread f(...)`) whose procedure exists to that procedure.
 	Calls map[*syntax.CallStmt]*ProcInfo
 
+	// Jumps maps every label named by a `goto` or `start_thread goto` to
+	// the statement that carries the label. A label that is undefined, or
+	// repeated in its procedure (an error for a jump), has no entry.
+	Jumps map[*syntax.Ident]syntax.Stmt
+
+	// Errors is the number of errors Check reported; Info is complete
+	// and consistent only when it is 0 (ir.Lower refuses it otherwise).
+	Errors int
+
 	globalByName map[string]*Var
 	procByName   map[string]*ProcInfo
 }
@@ -77,8 +86,11 @@ type ProcInfo struct {
 	Locals []*Var
 
 	// Labels maps every label of the procedure (on statements at any
-	// nesting depth) to the statement it labels.
-	Labels map[string]syntax.Stmt
+	// nesting depth) to the statements it labels, in source order. A
+	// label has several statements only if it is repeated in the
+	// procedure, which is accepted (with a warning) when no goto names it;
+	// it then marks every one of them (a target label means each).
+	Labels map[string][]syntax.Stmt
 
 	byName map[string]*Var
 }

@@ -1,6 +1,7 @@
 package sema
 
 import (
+	"slices"
 	"testing"
 
 	"boolprog/syntax"
@@ -50,7 +51,7 @@ end
 	if !same(names, []string{"a", "x", "l", "m"}) || len(pf.Params) != 2 || len(pf.Locals) != 2 || pf.Locals[1].Name != "m" {
 		t.Errorf("vars of f: %v, params %v, locals %v", names, pf.Params, pf.Locals)
 	}
-	if pf.Labels["L"] != f.Procs[0].Body[0] || info.Main.Labels["E"] == nil {
+	if !slices.Equal(pf.Labels["L"], []syntax.Stmt{f.Procs[0].Body[0]}) || len(info.Main.Labels["E"]) != 1 {
 		t.Errorf("labels: %v %v", pf.Labels, info.Main.Labels)
 	}
 
@@ -102,5 +103,32 @@ func TestInfoBracedName(t *testing.T) {
 	}
 	if v := info.Global("a b"); v == nil || v.String() != "{a b}" {
 		t.Errorf("braced global: %+v", v)
+	}
+}
+
+func TestInfoJumps(t *testing.T) {
+	f := parse(t, `void main() begin
+  goto A, B;
+  A: skip;
+  B: start_thread goto A;
+  R: skip;
+  if * then R: skip; fi
+end
+`)
+	info, errs, _ := Check(f)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	body := f.Procs[0].Body
+	g := body[0].(*syntax.GotoStmt)
+	st := body[2].(*syntax.StartThreadStmt).Target.(*syntax.GotoStmt)
+	if info.Jumps[g.Targets[0]] != body[1] || info.Jumps[g.Targets[1]] != body[2] || info.Jumps[st.Targets[0]] != body[1] || len(info.Jumps) != 3 {
+		t.Errorf("jumps: %v", info.Jumps)
+	}
+	if r := info.Main.Labels["R"]; len(r) != 2 || r[0] != body[3] || r[1] != body[4].(*syntax.IfStmt).Then[0] {
+		t.Errorf("occurrences of R: %v", r)
+	}
+	if info.Errors != 0 {
+		t.Errorf("Errors = %d", info.Errors)
 	}
 }

@@ -24,9 +24,9 @@
 //   - duplicate global variable x (first declared at L:C)
 //   - duplicate variable x in procedure f (first declared at L:C)
 //   - duplicate procedure f (first defined at L:C)
-//   - duplicate label L in procedure f (first defined at L:C); the same label
-//     written twice on the same statement is accepted, as SATABS does (c2bp
-//     output contains `zS_1: zS_1: goto L7;`)
+//   - goto to label L, which is repeated in procedure f (at L:C, L:C, ...):
+//     a label on several statements of one procedure (see Warnings) cannot
+//     be a jump target, which would be ambiguous; `start_thread goto` too
 //   - undeclared variable x; undefined procedure f; undefined label L in
 //     procedure f; each reported at its first occurrence in a procedure only,
 //     since one declaration fixes them all
@@ -40,13 +40,31 @@
 //     value in void procedure f (a bare `return;` is always fine: the results
 //     are then nondeterministic)
 //   - assignment mismatch: 2 targets but 1 value
-//   - x assigned twice in one statement
+//   - x assigned twice in one statement (among the targets of a call; in a
+//     parallel assignment it is a warning)
+//   - initialiser of global g may use only constants and *, not the
+//     variable x; initialiser of l reads the local m, which has no value on
+//     entry (only parameters and globals may be read); declaration mismatch:
+//     2 variables but 1 initialiser (only in a hand-built tree)
+//   - call of main in a program with global initialisers (first at L:C):
+//     they run once, at the entry of main (of init under the Getafix
+//     convention), so that procedure may not be called
 //   - cannot use _ as a value; cannot declare _ as a variable
 //   - primed variable 'x outside a constrain clause
 //   - start_thread cannot assign the results of f
 //
 // # Warnings
 //
+//   - label L repeated in procedure f (first at L:C); no goto names it, so
+//     it marks every occurrence. Getafix's SafeStack experiments write
+//     `SLIC_ERROR: skip;` once per branch, and Getafix's translator reads a
+//     target label as every statement carrying it. The same label written
+//     twice on the same statement is no repetition, as in SATABS (c2bp
+//     output contains `zS_1: zS_1: goto L7;`).
+//   - x assigned twice in one statement: the step is blocked where the
+//     values differ. Getafix's generated files contain `a, a := e1, e2;`,
+//     which its translator turns into "the next value of a is e1 and is
+//     e2": the step exists only where some choice makes e1 and e2 equal.
 //   - global variable x declared and not used; local variable x declared and
 //     not used; parameter x declared and not used. Any mention counts as a use
 //     (read, assignment target, dead). Globals named `atomic` and
@@ -76,6 +94,18 @@
 //     type checker accepts, of a plain assignment, where it discards the
 //     value of the expression in its place. It may not be read, primed,
 //     declared or named in `dead`.
+//   - Initialisers (`decl x := e;`): a global's initialiser constrains the
+//     initial state, so it may use only constants and `*` (its value then
+//     cannot depend on the order of declarations); it runs once, at the
+//     start of the program, which is main's entry (init's under the Getafix
+//     convention), so that procedure may not also be called. A local of the
+//     `decl` lines at the top of a body is assigned its initialiser on every
+//     entry to the procedure, after the parameters are bound; all of them
+//     at once, so an initialiser may read the parameters and the globals but
+//     not the procedure's other locals. A `decl x := e;` among the
+//     statements assigns e each time it is executed (instead of forgetting
+//     x's value) and may read any variable in scope. No initialiser may
+//     contain a primed variable.
 //   - Threads: `start_thread f(e)` is checked like a call (existence, arity)
 //     but may not assign results, which have nowhere to go; `start_thread
 //     goto L` needs L in the procedure. `ASYNC_n:` labels are ordinary labels

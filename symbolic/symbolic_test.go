@@ -8,6 +8,7 @@ import (
 
 	"boolprog/bdd"
 	"boolprog/ir"
+	"boolprog/sema"
 	"boolprog/symbolic"
 	"boolprog/syntax"
 )
@@ -18,7 +19,11 @@ func lower(t *testing.T, src string) *ir.Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ir.Lower(f, ir.Options{})
+	info, errs, _ := sema.Check(f)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	p, err := ir.Lower(f, info, ir.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +236,7 @@ end
 		"L4": {"d"},
 	} {
 		var got []string
-		for _, s := range lv.Live[p.Main][main.Labels[label]].Elems() {
+		for _, s := range lv.Live[p.Main][main.Labels[label][0]].Elems() {
 			got = append(got, main.Locals[s-sl.G])
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {

@@ -23,10 +23,10 @@ func TestCLI(t *testing.T) {
 		stderrHas string // substring of stderr ("" to require empty stderr)
 		stdoutHas string // substring of stdout
 	}{
-		{"failing assert", []string{"check", "testdata/assert.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 6 main: assert(g)  State g=0\nerror: failure of assert(g) (line 6) reached\n"},
+		{"failing assert", []string{"check", "testdata/assert.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 6 main: assert(g)  State g=0\ntestdata/assert.bp:6:3: error: assertion assert(g) fails\nchecked: 1 assertion (label SLIC_ERROR occurs nowhere)\n"},
 		{"safe", []string{"check", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", ""},
 		{"fig1 target R", []string{"check", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 24 A: g := a2"},
-		{"fig1 error line", []string{"check", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 12 main: skip  State g=1 h=0\nerror: label R (line 12) reached\n"},
+		{"fig1 error line", []string{"check", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 12 main: skip  State g=1 h=0\n../../examples/bebop-fig1.bp:12:8: error: label R reached\nchecked: no assertions, label R (line 12)\n"},
 		{"flags after file", []string{"check", "../../examples/bebop-fig1.bp", "--target", "R"}, exitFailed, "VERIFICATION FAILED", "", ""},
 		{"fig1 default target is safe", []string{"check", "../../examples/bebop-fig1.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", ""},
 		{"bebop style", []string{"check", "--trace-style", "bebop", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Label R (line 12) reachable by following path:\nLine 12 State g=1 h=0\nLine 11 State g=1 h=0"},
@@ -39,7 +39,7 @@ func TestCLI(t *testing.T) {
 		{"semantic errors", []string{"check", "testdata/bad.bp"}, exitInput, "", "testdata/bad.bp:5:8: undeclared variable h\ntestdata/bad.bp:6:3: undefined procedure f\n", ""},
 		{"syntax error", []string{"check", "testdata/syntax.bp"}, exitInput, "", "testdata/syntax.bp:4:1: expected 'fi', found keyword end\n", ""},
 		{"missing file", []string{"check", "testdata/nonexistent.bp"}, exitInput, "", "nonexistent.bp", ""},
-		{"no file", []string{"check"}, exitUsage, "", "want exactly one FILE", ""},
+		{"no file", []string{"check"}, exitUsage, "", "no FILE to check", ""},
 		{"unknown engine", []string{"check", "--engine", "magic", "testdata/safe.bp"}, exitUsage, "", "unknown engine \"magic\"", ""},
 		{"unknown style", []string{"check", "--trace-style", "sideways", "testdata/safe.bp"}, exitUsage, "", "unknown trace style", ""},
 		{"unknown flag", []string{"check", "--frobnicate", "testdata/safe.bp"}, exitUsage, "", "flag provided but not defined", ""},
@@ -51,6 +51,7 @@ func TestCLI(t *testing.T) {
 		{"gen random", []string{"gen", "random", "--seed", "7"}, exitOK, "", "", "void main()"},
 		{"gen template", []string{"gen", "bebop-template", "2"}, exitOK, "", "", "level2"},
 		{"bench", []string{"bench", "--engine", "explicit", "--sizes", "2,4", "--runs", "1", "--error", "unreachable"}, exitOK, "", "", "  4    14     safe"},
+		{"bench: T(N) for label reach, trace replayed", []string{"bench", "--sizes", "2,3", "--runs", "1"}, exitOK, "", "", "label reach, trace built and replayed"},
 		{"bench bad size", []string{"bench", "--sizes", "3,x"}, exitUsage, "", "bad size", ""},
 		{"gen template bad variant", []string{"gen", "bebop-template", "--error", "maybe", "3"}, exitUsage, "", "invalid value \"maybe\" for flag -error: want none, reachable or unreachable", ""},
 		{"bench bad variant", []string{"bench", "--error", "maybe"}, exitUsage, "", "invalid value \"maybe\" for flag -error", ""},

@@ -76,6 +76,9 @@ type edgeInfo struct {
 	// Intraprocedural edges: the step. Calls: the return Join, whose
 	// relation is supplied by the summary edges (ApplyWith).
 	img *symbolic.Image
+	// Intraprocedural edges: the slots the step may change (img.Rel() is
+	// its relation).
+	relChanged symbolic.Set
 
 	// Calls only.
 	entry    *symbolic.Image // caller's Cur state → callee's entry state (before SelfLoop)
@@ -192,8 +195,10 @@ func (md *model) compile(ei *edgeInfo) *edgeInfo {
 	keep := pi.live[to]
 	drop := pi.scope.Minus(keep)
 	if ei.call == nil {
+		rel := l.EdgeRel(pi.proc, ei.edge.Op)
+		ei.relChanged = rel.Changed
 		ei.img = md.image(symbolic.ImageSpec{
-			Rel:  l.EdgeRel(pi.proc, ei.edge.Op),
+			Rel:  rel,
 			Drop: drop,
 			Keep: keep,
 		})

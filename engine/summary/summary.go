@@ -112,7 +112,8 @@ var errTimeout = errors.New("timeout")
 // locations (reached), time_reach_ns (setup and Figure 3), peak_bdd_nodes
 // (the bdd package's peak of allocated nodes: live or not yet collected),
 // bdd_vars, bdd_gcs, and for unsafe programs rings (distances searched),
-// trace_steps and time_trace_ns (ring search and trace).
+// time_rings_ns (the ring search), trace_steps and time_trace_ns (ring
+// search and trace).
 func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
 	start := time.Now()
 	if err := q.Validate(p); err != nil {
@@ -204,6 +205,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		return nil, fmt.Errorf("summary: internal error: the error is reachable but the ring search found none")
 	}
 	res.Stats.Set("rings", int64(rs.keysDone))
+	res.Stats.Set("time_rings_ns", int64(time.Since(traceStart)))
 	tr, err := rs.trace(hit)
 	if err != nil {
 		if errors.Is(err, bdd.ErrNodeLimit) || errors.Is(err, errTimeout) {

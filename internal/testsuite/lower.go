@@ -5,18 +5,23 @@ import (
 	"testing"
 
 	"boolprog/ir"
+	"boolprog/sema"
 	"boolprog/syntax"
 )
 
-// Lower parses src (CPROVER dialect) and lowers it with the given target
-// label, failing the test on any error.
+// Lower parses src (CPROVER dialect), checks it and lowers it with the
+// given target label, failing the test on any error.
 func Lower(t testing.TB, name, src, target string) *ir.Program {
 	t.Helper()
 	f, err := syntax.ParseFile(name, []byte(src), syntax.CProver)
 	if err != nil {
 		t.Fatalf("parse %s: %v", name, err)
 	}
-	p, err := ir.Lower(f, ir.Options{Target: target})
+	info, errs, _ := sema.Check(f)
+	if len(errs) > 0 {
+		t.Fatalf("check %s: %v", name, errs)
+	}
+	p, err := ir.Lower(f, info, ir.Options{Target: target})
 	if err != nil {
 		t.Fatalf("lower %s: %v", name, err)
 	}
