@@ -81,6 +81,10 @@ type replayer struct {
 	first     map[int]int // thread → its first step
 	slots     [][]int     // per step: the variable slot of each value, computed on demand
 	slotErr   []error
+
+	kept []Config    // buffer: the candidates a step describes
+	bufs [2][]Config // buffers: the outcomes of a step, alternately
+	flip bool
 }
 
 func newReplayer(p *ir.Program, steps []result.Step) *replayer {
@@ -157,7 +161,7 @@ func (r *replayer) run(ctx context.Context) error {
 		}
 
 		// Keep the configurations the step describes.
-		var kept []Config
+		kept := r.kept[:0]
 		var why string
 		for _, c := range cands {
 			if reason := r.describes(c, t, proc, s, slots); reason != "" {
@@ -171,6 +175,7 @@ func (r *replayer) run(ctx context.Context) error {
 		if len(kept) == 0 {
 			return fmt.Errorf("%s: %s", where, why)
 		}
+		r.kept = kept
 
 		r.at = i
 		if i == last {
@@ -184,8 +189,7 @@ func (r *replayer) run(ctx context.Context) error {
 				return fmt.Errorf("%s: the last step is not the error: edge %d (%s) does not fail an assertion", where, edge.ID, edge.Text)
 			}
 			for _, c := range kept {
-				r.s.free = 0
-				next, err := r.s.exec(c, t, edge.ID)
+				next, err := r.s.step(c, t, edge.ID)
 				if err != nil {
 					return fmt.Errorf("%s: %w", where, r.omitted(err))
 				}
@@ -237,20 +241,29 @@ func (r *replayer) run(ctx context.Context) error {
 
 // advance executes edge id of thread t from each configuration and
 // returns the distinct outcomes that have not ended, and whether some have.
+// The outcomes go to the buffer that the previous step's candidates did
+// not use (the two alternate).
 func (r *replayer) advance(kept []Config, t, id int) (cands []Config, ended bool, err error) {
+	r.flip = !r.flip
+	buf := &r.bufs[0]
+	if r.flip {
+		buf = &r.bufs[1]
+	}
+	r.s.out = (*buf)[:0]
 	for _, c := range kept {
 		r.s.free = 0
-		next, err := r.s.exec(c, t, id)
-		if err != nil {
+		if err := r.s.exec(c, t, id); err != nil {
 			return nil, false, err
 		}
-		for _, n := range next {
-			if n.Ended() { // no next step can describe it
-				ended = true
-				continue
-			}
-			cands = append(cands, n)
+	}
+	*buf = r.s.out
+	cands = r.s.out[:0]
+	for _, n := range r.s.out {
+		if n.Ended() { // no next step can describe it
+			ended = true
+			continue
 		}
+		cands = append(cands, n)
 	}
 	if len(cands) > 1 {
 		cands = dedupe(cands)
