@@ -42,7 +42,7 @@ SLIC_ERROR variants instead (--error none: every reachable state).
 func runBench(ctx context.Context, args []string, s *streams) int {
 	c := newCommand("bench", benchHead)
 	fs := c.fs
-	engineName := fs.String("engine", engines[0].names[0], "engine: "+engineNames())
+	engineName := fs.String("engine", defaultEngine, "engine: "+engineNames())
 	sizes := fs.String("sizes", "100,200,400,800,1600,3200", "comma-separated template sizes N")
 	runs := fs.Int("runs", 3, "runs per size; the median time is reported")
 	var kind templateErrorFlag
@@ -60,7 +60,7 @@ func runBench(ctx context.Context, args []string, s *streams) int {
 	if len(rest) > 0 {
 		return c.usageError(s, "unexpected argument %q", rest[0])
 	}
-	newEngine, ok := findEngine(*engineName)
+	info, ok := engine.Lookup(*engineName)
 	if !ok {
 		return c.usageError(s, "unknown engine %q (have %s)", *engineName, engineNames())
 	}
@@ -91,7 +91,12 @@ func runBench(ctx context.Context, args []string, s *streams) int {
 		}
 		var ms []benchRun
 		for r := 0; r < *runs; r++ {
-			m := measure(ctx, newEngine(checkOptions{stats: true}), prog, cfg)
+			eng, err := info.New()
+			if err != nil {
+				fmt.Fprintf(s.stderr, "boolprog bench: engine %s: %v\n", info.Name(), err)
+				return exitUsage
+			}
+			m := measure(ctx, eng, prog, cfg)
 			if intr := interruption(ctx); intr != nil {
 				tw.Flush()
 				fmt.Fprintln(s.stdout, "VERIFICATION UNKNOWN: interrupted")
@@ -243,12 +248,12 @@ func measure(ctx context.Context, eng engine.Engine, p *ir.Program, cfg benchCon
 // checkTemplate runs one check the way `boolprog check` does: search,
 // trace, and (unless cfg says not to) replay of the trace.
 func checkTemplate(ctx context.Context, eng engine.Engine, p *ir.Program, cfg benchConfig) benchRun {
-	ctx, cancel := context.WithTimeoutCause(ctx, cfg.timeout, errTimeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, cfg.timeout, engine.ErrTimeout)
 	defer cancel()
 	var m benchRun
 	start := time.Now()
 	q := engine.Query{AllReachable: cfg.kind == gen.NoError && cfg.target == ""}
-	m.res = checkSafely(ctx, eng, p, q)
+	m.res = engine.Run(ctx, eng, p, q)
 	if m.res.Verdict == result.Unsafe && cfg.replay {
 		t := time.Now()
 		m.replayErr = replay(ctx, p, m.res.Trace)

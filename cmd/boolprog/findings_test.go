@@ -16,6 +16,7 @@ import (
 
 	"boolprog/engine"
 	"boolprog/gen"
+	"boolprog/internal/jsonschema"
 	"boolprog/result"
 )
 
@@ -244,7 +245,7 @@ func TestFinding8JSON(t *testing.T) {
 			var v struct {
 				File    string
 				Verdict string
-				Errors  []jsonError
+				Errors  []result.Message
 			}
 			if err := dec.Decode(&v); err != nil {
 				t.Fatal(err)
@@ -270,18 +271,18 @@ func TestFinding8JSON(t *testing.T) {
 		name string
 		args []string
 		code int
-		want jsonError
+		want result.Message
 	}{
 		{"syntax error", []string{"check", "--format", "json", "testdata/syntax.bp"}, exitInput,
-			jsonError{File: "testdata/syntax.bp", Line: 4, Col: 1, Message: "expected 'fi', found keyword end"}},
+			result.Message{File: "testdata/syntax.bp", Line: 4, Col: 1, Message: "expected 'fi', found keyword end"}},
 		{"semantic error", []string{"check", "--format=json", "testdata/bad.bp"}, exitInput,
-			jsonError{File: "testdata/bad.bp", Line: 5, Col: 8, Message: "undeclared variable h"}},
+			result.Message{File: "testdata/bad.bp", Line: 5, Col: 8, Message: "undeclared variable h"}},
 		{"unknown label", []string{"check", "--format", "json", "-l", "NOPE", fig1}, exitInput,
-			jsonError{File: fig1, Message: "target label NOPE occurs nowhere; the program's labels, closest first: R"}},
+			result.Message{File: fig1, Message: "target label NOPE occurs nowhere; the program's labels, closest first: R"}},
 		{"usage error", []string{"check", "--format", "json", "--frobnicate", fig1}, exitUsage,
-			jsonError{Message: "flag provided but not defined: -frobnicate"}},
+			result.Message{Message: "flag provided but not defined: -frobnicate"}},
 		{"missing file", []string{"check", "--format", "json", "testdata/nonexistent.bp"}, exitInput,
-			jsonError{File: "testdata/nonexistent.bp", Message: "open: no such file or directory"}},
+			result.Message{File: "testdata/nonexistent.bp", Message: "open: no such file or directory"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -290,12 +291,53 @@ func TestFinding8JSON(t *testing.T) {
 			if code != tt.code || stderr.Len() > 0 {
 				t.Errorf("exit %d (want %d), stderr %q", code, tt.code, stderr.String())
 			}
-			var out struct{ Errors []jsonError }
+			var out struct{ Errors []result.Message }
 			if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 				t.Fatalf("not JSON: %v\n%s", err, stdout.String())
 			}
 			if len(out.Errors) == 0 || out.Errors[0] != tt.want {
 				t.Errorf("errors %+v, want first %+v", out.Errors, tt.want)
+			}
+		})
+	}
+}
+
+// TestReportSchema validates the JSON of every verdict kind, of input
+// errors and of usage errors against the report's published schema.
+func TestReportSchema(t *testing.T) {
+	schema, err := jsonschema.Parse(result.ReportSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"safe", []string{"check", "--format", "json", "testdata/safe.bp"}, exitOK},
+		{"unsafe, label", []string{"check", "--format", "json", "-l", "R", fig1}, exitFailed},
+		{"unsafe, assertion", []string{"check", "--format", "json", "testdata/assert.bp"}, exitFailed},
+		{"unknown", []string{"check", "--format", "json", "--engine", "explicit", "testdata/threads.bp"}, exitUnknown},
+		{"unknown, interrupted", []string{"check", "--format", "json", "-l", "R", fig1}, 130},
+		{"warnings", []string{"check", "--format", "json", "testdata/getafix.bp"}, exitUnknown},
+		{"input error", []string{"check", "--format", "json", "testdata/bad.bp"}, exitInput},
+		{"usage error", []string{"check", "--format", "json", "--engine", "magic", fig1}, exitUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			if tt.code == 130 {
+				c, cancel := context.WithCancelCause(ctx)
+				cancel(&interrupted{syscall.SIGINT})
+				ctx = c
+			}
+			var stdout, stderr bytes.Buffer
+			code := runContext(ctx, tt.args, &streams{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %s", code, tt.code, stderr.String())
+			}
+			if err := schema.Validate(stdout.Bytes()); err != nil {
+				t.Errorf("report does not satisfy the schema: %v\n%s", err, stdout.String())
 			}
 		})
 	}
@@ -325,8 +367,12 @@ func TestFinding4ReplayCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, _ := findEngine("summary")
-	res := checkSafely(context.Background(), eng(checkOptions{}), p, engine.Query{})
+	info, _ := engine.Lookup(defaultEngine)
+	eng, err := info.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := engine.Run(context.Background(), eng, p, engine.Query{})
 	if res.Verdict != result.Unsafe {
 		t.Fatalf("verdict %v", res.Verdict)
 	}
@@ -407,14 +453,24 @@ func TestFinding7Trace(t *testing.T) {
 		{name: "--trace-file", args: []string{"check", "--trace-file", traceFile, "-l", "R", fig1}, code: exitFailed,
 			stdout: []string{"trace: 17 steps written to " + traceFile + "\n", fig1 + ":12:8: error: label R reached\n"}, notStdout: []string{"Line "}, last: "VERIFICATION FAILED"},
 		{name: "--stats has every phase", args: []string{"check", "--stats", "-l", "R", fig1}, code: exitFailed,
-			stdout: []string{"time: ", "parse ", "check ", "replay "}},
+			stdout: []string{"time: ", "parse ", "lower ", "replay "}},
 		{name: "bad --trace", args: []string{"check", "--trace", "some", fig1}, code: exitUsage, stderr: []string{"unknown trace detail"}},
 		{name: "--trace-file with several files", args: []string{"check", "--trace-file", traceFile, fig1, fig1}, code: exitUsage, stderr: []string{"one FILE"}},
 		{name: "--trace none with --trace-style", args: []string{"check", "--trace", "none", "--trace-style", "bebop", fig1}, code: exitUsage, stderr: []string{"no effect"}},
+		{name: "numbered steps, marked choices", args: []string{"check", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{" 1. Line 6 main: h := !g  State g=1 h=0\n", "17. Line 12 main: skip  State g=1 h=0\n"}},
+		{name: "--trace-numbers=false", args: []string{"check", "--trace-numbers=false", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{"\nLine 7 main: A(g, h)  State g=1 h=0\n"}, notStdout: []string{" 1. "}},
+		{name: "--trace changes", args: []string{"check", "--trace", "changes", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{" 1. Line 6 main: h := !g  State g=1 h=0\n 2. Line 7 main: A(g, h)\n 3.   Line 20 A: if (a1)  State a1=1 a2=0\n"}},
+		{name: "indentation capped", args: []string{"check", "--trace-indent", "1", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{" 5.   [depth 2] Line 20 A: if (a1)"}},
+		{name: "bebop style is the paper's", args: []string{"check", "--trace-style", "bebop", "--trace-numbers", "-l", "R", fig1}, code: exitUsage, stderr: []string{"paper's format"}},
+		{name: "trace flags do not shape JSON", args: []string{"check", "--format", "json", "--trace-indent", "3", fig1}, code: exitUsage, stdout: []string{`"message": "--trace-indent shapes the text trace`}},
 		{name: "-q and -v", args: []string{"check", "-q", "-v", fig1}, code: exitUsage, stderr: []string{"contradict"}},
 	})
 	got := readFile(t, traceFile)
-	if !strings.HasPrefix(got, "Line 6 main: h := !g  State g=1 h=0\n") || strings.Count(got, "\n") != 17 {
+	if !strings.HasPrefix(got, " 1. Line 6 main: h := !g  State g=1 h=0\n") || strings.Count(got, "\n") != 17 {
 		t.Errorf("trace file:\n%s", got)
 	}
 }

@@ -25,9 +25,6 @@ func (e *interrupted) exitCode() int {
 	return 128 + int(syscall.SIGINT)
 }
 
-// errTimeout is the cause of a context whose --timeout expired.
-var errTimeout = errors.New("timeout")
-
 // notifyInterrupt returns a context cancelled, with an *interrupted cause,
 // by the first SIGINT or SIGTERM. The first signal only cancels: the run
 // then ends promptly with "VERIFICATION UNKNOWN: interrupted" and its
