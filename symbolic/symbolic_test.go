@@ -236,7 +236,7 @@ end
 		"L4": {"d"},
 	} {
 		var got []string
-		for _, s := range lv.Live[p.Main][main.Labels[label]].Elems() {
+		for _, s := range lv.Live[p.Main][main.Labels[label][0]].Elems() {
 			got = append(got, main.Locals[s-sl.G])
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {

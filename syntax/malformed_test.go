@@ -86,9 +86,9 @@ func TestMalformed(t *testing.T) {
 		{"missing semicolon between statements", "void main() begin skip skip; end",
 			"x.bp:1:24: expected ';', found keyword skip"},
 		{"goto without label", "void main() begin goto; end",
-			"x.bp:1:23: expected identifier, found ';'"},
+			"x.bp:1:23: expected label, found ';'"},
 		{"goto trailing comma", "void main() begin goto L,; end",
-			"x.bp:1:26: expected identifier, found ';'"},
+			"x.bp:1:26: expected label, found ';'"},
 		{"label without statement", "void main() begin L: end",
 			"x.bp:1:22: label L must be followed by a statement"},
 		{"invalid constant 2", "void main() begin x := 2; end",
@@ -125,6 +125,16 @@ func TestMalformed(t *testing.T) {
 			"x.bp:1:26: expected ';', found keyword skip"},
 		{"return with dangling comma", "bool f() begin return T,; end",
 			"x.bp:1:25: expected expression, found ';'"},
+		{"decl with too few initial values", "decl a, b := T;",
+			"x.bp:1:11: 2 variables declared with 1 initial value: give one per variable"},
+		{"decl with too many initial values", "void main() begin decl a := T, F; end",
+			"x.bp:1:26: 1 variable declared with 2 initial values: give one per variable"},
+		{"decl with empty initialiser", "decl a := ;",
+			"x.bp:1:11: expected expression, found ';'"},
+		{"number not a label", "void main() begin 0; end",
+			"x.bp:1:19: expected statement, found number 0"},
+		{"goto a constant", "void main() begin goto T, *; end",
+			"x.bp:1:27: expected label, found '*'"},
 	}
 	if len(tests) < 40 {
 		t.Fatalf("only %d cases", len(tests))
@@ -217,7 +227,15 @@ func TestDialects(t *testing.T) {
 		{"!a & 'b", "!a & 'b", "!a & 'b"},
 		{"!(a & b) => c", "!(a & b) => c", "!(a & b) => c"},
 		{"a && b || c", "a & b | c", "a & b | c"},
-		{"a = b = c = d", "a = (b = (c = d))", "((a = b) = c) = d"},
+		// A chain of one associative operator is one balanced tree in
+		// both dialects; only the operators around it differ.
+		{"a = b = c = d", "a = b = c = d", "a = b = c = d"},
+		{"a != b != c", "a != b != c", "a != b != c"},
+		{"a = b = c != d", "a = b = (c != d)", "(a = b = c) != d"},
+		{"a != b = c = d", "a != (b = c = d)", "(a != b) = c = d"},
+		{"(a & b) & c", "a & b & c", "a & b & c"},
+		{"a & (b & c)", "a & (b & c)", "a & (b & c)"},
+		{"a => b = c = d", "a => (b = c = d)", "a => (b = c = d)"},
 		{"~a == b", "!a = b", "!a = b"},
 		{"a = b => c", "a = (b => c)", "(a = b) => c"},
 	}
