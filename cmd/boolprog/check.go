@@ -261,6 +261,9 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	var stats result.Stats
 	stats.AddPhase(result.PhaseParse, time.Since(start))
 	if !cf.quiet && cf.format != "json" {
+		if l.note != "" {
+			fmt.Fprintln(s.stderr, l.note)
+		}
 		printWarnings(s.stderr, l.warns)
 	}
 	t := time.Now()
@@ -304,7 +307,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	}
 	prog.stop()
 
-	out := &outcome{path: l.name, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns}
+	out := &outcome{path: l.name, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note}
 	if err := r.report(out); err != nil {
 		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 		return exitUsage
@@ -372,6 +375,8 @@ type outcome struct {
 	total time.Duration
 	note  string // a remark on the verdict, e.g. that a limit cut the replay
 	warns syntax.ErrorList
+	// dialectNote says which precedence dialect was detected, if one was.
+	dialectNote string
 }
 
 // report writes the outcome of one file as text or JSON.
@@ -382,7 +387,16 @@ func (r *checkRun) report(o *outcome) error {
 			target = o.prog.Target
 		}
 		rep := result.NewReport(o.res, o.path, target)
-		rep.Warnings = messages(o.warns)
+		if !r.cf.quiet {
+			rep.Warnings = messages(o.warns)
+			if o.dialectNote != "" {
+				rep.Warnings = append([]result.Message{{File: o.path, Message: strings.TrimPrefix(o.dialectNote, o.path+": ")}}, rep.Warnings...)
+			}
+		}
+		if p := o.prog; p != nil && p.Concurrent && o.res.Verdict == result.Unknown && p.ConcurrentWhy != "" {
+			rep.Warnings = append(rep.Warnings, result.Message{File: o.path, Line: p.ConcurrentPos.Line, Col: p.ConcurrentPos.Col,
+				Message: "the program is concurrent: " + p.ConcurrentWhy})
+		}
 		if o.note != "" && !o.res.TraceCut {
 			// The note of a replay cut short: reason is otherwise empty
 			// for an unsafe answer.
@@ -406,6 +420,11 @@ func (r *checkRun) writeText(o *outcome) error {
 	}
 	if o.note != "" {
 		fmt.Fprintf(w, "note: %s\n", o.note)
+	}
+	if p := o.prog; p != nil && p.Concurrent && res.Verdict == result.Unknown && p.ConcurrentWhy != "" {
+		// Point at what made the program concurrent, which the engine
+		// refused (or could not finish).
+		fmt.Fprintln(w, (&syntax.Error{Filename: o.path, Pos: p.ConcurrentPos, Msg: "note: the program is concurrent: " + p.ConcurrentWhy}).Error())
 	}
 	if r.cf.stats || res.Reason == engine.ReasonInterrupted {
 		writeStats(w, o)

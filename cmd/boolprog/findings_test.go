@@ -487,3 +487,36 @@ func buildCommand(t *testing.T) string {
 }
 
 func execCommand(bin string, args ...string) *exec.Cmd { return exec.Command(bin, args...) }
+
+// Finding 6: `assert(a & b = c)` with a, b, c false was SUCCESSFUL by
+// default and FAILED with --dialect getafix, without a warning; nothing
+// said which dialect a Getafix file needs.
+func TestFinding6Dialect(t *testing.T) {
+	src := "decl a, b, c;\nvoid main() begin a, b, c := F, F, F; assert(a & b = c); end\n"
+	getafix := "decl g;\nvoid main() begin g := T; end\nvoid thread1() begin assert(a & b = c); end\n"
+	getafix = strings.Replace(getafix, "decl g;", "decl g, a, b, c;", 1)
+	runCases(t, []cliCase{
+		{name: "default: cprover, with a warning", args: []string{"check", "-"}, stdin: src, code: exitOK,
+			stderr: []string{"<stdin>:2:46: warning: a & b = c means (a & b) = c here (cprover precedence) but a & (b = c) with getafix precedence; add parentheses to say which\n"},
+			last:   "VERIFICATION SUCCESSFUL"},
+		{name: "getafix, with a warning", args: []string{"check", "--dialect", "getafix", "-"}, stdin: src, code: exitFailed,
+			stderr: []string{"<stdin>:2:46: warning: a & b = c means a & (b = c) here (getafix precedence) but (a & b) = c with cprover precedence"},
+			last:   "VERIFICATION FAILED"},
+		{name: "-q silences the warning", args: []string{"check", "-q", "-"}, stdin: src, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
+		{name: "a Getafix file is detected, with a note", args: []string{"check", "-"}, stdin: getafix, code: exitUnknown,
+			stderr: []string{"<stdin>: note: reading with the getafix operator precedence: procedure thread1", "<stdin>:3:29: warning: a & b = c means a & (b = c) here (getafix precedence)"}},
+		{name: "--dialect cprover overrides the detection", args: []string{"check", "--dialect", "cprover", "-"}, stdin: getafix, code: exitUnknown,
+			stderr: []string{"<stdin>:3:29: warning: a & b = c means (a & b) = c here (cprover precedence)"}},
+	})
+}
+
+// Finding 9: a concurrent program's UNKNOWN points at the line that made
+// it concurrent.
+func TestFinding9Concurrent(t *testing.T) {
+	runCases(t, []cliCase{
+		{name: "start_thread", args: []string{"check", "testdata/threads.bp"}, code: exitUnknown,
+			stdout: []string{"testdata/threads.bp:7:3: note: the program is concurrent: start_thread\n"}, last: "VERIFICATION UNKNOWN: concurrent program: not supported by the summary engine"},
+		{name: "Getafix convention", args: []string{"check", "-q", "--engine", "explicit", "testdata/getafix.bp"}, code: exitUnknown,
+			stdout: []string{"testdata/getafix.bp:", ": note: the program is concurrent: procedure thread"}},
+	})
+}
