@@ -182,10 +182,10 @@ func unwrapPathError(err error) error {
 
 // loaded is a source file that parsed and checked.
 type loaded struct {
-	name  string // file name in diagnostics
-	src   []byte
-	file  *syntax.File
-	info  *sema.Info
+	name string // file name in diagnostics
+	src  []byte
+	file *syntax.File
+	info *sema.Info
 	// warns are sema's warnings and the expressions that the other
 	// precedence dialect would read differently, sorted by position.
 	warns syntax.ErrorList
