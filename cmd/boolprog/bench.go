@@ -260,9 +260,18 @@ func checkTemplate(ctx context.Context, eng engine.Engine, p *ir.Program, cfg be
 		m.replay = time.Since(t)
 	}
 	m.total = time.Since(start)
-	c := m.res.Stats.Counters
-	m.reach, m.trace = time.Duration(c["time_reach_ns"]), time.Duration(c["time_trace_ns"])
+	m.reach = phaseTime(&m.res.Stats, result.PhaseReach, "time_reach_ns")
+	m.trace = phaseTime(&m.res.Stats, result.PhaseTrace, "time_trace_ns")
 	return m
+}
+
+// phaseTime returns the time of an engine's phase: from Stats.Phases, or
+// from the counter in which engines reported it before phases existed.
+func phaseTime(st *result.Stats, phase, counter string) time.Duration {
+	if d, ok := st.Phases[phase]; ok {
+		return d
+	}
+	return time.Duration(st.Counters[counter])
 }
 
 // numVars counts a program's variables: globals plus every procedure's
