@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -518,5 +519,39 @@ func TestFinding9Concurrent(t *testing.T) {
 			stdout: []string{"testdata/threads.bp:7:3: note: the program is concurrent: start_thread\n"}, last: "VERIFICATION UNKNOWN: concurrent program: not supported by the summary engine"},
 		{name: "Getafix convention", args: []string{"check", "-q", "--engine", "explicit", "testdata/getafix.bp"}, code: exitUnknown,
 			stdout: []string{"testdata/getafix.bp:", ": note: the program is concurrent: procedure thread"}},
+	})
+}
+
+// Finding 3: long flat chains of operators and of elsif, and CR-only line
+// ends. The stack is capped far below Go's default (1 GB) so that a
+// recursion over a chain's length fails here at a size a test can afford
+// (the 2M-term chain overflowed the default stack).
+func TestFinding3Chains(t *testing.T) {
+	chain := func(n int, op string) string {
+		return "decl g;\nvoid main() begin g := g" + strings.Repeat(" "+op+" g", n-1) + "; assert(g); end\n"
+	}
+	var elsif strings.Builder
+	elsif.WriteString("decl g;\nvoid main() begin\n  if (g) then skip;\n")
+	for range 1000 {
+		elsif.WriteString("  elsif (g) then skip;\n")
+	}
+	elsif.WriteString("  fi\nend\n")
+	runCases(t, []cliCase{
+		{name: "32k-term & chain", args: []string{"check", "-"}, stdin: chain(32_000, "&"), code: exitFailed, last: "VERIFICATION FAILED"},
+		{name: "1,001-branch elsif chain", args: []string{"check", "-"}, stdin: elsif.String(), code: exitOK, last: "VERIFICATION SUCCESSFUL"},
+		{name: "CR-only line ends", args: []string{"check", "-"}, stdin: "decl g;\rvoid main() begin\r  g := T;\r  h := F;\rend\r", code: exitInput,
+			stderr: []string{"<stdin>:4:3: undeclared variable h\n"}},
+		{name: "CRLF line ends", args: []string{"check", "-"}, stdin: "decl g;\r\nvoid main() begin\r\n  g := T;\r\n  h := F;\r\nend\r\n", code: exitInput,
+			stderr: []string{"<stdin>:4:3: undeclared variable h\n"}},
+	})
+	if testing.Short() {
+		t.Skip("long chains take seconds")
+	}
+	defer debug.SetMaxStack(debug.SetMaxStack(16 << 20))
+	long := chain(200_000, "|")
+	runCases(t, []cliCase{
+		{name: "200k-term | chain: check", args: []string{"check", "-"}, stdin: long, code: exitFailed, last: "VERIFICATION FAILED"},
+		{name: "200k-term | chain: fmt", args: []string{"fmt", "-"}, stdin: long, code: exitOK, stdout: []string{"g := g | g | g"}},
+		{name: "200k-term | chain: graph", args: []string{"graph", "-"}, stdin: long, code: exitOK, stdout: []string{"digraph"}},
 	})
 }
