@@ -305,6 +305,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	for _, name := range stats.PhaseNames() {
 		res.Stats.AddPhase(name, stats.Phases[name])
 	}
+	markChoices(p, res.Trace)
 	prog.stop()
 
 	out := &outcome{path: l.name, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note}
@@ -313,6 +314,31 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		return exitUsage
 	}
 	return res.Verdict.ExitCode()
+}
+
+// markChoices sets Step.Choice from the ir (result.Chooses, as
+// result.NewStep does) when the engine marked no step: not every engine
+// builds its steps with NewStep yet, and --trace-choices must not be
+// silently without effect.
+func markChoices(p *ir.Program, tr *result.Trace) {
+	if tr == nil {
+		return
+	}
+	for i := range tr.Steps {
+		if tr.Steps[i].Choice {
+			return
+		}
+	}
+	procs := make(map[string]*ir.Proc, len(p.Procs))
+	for _, pr := range p.Procs {
+		procs[pr.Name] = pr
+	}
+	for i := range tr.Steps {
+		s := &tr.Steps[i]
+		if pr := procs[s.Proc]; pr != nil && s.Edge >= 0 && s.Edge < len(pr.Edges) {
+			s.Choice = result.Chooses(p, pr, s.Edge)
+		}
+	}
 }
 
 // judge replays the trace of an Unsafe result in the concrete interpreter
