@@ -83,6 +83,7 @@ func runBench(ctx context.Context, args []string, s *streams) int {
 	tw := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "N\tvars\tverdict\tsteps\treach\ttrace\treplay\ttotal\tratio\tpeak heap MB\tpeak BDD nodes\tpath edges\t")
 	var prev time.Duration
+	totals := make(map[int]time.Duration)
 	for _, n := range ns {
 		prog, err := templateProgram(n, cfg.kind, cfg.target)
 		if err != nil {
@@ -110,6 +111,7 @@ func runBench(ctx context.Context, args []string, s *streams) int {
 			ratio = fmt.Sprintf("%.2f", float64(m.total)/float64(prev))
 		}
 		prev = m.total
+		totals[n] = m.total
 		c := m.res.Stats.Counters
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%v\t%v\t%v\t%v\t%s\t%.1f\t%d\t%d\t\n", n, numVars(prog), m.res.Verdict, traceLen(m.res.Trace),
 			ms3(m.reach), ms3(m.trace), ms3(m.replay), ms3(m.total), ratio,
@@ -122,6 +124,11 @@ func runBench(ctx context.Context, args []string, s *streams) int {
 		}
 	}
 	tw.Flush()
+	// Quadrupling the size is what the target speaks about
+	// (T(3200)/T(800) at most 4.5 for a linear checker with noise).
+	if last := ns[len(ns)-1]; last%4 == 0 && totals[last/4] > 0 {
+		fmt.Fprintf(s.stdout, "total T(%d)/T(%d) = %.2f (a linear checker: about 4)\n", last, last/4, float64(totals[last])/float64(totals[last/4]))
+	}
 	what := "label reach, trace built and replayed"
 	switch {
 	case cfg.target == "":
