@@ -94,9 +94,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, &streams{stdin: strings.NewReader(""), stdout: stdout, stderr: stderr})
 }
 
-// runContext is the whole program. Cancelling ctx with cause
-// errInterrupted (see notifyInterrupt) ends a check with
-// "VERIFICATION UNKNOWN: interrupted".
+// runContext is the whole program. Cancelling ctx with an *interrupted
+// cause (see notifyInterrupt) ends a check with
+// "VERIFICATION UNKNOWN: interrupted" and the signal's exit code.
 func runContext(ctx context.Context, args []string, s *streams) int {
 	if len(args) == 0 {
 		fmt.Fprint(s.stderr, usage)

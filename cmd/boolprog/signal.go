@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"boolprog/engine"
 )
 
 // interrupted is the cause of a context cancelled by SIGINT or SIGTERM. Its
@@ -16,6 +18,9 @@ import (
 type interrupted struct{ sig os.Signal }
 
 func (e *interrupted) Error() string { return "interrupted by " + e.sig.String() }
+
+// Unwrap makes an interruption an engine.ErrInterrupted.
+func (e *interrupted) Unwrap() error { return engine.ErrInterrupted }
 
 // exitCode returns 128 + the signal number.
 func (e *interrupted) exitCode() int {
