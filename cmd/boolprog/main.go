@@ -51,7 +51,12 @@ type streams struct {
 }
 
 func main() {
-	ctx, stop := notifyInterrupt(context.Background())
+	// Only check and bench answer a signal with a verdict; the other
+	// commands keep the default: a signal ends them at once.
+	ctx, stop := context.Background(), func() {}
+	if len(os.Args) > 1 && (os.Args[1] == "check" || os.Args[1] == "bench") {
+		ctx, stop = notifyInterrupt(ctx)
+	}
 	code := runContext(ctx, os.Args[1:], &streams{
 		stdin:  os.Stdin,
 		stdout: os.Stdout,
