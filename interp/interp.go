@@ -1,11 +1,20 @@
 // Package interp is the concrete semantics of lowered Boolean programs: a
-// configuration is a valuation of the globals plus a call stack of frames,
-// and Exec/Successors enumerate every nondeterministic outcome of a step.
+// configuration is a valuation of the globals plus one call stack per
+// thread, and Exec/Successors enumerate every nondeterministic outcome of a
+// step.
 //
 // Replay (replay.go) is the independent judge of every engine's traces. It
 // is written for clarity and shares no code with any engine's search.
 //
-// The semantics, per edge operation of package ir:
+// # Configurations
+//
+// A Config holds the globals (shared by all threads) and, per thread, the
+// top Frame of its call stack. Frames are immutable and point to their
+// caller, so a step builds one new frame and shares the rest of the stack:
+// a step costs time in the size of the frame it changes (and the number of
+// threads), never in the depth of the stack.
+//
+// # Sequential semantics, per edge operation of package ir
 //
 //   - Skip: go to the edge's target.
 //   - Assume(c): continue iff c can be true.
@@ -22,115 +31,246 @@
 //     caller continues at the pending call's target with the callee's
 //     globals, the returned values (nondeterministic if control fell off
 //     the end) assigned to the call's targets, and states violating the
-//     call's Post cut. Returning from main ends the program (empty stack).
+//     call's Post cut; this may pop several frames in one step. A value
+//     that nothing can observe (a discarded result, a local of a frame the
+//     same step pops, a global the same step overwrites) is not a choice:
+//     one representative outcome stands for all.
 //
-// Thread operations are not supported: Exec reports an error for them.
+// # Threads
+//
+// Threads are numbered from 0 in the order they are created; a number is
+// never reused. The globals are shared; each thread has its own stack.
+//
+//   - Start: a program that does not follow the Getafix convention starts
+//     with one thread, 0, at main's entry (globals and main's locals
+//     nondeterministic). In the Getafix convention (ir.Program.Threads is not
+//     empty) thread 0 first runs init (Program.Init) alone; when init
+//     returns (or executes end_thread), threads 0, 1, … start at the entries
+//     of Program.Threads[0], [1], … (main first if there is one), with
+//     nondeterministic locals, and the globals as init left them. Without
+//     init (or with an empty one) the program starts with those threads.
+//   - StartThread f(args): the arguments are evaluated in the starting
+//     thread's state; a new thread (the next number) starts with one frame,
+//     f at its entry, parameters bound, other locals nondeterministic; the
+//     starting thread continues at the edge's target. A call behind an
+//     `ASYNC_` label is lowered to this. StartThread goto L: the new thread
+//     starts with a copy of the starting thread's stack whose top frame is at
+//     location L (the same locals; when that procedure returns, the new
+//     thread returns into the same callers), as in SATABS's Boppo, which
+//     inlines procedures and gives the new thread the same code from L on.
+//   - A thread ends when it executes end_thread or when the bottom frame of
+//     its stack returns (main returning ends thread 0, not the others). The
+//     program has ended when every thread has ended.
+//   - Interleaving: any live thread may take the next step, subject to
+//     atomicity. The thread that took the last step is Config.Running; a
+//     step by another thread is a context switch. There is no switch before
+//     the first step, nor after Getafix's init returns (the first thread to
+//     run is a free choice, and it is thread 0 only in name).
+//   - Atomic sections: atomic_begin makes its thread the owner of the
+//     atomic section (Config.Atomic) and atomic_end releases it (sections do
+//     not nest: a second atomic_begin changes nothing, an atomic_end
+//     outside a section does nothing). While a thread owns the section, no
+//     other thread may step; if the owner blocks or ends inside the section,
+//     the program is stuck (as in Boppo).
+//   - Getafix's `atomic`: in the Getafix convention, a global named
+//     `atomic` that is T forbids a context switch: the thread that ran last
+//     must take the next step (again stuck if it cannot).
+//
+// An error is reached when any thread arrives at an error location.
 package interp
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"boolprog/ir"
-	"boolprog/syntax"
 )
 
-// Frame is the activation of a procedure.
+// MaxOmitted bounds enumeration: the largest number of independent
+// nondeterministic choices of two values each that one step (or the start)
+// may have to enumerate because nothing fixes them. For Replay those are the
+// values a trace omits; for Exec, Successors and Initials every choice that
+// can be observed. Beyond it they report an error instead of enumerating
+// 2^n outcomes.
+const MaxOmitted = 20
+
+// Frame is the activation of a procedure. A frame is never modified once it
+// is part of a configuration: configurations share frames.
 type Frame struct {
 	Proc   int    // index in Program.Procs
 	Loc    int    // current location (of a caller: the pending call's location)
-	Locals []bool // values of Procs[Proc].Locals
+	Locals []bool // values of Procs[Proc].Locals; never modified
 	Call   int    // id of the pending call edge in a caller's frame; -1 in the top frame
+	Caller *Frame // the frame below, nil at the bottom of the stack
+	Depth  int    // number of frames below this one: 0 at the bottom
 }
 
-// Config is a concrete configuration of a sequential program. An empty
-// stack means the program has ended (main returned).
+// Stack returns the frames from the bottom of the stack to f.
+func (f *Frame) Stack() []*Frame {
+	if f == nil {
+		return nil
+	}
+	fs := make([]*Frame, f.Depth+1)
+	for x := f; x != nil; x = x.Caller {
+		fs[x.Depth] = x
+	}
+	return fs
+}
+
+// Config is a concrete configuration. Configs are values whose slices and
+// frames are shared with other configurations: never modify them.
 type Config struct {
 	Globals []bool
-	Stack   []Frame // Stack[0] is main's frame, the last one executes
+	// Threads holds the top frame of each thread's stack, by thread number;
+	// nil for a thread that has ended.
+	Threads []*Frame
+	// Running is the thread that took the last step, or -1 when the next
+	// step is a free choice (Getafix's threads just started).
+	Running int
+	// Atomic is the thread that owns the atomic section, or -1.
+	Atomic int
+	// Init is set while Getafix's init runs (as thread 0), before the
+	// threads start.
+	Init bool
 }
 
-// Initial returns the configuration at main's entry with the given values of
-// the globals and of main's locals (parameters first). It panics if the
-// lengths do not match the program.
-func Initial(p *ir.Program, globals, mainLocals []bool) Config {
-	main := p.Procs[p.Main]
-	if len(globals) != len(p.Globals) || len(mainLocals) != len(main.Locals) {
+// startProcs returns the procedures whose frames exist before the first
+// step: main; in the Getafix convention init (and init is true), or the
+// thread procedures if there is no init or it is empty.
+func startProcs(p *ir.Program) (procs []int, init bool) {
+	if len(p.Threads) == 0 {
+		return []int{p.Main}, false
+	}
+	if p.Init >= 0 && p.Procs[p.Init].Entry != p.Procs[p.Init].Exit {
+		return []int{p.Init}, true
+	}
+	return p.Threads, false
+}
+
+// StartLocals returns the number of locals Initial takes: those of the
+// frames that exist before the first step (see startProcs in the package
+// doc: main's, init's, or every thread procedure's in order).
+func StartLocals(p *ir.Program) int {
+	n := 0
+	procs, _ := startProcs(p)
+	for _, pi := range procs {
+		n += len(p.Procs[pi].Locals)
+	}
+	return n
+}
+
+// Initial returns the configuration before the first step with the given
+// values of the globals and of the locals of the starting frames (main's;
+// in the Getafix convention init's, or without init every thread
+// procedure's, in order; see StartLocals). It panics if the lengths do not
+// match the program.
+func Initial(p *ir.Program, globals, locals []bool) Config {
+	if len(globals) != len(p.Globals) || len(locals) != StartLocals(p) {
 		panic("interp: Initial: wrong number of values")
 	}
-	c := Config{
-		Globals: append([]bool(nil), globals...),
-		Stack:   []Frame{{Proc: p.Main, Loc: main.Entry, Locals: append([]bool(nil), mainLocals...), Call: -1}},
+	starts, init := startProcs(p)
+	c := Config{Globals: slices.Clone(globals), Threads: make([]*Frame, len(starts)), Running: 0, Atomic: -1, Init: init}
+	if len(p.Threads) > 0 && !init {
+		c.Running = -1 // the first thread to run is a free choice
 	}
-	if main.Entry == main.Exit { // an empty main ends at once
-		c.Stack = nil
+	for t, pi := range starts {
+		proc := p.Procs[pi]
+		n := len(proc.Locals)
+		if proc.Entry != proc.Exit { // an empty procedure ends at once
+			c.Threads[t] = &Frame{Proc: pi, Loc: proc.Entry, Locals: slices.Clone(locals[:n]), Call: -1}
+		}
+		locals = locals[n:]
 	}
 	return c
 }
 
 // Initials returns every initial configuration: one per valuation of the
-// globals and main's locals, in the order of the valuations' bits (global 0
-// is bit 0), leaving out a main that ends at once. It is for exhaustive
-// searches over small programs: there are 2^n of them for n variables.
-func Initials(p *ir.Program) []Config {
-	main := p.Procs[p.Main]
-	n := len(p.Globals) + len(main.Locals)
+// globals and the starting frames' locals, in the order of the valuations'
+// bits (global 0 is bit 0), leaving out those that have ended at once. It
+// is for exhaustive searches over small programs, and reports an error if
+// there are more than MaxOmitted variables (2^n configurations).
+func Initials(p *ir.Program) ([]Config, error) {
+	ng := len(p.Globals)
+	n := ng + StartLocals(p)
+	if n > MaxOmitted {
+		return nil, fmt.Errorf("interp: %d variables at the start: at most %d can be enumerated", n, MaxOmitted)
+	}
 	var cs []Config
-	for bits := 0; bits < 1<<n; bits++ {
-		v := make([]bool, n)
+	v := make([]bool, n)
+	for bits := uint64(0); bits < uint64(1)<<n; bits++ {
 		for i := range v {
-			v[i] = bits&(1<<i) != 0
+			v[i] = bits&(uint64(1)<<i) != 0
 		}
-		if c := Initial(p, v[:len(p.Globals)], v[len(p.Globals):]); !c.Ended() {
+		if c := Initial(p, v[:ng], v[ng:]); !c.Ended() {
 			cs = append(cs, c)
 		}
 	}
-	return cs
+	return cs, nil
 }
 
-// Ended reports whether the program has ended.
-func (c Config) Ended() bool { return len(c.Stack) == 0 }
+// Ended reports whether the program has ended: every thread has ended.
+func (c Config) Ended() bool {
+	for _, f := range c.Threads {
+		if f != nil {
+			return false
+		}
+	}
+	return !c.Init
+}
 
-// Top returns the executing frame. It panics if the program has ended.
-func (c Config) Top() *Frame { return &c.Stack[len(c.Stack)-1] }
+// Thread returns the top frame of thread t, or nil if t has ended or does
+// not exist.
+func (c Config) Thread(t int) *Frame {
+	if t < 0 || t >= len(c.Threads) {
+		return nil
+	}
+	return c.Threads[t]
+}
 
-// Depth returns the call depth of the executing frame (main = 0).
-func (c Config) Depth() int { return len(c.Stack) - 1 }
+// Top returns the top frame of the thread that ran last (thread 0 before
+// any step, or when the next step is a free choice): the executing frame of
+// a sequential program. It is nil if that thread has ended.
+func (c Config) Top() *Frame { return c.Thread(max(c.Running, 0)) }
 
-// AtError reports whether the executing frame is at an error location.
+// Depth returns the call depth of Top (main = 0), or -1 if it is nil.
+func (c Config) Depth() int {
+	if f := c.Top(); f != nil {
+		return f.Depth
+	}
+	return -1
+}
+
+// AtError reports whether some thread is at an error location.
 func (c Config) AtError(p *ir.Program) bool {
-	if c.Ended() {
-		return false
+	for _, f := range c.Threads {
+		if f != nil && p.Procs[f.Proc].Locations[f.Loc].Error {
+			return true
+		}
 	}
-	t := c.Top()
-	return p.Procs[t.Proc].Locations[t.Loc].Error
-}
-
-// Clone returns a deep copy of c.
-func (c Config) Clone() Config {
-	d := Config{Globals: append([]bool(nil), c.Globals...), Stack: make([]Frame, len(c.Stack))}
-	for i, f := range c.Stack {
-		f.Locals = append([]bool(nil), f.Locals...)
-		d.Stack[i] = f
-	}
-	return d
+	return false
 }
 
 // Key returns a string that identifies the configuration (equal
-// configurations have equal keys).
+// configurations have equal keys). It walks every stack: it is meant for
+// searches over small programs.
 func (c Config) Key() string {
 	var b strings.Builder
 	bits(&b, c.Globals)
-	for _, f := range c.Stack {
-		b.WriteByte('|')
-		b.WriteString(strconv.Itoa(f.Proc))
-		b.WriteByte('.')
-		b.WriteString(strconv.Itoa(f.Loc))
-		b.WriteByte('.')
-		b.WriteString(strconv.Itoa(f.Call))
-		b.WriteByte('.')
-		bits(&b, f.Locals)
+	fmt.Fprintf(&b, "/%d/%d/%t", c.Running, c.Atomic, c.Init)
+	for _, top := range c.Threads {
+		b.WriteString("||")
+		for _, f := range top.Stack() {
+			b.WriteByte('|')
+			b.WriteString(strconv.Itoa(f.Proc))
+			b.WriteByte('.')
+			b.WriteString(strconv.Itoa(f.Loc))
+			b.WriteByte('.')
+			b.WriteString(strconv.Itoa(f.Call))
+			b.WriteByte('.')
+			bits(&b, f.Locals)
+		}
 	}
 	return b.String()
 }
@@ -146,23 +286,41 @@ func bits(b *strings.Builder, vs []bool) {
 }
 
 // String formats the configuration for humans, e.g.
-// "g=1 | main@7 h=0 | A@20 a1=1 a2=0".
+// "g=1 | main@7 h=0 | A@20 a1=1 a2=0" for a sequential program (the stack
+// from the bottom), and "g=1 || t0: main@7 | f@3 x=0 || t1: ended" for a
+// concurrent one.
 func (c Config) String(p *ir.Program) string {
-	var parts []string
 	var g []string
 	for i, name := range p.Globals {
 		g = append(g, name+"="+bit(c.Globals[i]))
 	}
-	parts = append(parts, strings.Join(g, " "))
-	for _, f := range c.Stack {
-		proc := p.Procs[f.Proc]
-		s := fmt.Sprintf("%s@%d", proc.Name, proc.Locations[f.Loc].Pos.Line)
-		for i, name := range proc.Locals {
-			s += " " + name + "=" + bit(f.Locals[i])
+	frames := func(top *Frame) []string {
+		var parts []string
+		for _, f := range top.Stack() {
+			proc := p.Procs[f.Proc]
+			s := fmt.Sprintf("%s@%d", proc.Name, proc.Locations[f.Loc].Pos.Line)
+			for i, name := range proc.Locals {
+				s += " " + name + "=" + bit(f.Locals[i])
+			}
+			parts = append(parts, s)
 		}
-		parts = append(parts, s)
+		return parts
 	}
-	return strings.Join(parts, " | ")
+	if !p.Concurrent {
+		return strings.Join(append([]string{strings.Join(g, " ")}, frames(c.Thread(0))...), " | ")
+	}
+	s := strings.Join(g, " ")
+	for t, top := range c.Threads {
+		st := "ended"
+		if top != nil {
+			st = strings.Join(frames(top), " | ")
+		}
+		s += fmt.Sprintf(" || t%d: %s", t, st)
+	}
+	if c.Atomic >= 0 {
+		s += fmt.Sprintf(" (atomic: t%d)", c.Atomic)
+	}
+	return s
 }
 
 func bit(v bool) string {
@@ -170,315 +328,4 @@ func bit(v bool) string {
 		return "1"
 	}
 	return "0"
-}
-
-// Transition is one outcome of a step: the edge taken and the resulting
-// configuration.
-type Transition struct {
-	Edge int
-	Next Config
-}
-
-// Successors returns every outcome of every edge leaving the executing
-// frame's location.
-func Successors(p *ir.Program, c Config) ([]Transition, error) {
-	if c.Ended() {
-		return nil, nil
-	}
-	t := c.Top()
-	var out []Transition
-	for _, e := range p.Procs[t.Proc].Locations[t.Loc].Out {
-		next, err := Exec(p, c, e)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range next {
-			out = append(out, Transition{Edge: e, Next: n})
-		}
-	}
-	return out, nil
-}
-
-// Exec executes edge id of the executing procedure from c and returns every
-// resulting configuration (none if the edge is blocked). It does not modify
-// c. It reports an error if the edge does not leave the current location or
-// is a thread operation.
-func Exec(p *ir.Program, c Config, id int) ([]Config, error) {
-	if c.Ended() {
-		return nil, fmt.Errorf("interp: the program has ended")
-	}
-	top := c.Top()
-	proc := p.Procs[top.Proc]
-	if id < 0 || id >= len(proc.Edges) {
-		return nil, fmt.Errorf("interp: %s has no edge %d", proc.Name, id)
-	}
-	e := proc.Edges[id]
-	if e.From != top.Loc {
-		return nil, fmt.Errorf("interp: edge %d of %s leaves location %d, not the current location %d", id, proc.Name, e.From, top.Loc)
-	}
-	st := state{globals: c.Globals, locals: top.Locals}
-
-	switch op := e.Op.(type) {
-	case *ir.Skip:
-		return arrive(p, moved(c, e.To), nil)
-
-	case *ir.Assume:
-		if !canBe(st.eval(op.Cond), true) {
-			return nil, nil
-		}
-		return arrive(p, moved(c, e.To), nil)
-
-	case *ir.Assign:
-		var out []Config
-		for _, vals := range choices(st, op.Values) {
-			n := moved(c, e.To)
-			nt := n.Top()
-			for i, v := range op.Targets {
-				set(n.Globals, nt.Locals, v, vals[i])
-			}
-			if op.Constrain != nil {
-				two := state{globals: c.Globals, locals: top.Locals, newGlobals: n.Globals, newLocals: nt.Locals}
-				if !canBe(two.eval(op.Constrain), true) {
-					continue
-				}
-			}
-			more, err := arrive(p, n, nil)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, more...)
-		}
-		return out, nil
-
-	case *ir.Call:
-		callee := p.Procs[op.Proc]
-		var out []Config
-		for _, args := range choices(st, op.Args) {
-			for _, rest := range allValuations(len(callee.Locals) - callee.Params) {
-				n := c.Clone()
-				n.Top().Call = id // the caller waits at the call's location
-				locals := append(append([]bool(nil), args...), rest...)
-				n.Stack = append(n.Stack, Frame{Proc: op.Proc, Loc: callee.Entry, Locals: locals, Call: -1})
-				more, err := arrive(p, n, nil)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, more...)
-			}
-		}
-		return out, nil
-
-	case *ir.Return:
-		var out []Config
-		for _, vals := range choices(st, op.Values) {
-			more, err := arrive(p, moved(c, e.To), vals)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, more...)
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("interp: %s (line %d): thread operation %q: concurrent programs are not supported", proc.Name, e.Pos.Line, e.Text)
-}
-
-// moved returns a copy of c whose executing frame is at location to.
-func moved(c Config, to int) Config {
-	n := c.Clone()
-	n.Top().Loc = to
-	return n
-}
-
-// arrive finishes a step that put the executing frame at its location: if
-// that is the procedure's exit, the frame returns (with the given values,
-// or nondeterministic ones if vals is nil), possibly several times in a row.
-func arrive(p *ir.Program, c Config, vals []bool) ([]Config, error) {
-	top := c.Top()
-	proc := p.Procs[top.Proc]
-	if top.Loc != proc.Exit {
-		return []Config{c}, nil
-	}
-	if len(c.Stack) == 1 { // main returns: the program ends
-		return []Config{{Globals: c.Globals}}, nil
-	}
-	var results [][]bool
-	if vals != nil {
-		results = [][]bool{vals}
-	} else {
-		results = allValuations(proc.Returns)
-	}
-	var out []Config
-	for _, rv := range results {
-		n := c.Clone()
-		n.Stack = n.Stack[:len(n.Stack)-1]
-		caller := n.Top()
-		cproc := p.Procs[caller.Proc]
-		call := cproc.Edges[caller.Call].Op.(*ir.Call)
-		for i, t := range call.Targets {
-			if !t.Discard {
-				set(n.Globals, caller.Locals, t.Var, rv[i])
-			}
-		}
-		if call.Post != nil {
-			if !canBe(state{globals: n.Globals, locals: caller.Locals}.eval(call.Post), true) {
-				continue
-			}
-		}
-		caller.Loc = cproc.Edges[caller.Call].To
-		caller.Call = -1
-		more, err := arrive(p, n, nil)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, more...)
-	}
-	return out, nil
-}
-
-func set(globals, locals []bool, v ir.VarRef, x bool) {
-	if v.Global {
-		globals[v.Index] = x
-	} else {
-		locals[v.Index] = x
-	}
-}
-
-// allValuations returns all 2^n valuations of n variables.
-func allValuations(n int) [][]bool {
-	out := [][]bool{{}}
-	for range n {
-		var next [][]bool
-		for _, v := range out {
-			next = append(next, append(append([]bool(nil), v...), false))
-			next = append(next, append(append([]bool(nil), v...), true))
-		}
-		out = next
-	}
-	return out
-}
-
-// choices returns every combination of values the expressions can take,
-// each chosen independently.
-func choices(st state, es []ir.Expr) [][]bool {
-	out := [][]bool{{}}
-	for _, e := range es {
-		vs := st.eval(e)
-		var next [][]bool
-		for _, prefix := range out {
-			for _, v := range []bool{false, true} {
-				if canBe(vs, v) {
-					next = append(next, append(append([]bool(nil), prefix...), v))
-				}
-			}
-		}
-		out = next
-	}
-	return out
-}
-
-// ---------------------------------------------------------------------------
-// Expressions
-
-// values is the set of values an expression can take: bit 0 for false,
-// bit 1 for true.
-type values uint8
-
-const (
-	canFalse values = 1 << iota
-	canTrue
-	either = canFalse | canTrue
-)
-
-func canBe(vs values, v bool) bool {
-	if v {
-		return vs&canTrue != 0
-	}
-	return vs&canFalse != 0
-}
-
-func only(v bool) values {
-	if v {
-		return canTrue
-	}
-	return canFalse
-}
-
-// state is what expressions read: the current valuation, and for primed
-// variables (in a constrain) the new one.
-type state struct {
-	globals, locals       []bool
-	newGlobals, newLocals []bool
-}
-
-func (s state) eval(e ir.Expr) values {
-	switch e := e.(type) {
-	case *ir.Const:
-		return only(e.Value)
-	case *ir.Nondet:
-		return either
-	case *ir.Var:
-		g, l := s.globals, s.locals
-		if e.Primed {
-			g, l = s.newGlobals, s.newLocals
-		}
-		if e.Global {
-			return only(g[e.Index])
-		}
-		return only(l[e.Index])
-	case *ir.Not:
-		x := s.eval(e.X)
-		var r values
-		if canBe(x, true) {
-			r |= canFalse
-		}
-		if canBe(x, false) {
-			r |= canTrue
-		}
-		return r
-	case *ir.Bin:
-		x, y := s.eval(e.X), s.eval(e.Y)
-		var r values
-		for _, a := range []bool{false, true} {
-			for _, b := range []bool{false, true} {
-				if canBe(x, a) && canBe(y, b) {
-					r |= only(apply(e.Op, a, b))
-				}
-			}
-		}
-		return r
-	case *ir.Schoose:
-		pos, neg := s.eval(e.Pos), s.eval(e.Neg)
-		var r values
-		if canBe(pos, true) {
-			r |= canTrue // schoose[T, _] = T
-		}
-		if canBe(pos, false) {
-			if canBe(neg, true) {
-				r |= canFalse // schoose[F, T] = F
-			}
-			if canBe(neg, false) {
-				r |= either // schoose[F, F] = either
-			}
-		}
-		return r
-	}
-	panic(fmt.Sprintf("interp: bad expression %T", e))
-}
-
-// apply applies a binary operator. (interp keeps its own operator table
-// rather than sharing one with the engines.)
-func apply(op syntax.Op, a, b bool) bool {
-	switch op {
-	case syntax.And:
-		return a && b
-	case syntax.Or:
-		return a || b
-	case syntax.Xor, syntax.Neq:
-		return a != b
-	case syntax.Eq:
-		return a == b
-	case syntax.Implies:
-		return !a || b
-	}
-	panic("interp: bad operator " + op.String())
 }

@@ -39,7 +39,11 @@ func search(t *testing.T, p *ir.Program, maxStack int) *result.Trace {
 	}
 	var queue []*node
 	seen := make(map[string]bool)
-	for _, c := range interp.Initials(p) {
+	inits, err := interp.Initials(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range inits {
 		if !seen[c.Key()] {
 			seen[c.Key()] = true
 			queue = append(queue, &node{c: c, edge: result.NoEdge})
@@ -68,7 +72,7 @@ func search(t *testing.T, p *ir.Program, maxStack int) *result.Trace {
 			t.Fatal(err)
 		}
 		for _, tr := range succ {
-			if tr.Next.Ended() || len(tr.Next.Stack) > maxStack {
+			if tr.Next.Ended() || tr.Next.Depth() >= maxStack {
 				continue
 			}
 			top := tr.Next.Top()

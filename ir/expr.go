@@ -68,17 +68,107 @@ func ApplyOp(op syntax.Op, x, y bool) bool {
 }
 
 // IsNondet reports whether e contains Nondet or Schoose, i.e. whether its
-// value may not be determined by the state.
+// value may not be determined by the state. It takes time linear in the
+// size of e (iteratively, whatever its depth); to ask about every node of
+// an expression, use a NondetCache, which answers all of them in linear
+// time in total.
 func IsNondet(e Expr) bool {
-	switch e := e.(type) {
-	case *Nondet, *Schoose:
-		return true
-	case *Not:
-		return IsNondet(e.X)
-	case *Bin:
-		return IsNondet(e.X) || IsNondet(e.Y)
+	stack := []Expr{e}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch e := e.(type) {
+		case *Nondet, *Schoose:
+			return true
+		case *Not:
+			stack = append(stack, e.X)
+		case *Bin:
+			stack = append(stack, e.Y, e.X)
+		}
 	}
 	return false
+}
+
+// A NondetCache answers IsNondet for the nodes of expressions, remembering
+// the answer for every node it visits: asking about each node of an
+// expression of n nodes (bottom-up, top-down or in any order) costs O(n) in
+// total, where calling IsNondet on each would cost O(n²) on a long chain.
+// The zero value is ready to use. A cache holds on to the nodes it has
+// seen; use one per expression or per program, not for ever.
+type NondetCache struct {
+	m map[Expr]bool
+}
+
+// IsNondet reports whether e contains Nondet or Schoose, as the function
+// IsNondet does.
+func (c *NondetCache) IsNondet(e Expr) bool {
+	if c.m == nil {
+		c.m = make(map[Expr]bool)
+	}
+	switch e.(type) {
+	case *Nondet, *Schoose:
+		return true
+	case *Not, *Bin:
+	default:
+		return false // constants and variables
+	}
+	if v, ok := c.m[e]; ok {
+		return v
+	}
+	// Postorder over the nodes not yet known, with an explicit stack: a
+	// node is decided when its children are.
+	type frame struct {
+		e    Expr
+		done bool // the children have been pushed
+	}
+	stack := []frame{{e: e}}
+	known := func(x Expr) (bool, bool) {
+		switch x.(type) {
+		case *Nondet, *Schoose:
+			return true, true
+		case *Not, *Bin:
+			v, ok := c.m[x]
+			return v, ok
+		}
+		return false, true
+	}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if _, ok := known(f.e); ok {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		switch x := f.e.(type) {
+		case *Not:
+			if v, ok := known(x.X); ok {
+				c.m[x] = v
+				stack = stack[:len(stack)-1]
+			} else if !f.done {
+				f.done = true
+				stack = append(stack, frame{e: x.X})
+			}
+		case *Bin:
+			vx, okx := known(x.X)
+			vy, oky := known(x.Y)
+			switch {
+			case okx && vx, oky && vy:
+				c.m[x] = true
+				stack = stack[:len(stack)-1]
+			case okx && oky:
+				c.m[x] = false
+				stack = stack[:len(stack)-1]
+			case !f.done:
+				f.done = true
+				if !oky {
+					stack = append(stack, frame{e: x.Y})
+				}
+				if !okx {
+					stack = append(stack, frame{e: x.X})
+				}
+			}
+		}
+	}
+	return c.m[e]
 }
 
 // Prime returns e with every variable primed (the post-state reading used
@@ -97,19 +187,23 @@ func Prime(e Expr) Expr {
 	return e
 }
 
-// Vars calls f for every variable occurrence in e.
+// Vars calls f for every variable occurrence in e, left to right. It works
+// iteratively, in time linear in the size of e whatever its depth.
 func Vars(e Expr, f func(*Var)) {
-	switch e := e.(type) {
-	case *Var:
-		f(e)
-	case *Not:
-		Vars(e.X, f)
-	case *Bin:
-		Vars(e.X, f)
-		Vars(e.Y, f)
-	case *Schoose:
-		Vars(e.Pos, f)
-		Vars(e.Neg, f)
+	stack := []Expr{e}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch e := e.(type) {
+		case *Var:
+			f(e)
+		case *Not:
+			stack = append(stack, e.X)
+		case *Bin:
+			stack = append(stack, e.Y, e.X)
+		case *Schoose:
+			stack = append(stack, e.Neg, e.Pos)
+		}
 	}
 }
 

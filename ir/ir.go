@@ -19,13 +19,22 @@
 //     statement's assertion-failure location (an error location);
 //   - `assume(c)`: Assume(c); `abortif c`: Assume(!c);
 //   - assignments, `dead x`, a `decl x` among the statements: one Assign
-//     (dead/decl assign Nondet);
+//     (dead/decl assign Nondet, a `decl x := e` statement assigns e). A `_`
+//     target of a plain assignment is dropped with its value. A variable
+//     that is a target twice, `a, a := e1, e2` (Getafix's generated files;
+//     sema warns), is assigned e1 and the Assign's Constrain gets 'a = e2
+//     conjoined: the step exists only where the two values can agree, as
+//     Getafix's translator reads it, and no engine needs to know;
 //   - a call: one Call edge from the call's location to its return point
 //     (the lexical successor) — an intraprocedural edge that stands for the
 //     whole call: enter the callee at its Entry, run it to its Exit, return;
 //   - `return e`: one Return edge to the Exit;
 //   - thread statements: one edge with the thread operation. A call behind
 //     a label `ASYNC_n:` is a StartThread.
+//
+// A label repeated in a procedure (on statements no goto names; sema warns)
+// is on each of its locations: Proc.Labels lists them all, and as a target
+// label it makes each an error location.
 //
 // The lexical successor of the last statement of the body is the Exit.
 // Reaching the Exit returns from the procedure: the values of the Return edge
@@ -42,14 +51,50 @@
 // failure location; the final step for a target label is the labelled
 // location itself, with no edge.
 //
+// # Initialisers
+//
+// Initialisers are lowered to ordinary Assign edges on the way into a
+// procedure, so that every engine (and interp's Replay) gets them right
+// without knowing about them, and a trace shows them as steps:
+//
+//   - Globals (`decl g := e;`): one location before everything else in the
+//     procedure where the program starts (main, or init under the Getafix
+//     convention), with one parallel Assign of every initialised global; it
+//     is that procedure's Entry, so the program's initial states are the
+//     states after it. sema rejects calls of that procedure (the step would
+//     run again) and initialisers that read variables (they are a
+//     constraint on the initial state). A Getafix-convention program with
+//     global initialisers and no init gets an init procedure (Init) that
+//     consists of that one step, so the initialisers still run before any
+//     thread. The location and edge text is the declarations', e.g.
+//     "decl a, b := T, *".
+//   - Locals of the `decl` lines of a body (`decl l := e;`): one location
+//     (after the global one, if any, before the enforce one, if any) with
+//     one parallel Assign of every initialised local, evaluated after the
+//     parameters are bound: on every entry to the procedure. The
+//     initialisers read only parameters and globals (sema).
+//   - A `decl x := e;` among the statements: its Assign assigns e.
+//
+// Each of these Assigns has the procedure's enforce folded in, like every
+// other (see below).
+//
 // # enforce
 //
 // `enforce e` is lowered to its meaning: the procedure's Entry is a location
-// at the enforce clause with an Assume(e) edge to the first statement; every
+// at the enforce clause with an Assume(e) edge to the first statement (after
+// the initialiser steps, if any); every
 // Assign of the procedure has e (with every variable primed) conjoined to its
 // Constrain; and every Call made by the procedure has Post = e, which the
 // caller's state after the return must satisfy. Other edges do not change
 // the state, so e then holds after every step of the procedure.
+//
+// # Building programs
+//
+// Lower builds a Program from a checked syntax tree and its sema.Info; it
+// resolves no name itself. A transformation builds one directly with a
+// Builder (NewBuilder, Builder.Proc, ProcBuilder.Loc and Edge, Build),
+// recording in each location's and edge's Origin what it stands for, and
+// Build checks the result with Verify.
 package ir
 
 import (
@@ -71,11 +116,22 @@ type Program struct {
 	Main       int      // index of main in Procs, or -1 (a Getafix program may have none)
 	Concurrent bool     // the program uses thread operations or the Getafix thread convention
 
+	// ConcurrentPos and ConcurrentWhy point at the first construct (in
+	// source order) that made the program Concurrent, so that an engine
+	// that refuses threads can say where they come from: the position and
+	// a short description, e.g. "start_thread", "ASYNC_1: label (a thread
+	// start)", "procedure thread0 (Getafix thread convention)". Both are
+	// zero if the program is not concurrent.
+	ConcurrentPos syntax.Pos
+	ConcurrentWhy string
+
 	// Init and Threads describe the Getafix convention, which applies when
 	// the program has procedures named thread<N>: init (Init, or -1) runs
 	// first, then main and every thread<N> (Threads: main first, then the
-	// others in source order) run as threads over the shared globals. Such a program is Concurrent;
-	// running main alone would be a different program.
+	// others in source order) run as threads over the shared globals.
+	// Such a program is Concurrent; running main alone would be a
+	// different program. If the program has global initialisers but no
+	// init, Lower adds an init (the last procedure) that runs them.
 	Init    int
 	Threads []int
 }
@@ -96,8 +152,11 @@ type Proc struct {
 	Edges []*Edge
 	Entry int
 	Exit  int
-	// Labels maps each statement label of the procedure to its location.
-	Labels map[string]int
+	// Labels maps each statement label of the procedure to the locations
+	// that carry it, in location order: one, or several for a label
+	// repeated in the procedure (which no goto names; see sema), each of
+	// which it marks.
+	Labels map[string][]int
 	// Enforce is the procedure's `enforce` condition, or nil. It is
 	// already lowered into the edges (see the package comment) and is kept
 	// here for display only; engines must not apply it again.
@@ -158,6 +217,7 @@ type Location struct {
 	Error  bool       // reaching this location is the error
 	Out    []int      // ids of the edges leaving this location
 	In     []int      // ids of the edges entering this location
+	Origin Origin     // where the location comes from
 }
 
 // Edge is a transition of a procedure's CFA.
@@ -167,6 +227,23 @@ type Edge struct {
 	Op       Op         // what the edge does
 	Pos      syntax.Pos // position of the statement
 	Text     string     // canonical statement text for traces, e.g. "h := !g", "A(g, h)", "if (a1)"
+	Origin   Origin     // where the edge comes from
+}
+
+// Origin records where a location or edge comes from, so that a trace of a
+// program built by a transformation (the sequentialisation of a concurrent
+// program, say) maps back to the program it was built from. Lower makes
+// every location and edge its own origin: Proc is its procedure's index,
+// Loc the location's id (-1 for an edge), Edge the edge's id (-1 for a
+// location), Thread and Round -1. A transformation copies the origin of
+// what it copies and fills in Thread and Round, so origins lead back to the
+// lowered program however many transformations there are.
+type Origin struct {
+	Proc   int // procedure index in the original program
+	Loc    int // location id there, or -1
+	Edge   int // edge id there, or -1
+	Thread int // the thread this copy belongs to, or -1
+	Round  int // the round (or context) of this copy, or -1
 }
 
 // VarRef names a variable: a global (index into Program.Globals) or a local

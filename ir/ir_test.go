@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // checkInvariants checks the structural promises of the package comment.
 func checkInvariants(t *testing.T, p *ir.Program) {
 	t.Helper()
-	if p.Procs[p.Main].Name != "main" {
+	if p.Main >= 0 && p.Procs[p.Main].Name != "main" {
 		t.Errorf("Main is %s", p.Procs[p.Main].Name)
 	}
 	for _, proc := range p.Procs {
@@ -126,7 +126,7 @@ func TestFigure1(t *testing.T) {
 	if got, want := lines, []int{6, 7, 8, 9, 10, 11, 12, 14, 16}; !slices.Equal(got, want) {
 		t.Errorf("main location lines %v, want %v", got, want)
 	}
-	r := main.Locations[main.Labels["R"]]
+	r := main.Locations[main.Labels["R"][0]]
 	if !r.Error || r.Pos.Line != 12 || r.Text != "skip" {
 		t.Errorf("R location %+v", r)
 	}
@@ -219,7 +219,7 @@ end
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("edges of f:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	l := f.Locations[f.Labels["L2"]]
+	l := f.Locations[f.Labels["L2"][0]]
 	if !l.Error || strings.Join(l.Labels, ",") != "L1,L2,SLIC_ERROR" {
 		t.Errorf("labelled location %+v", l)
 	}
@@ -232,35 +232,56 @@ end
 	}
 }
 
-// TestLowerErrors checks that Lower, given the incomplete Info of a file
-// that sema rejected, reports an error instead of building a program.
+// TestLowerErrors checks that Lower refuses, with an error and without a
+// panic, an Info that records errors, no Info, and an Info that belongs to
+// another tree: names are resolved by sema alone.
 func TestLowerErrors(t *testing.T) {
-	for _, c := range []struct{ src, want string }{
-		{"void f() begin skip; end", "no procedure main"},
-		{"void main() begin x := T; end", "variable x not declared"},
-		{"void main() begin goto L; end", "label L not defined"},
-		{"void main() begin f(); end", "procedure f not declared"},
-		{"void f(a) begin skip; end void main() begin f(); end", "f takes 1 arguments, not 0"},
+	for _, src := range []string{
+		"void f() begin skip; end",
+		"void main() begin x := T; end",
+		"void main() begin goto L; end",
+		"void main() begin f(); end",
+		"void f(a) begin skip; end void main() begin f(); end",
+		"void main() begin L: skip; L: skip; goto L; end",
 	} {
-		f, err := syntax.ParseFile("e.bp", []byte(c.src), syntax.CProver)
+		f, err := syntax.ParseFile("e.bp", []byte(src), syntax.CProver)
 		if err != nil {
-			t.Fatalf("%s: %v", c.src, err)
+			t.Fatalf("%s: %v", src, err)
 		}
 		info, errs, _ := sema.Check(f)
-		if len(errs) == 0 {
-			t.Errorf("%s: sema accepts it", c.src)
+		if len(errs) == 0 || info.Errors != len(errs) {
+			t.Errorf("%s: sema reports %v, Info.Errors %d", src, errs, info.Errors)
 		}
-		_, err = ir.Lower(f, info, ir.Options{})
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want %q", c.src, err, c.want)
+		if _, err := ir.Lower(f, info, ir.Options{}); err == nil || !strings.Contains(err.Error(), "sema reported") {
+			t.Errorf("%s: Lower error %v", src, err)
 		}
 	}
-	f, err := syntax.ParseFile("e.bp", []byte("void main() begin skip; end"), syntax.CProver)
+	src := []byte("decl g; void f(a) begin L: g := a; goto L; end void main() begin f(g); end")
+	f, err := syntax.ParseFile("e.bp", src, syntax.CProver)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ir.Lower(f, nil, ir.Options{}); err == nil {
 		t.Error("Lower without Info succeeded")
+	}
+	other, err := syntax.ParseFile("e.bp", src, syntax.CProver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _, _ := sema.Check(other)
+	_, err = ir.Lower(f, info, ir.Options{})
+	if err == nil || !strings.Contains(err.Error(), "another syntax tree") {
+		t.Errorf("Lower with the Info of another tree: %v", err)
+	}
+	// An Info with holes: Lower reports each hole at its position.
+	info, _, _ = sema.Check(f)
+	delete(info.Uses, f.Procs[0].Body[0].(*syntax.AssignStmt).Lhs[0])
+	delete(info.Jumps, f.Procs[0].Body[1].(*syntax.GotoStmt).Targets[0])
+	_, err = ir.Lower(f, info, ir.Options{})
+	for _, want := range []string{"e.bp:1:28: ir: variable g has no resolution in sema.Info", "e.bp:1:41: ir: label L has no target in sema.Info"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Lower with holes in Info: %v, want %q", err, want)
+		}
 	}
 }
 

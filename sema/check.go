@@ -33,6 +33,7 @@ func Check(f *syntax.File) (info *Info, errs, warns syntax.ErrorList) {
 	c.unusedGlobals()
 	c.errs.Sort()
 	c.warns.Sort()
+	c.info.Errors = len(c.errs)
 	return c.info, c.errs, c.warns
 }
 

@@ -43,6 +43,10 @@ type Info struct {
 	// repeated in its procedure (an error for a jump), has no entry.
 	Jumps map[*syntax.Ident]syntax.Stmt
 
+	// Errors is the number of errors Check reported; Info is complete
+	// and consistent only when it is 0 (ir.Lower refuses it otherwise).
+	Errors int
+
 	globalByName map[string]*Var
 	procByName   map[string]*ProcInfo
 }

@@ -105,3 +105,30 @@ func TestInfoBracedName(t *testing.T) {
 		t.Errorf("braced global: %+v", v)
 	}
 }
+
+func TestInfoJumps(t *testing.T) {
+	f := parse(t, `void main() begin
+  goto A, B;
+  A: skip;
+  B: start_thread goto A;
+  R: skip;
+  if * then R: skip; fi
+end
+`)
+	info, errs, _ := Check(f)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	body := f.Procs[0].Body
+	g := body[0].(*syntax.GotoStmt)
+	st := body[2].(*syntax.StartThreadStmt).Target.(*syntax.GotoStmt)
+	if info.Jumps[g.Targets[0]] != body[1] || info.Jumps[g.Targets[1]] != body[2] || info.Jumps[st.Targets[0]] != body[1] || len(info.Jumps) != 3 {
+		t.Errorf("jumps: %v", info.Jumps)
+	}
+	if r := info.Main.Labels["R"]; len(r) != 2 || r[0] != body[3] || r[1] != body[4].(*syntax.IfStmt).Then[0] {
+		t.Errorf("occurrences of R: %v", r)
+	}
+	if info.Errors != 0 {
+		t.Errorf("Errors = %d", info.Errors)
+	}
+}

@@ -1,9 +1,15 @@
 package syntax
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Dialect selects the operator precedence of expressions; everything else
-// is the same in both dialects.
+// is the same in both dialects. In both, a chain of one associative
+// operator (`a & b & c`, `a = b = c`) gives the same tree (balanced; see
+// MaxNesting), so only chains that mix operators can differ; File's
+// Ambiguities lists those.
 type Dialect int
 
 const (
@@ -14,12 +20,18 @@ const (
 	// Getafix is the Getafix/Moped precedence: `!`, then `=` and `!=`, then
 	// `&`, `^`, `|`, and last `=>`; all binary operators group to the left.
 	Getafix
+	// Auto lets ParseFile choose: Getafix for a file that follows the
+	// Getafix convention (see DetectDialect), CProver otherwise.
+	Auto
 )
 
 // String returns the dialect's command-line name.
 func (d Dialect) String() string {
-	if d == Getafix {
+	switch d {
+	case Getafix:
 		return "getafix"
+	case Auto:
+		return "auto"
 	}
 	return "cprover"
 }
@@ -31,8 +43,25 @@ func ParseDialect(name string) (Dialect, bool) {
 		return CProver, true
 	case "getafix", "moped":
 		return Getafix, true
+	case "auto":
+		return Auto, true
 	}
 	return CProver, false
+}
+
+// DetectDialect reports which precedence f's conventions call for: Getafix
+// if a procedure follows the Getafix thread convention (its name is
+// thread<N>, see IsThreadName; Getafix's own examples are written so), with
+// a reason naming that procedure and its position for a note to the user;
+// CProver and "" otherwise. The tree itself may have been parsed with
+// either dialect: procedure names do not depend on precedence.
+func DetectDialect(f *File) (Dialect, string) {
+	for _, p := range f.Procs {
+		if p.Name != nil && IsThreadName(p.Name.Name) {
+			return Getafix, fmt.Sprintf("procedure %s at %s follows the Getafix convention (threads named thread<N>)", p.Name.Name, p.Name.Pos())
+		}
+	}
+	return CProver, ""
 }
 
 // IsThreadName reports whether name follows the Getafix convention for

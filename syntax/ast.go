@@ -1,14 +1,3 @@
-// Package syntax reads Boolean programs: it holds the positions, tokens,
-// scanner, parser, syntax tree and printer of the language described in
-// DESIGN.md ("The language"), which is the union of the public dialects
-// (SLAM/Bebop, SATABS/c2bp, Getafix and WALi).
-//
-// The tree is deliberately free of spelling: `call f()` and `f()`, `T` and
-// `1`, `*` and `?`, `&&` and `&`, `fi;` and `fi` all parse to the same nodes,
-// and the printer writes one canonical spelling. Parentheses are not kept
-// either; the printer puts back exactly those needed so that its output
-// parses to the same tree under both precedence dialects. That makes
-// "print(parse(x)) parses to the tree of x" a precise, testable promise.
 package syntax
 
 import "fmt"
@@ -44,9 +33,25 @@ type File struct {
 	Globals  []*Decl    // global `decl` lines, in source order
 	Procs    []*Proc    // procedures, in source order
 	Comments []*Comment // all comments, in source order (kept for the printer)
+
+	// Dialect is the precedence the file was parsed with (never Auto).
+	Dialect Dialect
+
+	ambiguities ErrorList
 }
 
-// A Comment is a `// ...` or `/* ... */` comment, text included.
+// Ambiguities returns a diagnostic for every expression of f that the
+// other dialect's precedence would read as a different tree (for example
+// `a & b = c`), at the position of the expression's first operand, saying
+// how f's dialect reads it and how the other would. Parenthesised parts
+// are judged on their own, and a chain of one associative operator
+// (`a = b = c`) is not ambiguous: both dialects build the same tree. The
+// list is sorted by position; it is empty for a File not made by
+// ParseFile.
+func (f *File) Ambiguities() ErrorList { return f.ambiguities }
+
+// A Comment is a `// ...` or `/* ... */` comment, text included; the line
+// ends inside a block comment are LF whatever the file used.
 type Comment struct {
 	Slash Pos
 	Text  string
@@ -57,7 +62,8 @@ func (c *Comment) Pos() Pos { return c.Slash }
 
 // An Ident is a name: a variable, procedure or label. Braced names such as
 // `{p==q}` keep their text without the braces in Name and set Braced; the
-// discard target `_` is an Ident named "_".
+// discard target `_` is an Ident named "_". A numeric label (`0: skip;`,
+// `goto 3, 7;`) is an Ident whose Name is the digits as written.
 type Ident struct {
 	NamePos Pos
 	Name    string
@@ -67,13 +73,13 @@ type Ident struct {
 // Pos returns the position of the name (of its opening brace if braced).
 func (x *Ident) Pos() Pos { return x.NamePos }
 
-// A Decl is `decl a, b, {p==q};`, possibly with initialisers:
-// `decl a, b := T, *;`.
+// A Decl is `decl a, b, {p==q};`, possibly with initial values, as in the
+// iJIT examples: `decl a, b := T, *;`.
 type Decl struct {
 	DeclPos Pos
 	Names   []*Ident
-	Assign  Pos    // position of `:=`, invalid if none
-	Inits   []Expr // nil without `:=`, else one per name
+	Assign  Pos    // position of `:=`; invalid if there are no initial values
+	Inits   []Expr // nil without `:=`; else one per name (ParseFile reports a mismatch)
 }
 
 // Pos returns the position of the `decl` keyword.

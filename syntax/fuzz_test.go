@@ -18,6 +18,11 @@ func FuzzRoundTrip(f *testing.F) {
 		"decl {p==q}; // c\nvoid main() begin enforce {p==q}; /* c */ start_thread goto L; L: atomic_begin; atomic_end; end_thread; end",
 		"void main() begin x := a => b = c ^ d | e & f; end",
 		"void main() begin skip; L: enforce a; sync e; constrain('a = a); end",
+		"void main() begin x := a & b & c & (d & e) | f = g = h != i; y := (a & b) & c ^ a & (b & c); end",
+		"void main() begin x := a => b => c = d = e => (f => g); end",
+		"decl g := T; decl a, b := *, !g;\nvoid main() begin decl l := 1; 0: skip; 2: goto 3, 0; 3: decl m, n := l, m; end",
+		"void main() begin if a then skip; elsif b then skip; elsif c then if d then skip; elsif e then skip; fi else skip; fi end",
+		"decl g;\r\rvoid main()\rbegin /* a\rb */ g := g != g != g; // c\r\nend",
 	} {
 		f.Add([]byte(seed))
 	}

@@ -5,10 +5,19 @@ import (
 	"strconv"
 )
 
-// MaxNesting bounds how deeply statements and expressions may nest. The
-// parser is recursive; the bound turns a pathological input (100,000 open
-// parentheses) into one diagnostic instead of a huge stack, and no
-// machine-generated program comes near it.
+// MaxNesting bounds how deeply statements and expressions may nest, so that
+// the parser and every recursive walker of the tree run in a small stack: a
+// pathological input (100,000 open parentheses) gets one diagnostic, and no
+// machine-generated program comes near the bound.
+//
+// What counts: each statement inside a block (a block nested in an `if`
+// or `while` is one level deeper), each pair of parentheses, `!` and
+// `schoose`, each `=>` of a chain of implications (`a => b => c` is two
+// levels), and each change of operator within one precedence level of a
+// chain (`a = b != c` is two). What does not: a chain of one associative
+// operator (`a & b & ... & z` is one level however long: it is built as a
+// balanced tree) and a chain of `elsif` branches (one level for the whole
+// `if`).
 const MaxNesting = 1000
 
 // maxErrors is how many syntax errors are reported before giving up; past
@@ -18,7 +27,25 @@ const maxErrors = 10
 // ParseFile parses the source of one Boolean program. filename is used in
 // diagnostics only. On failure it returns the tree built so far (possibly
 // incomplete) and an ErrorList sorted by position.
-func ParseFile(filename string, src []byte, d Dialect) (f *File, err error) {
+//
+// With d = Auto the file is parsed with Getafix precedence if DetectDialect
+// finds the Getafix convention in it, else with CProver precedence; the
+// returned File's Dialect says which.
+func ParseFile(filename string, src []byte, d Dialect) (*File, error) {
+	switch d {
+	case Auto:
+		f, err := parse(filename, src, CProver)
+		if got, _ := DetectDialect(f); got == Getafix {
+			return parse(filename, src, Getafix)
+		}
+		return f, err
+	case Getafix:
+		return parse(filename, src, Getafix)
+	}
+	return parse(filename, src, CProver)
+}
+
+func parse(filename string, src []byte, d Dialect) (f *File, err error) {
 	p := &parser{filename: filename, dialect: d}
 	p.sc.init(src, func(pos Pos, msg string) {
 		// The scanner only complains about comments and braced names
@@ -27,7 +54,7 @@ func ParseFile(filename string, src []byte, d Dialect) (f *File, err error) {
 		p.errorAt(pos, msg)
 		p.truncated = true
 	})
-	f = &File{Name: filename}
+	f = &File{Name: filename, Dialect: d}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -35,6 +62,8 @@ func ParseFile(filename string, src []byte, d Dialect) (f *File, err error) {
 			}
 		}
 		f.Comments = p.sc.comments
+		p.ambiguities.Sort()
+		f.ambiguities = p.ambiguities
 		p.errors.Sort()
 		err = p.errors.Err()
 	}()
@@ -54,6 +83,13 @@ type parser struct {
 	lastLine  int  // line of the last reported error: one error per line
 	truncated bool // the scanner hit an unterminated construct: stay quiet
 	depth     int
+
+	ambiguities ErrorList // expressions the other dialect reads differently
+
+	// Stacks of the operands and operators of the expression groups
+	// being parsed (see parseGroup).
+	operands []operand
+	ops      []chainOp
 }
 
 func (p *parser) next() {
@@ -135,9 +171,15 @@ func (p *parser) got(t token) bool {
 func (p *parser) enter() {
 	p.depth++
 	if p.depth > MaxNesting {
-		p.errors.Add(p.filename, p.sc.pos, fmt.Sprintf("program nested too deeply (more than %d levels)", MaxNesting))
-		panic(bailout{})
+		p.tooDeep(p.sc.pos)
 	}
+}
+
+// tooDeep reports that the program passes MaxNesting at pos and abandons
+// parsing.
+func (p *parser) tooDeep(pos Pos) {
+	p.errors.Add(p.filename, pos, fmt.Sprintf("program nested too deeply (more than %d levels)", MaxNesting))
+	panic(bailout{})
 }
 
 func (p *parser) leave() { p.depth-- }
@@ -185,9 +227,30 @@ func (p *parser) parseFile(f *File) {
 		case tSemi:
 			p.next() // a stray semicolon between declarations is harmless
 		default:
-			p.recovering(func() { p.fail("declaration or procedure") }, topStop)
+			p.recovering(p.failTopLevel, topStop)
 		}
 	}
+}
+
+// failTopLevel reports the current token where a declaration or procedure
+// should start, saying why when it is recognisably something else.
+func (p *parser) failTopLevel() {
+	p.failIfCWord()
+	t := p.tok()
+	if t == tIdent {
+		save := p.sc
+		p.next()
+		t = p.tok()
+		p.sc = save
+		if t == tAssign || t == tComma || t == tEq || t == tColon {
+			t = kwSkip // a statement
+		}
+	}
+	if isStmtStart(t) && !closesBlock(t) {
+		p.errorAt(p.sc.pos, fmt.Sprintf("expected declaration or procedure, found %s: statements belong between a procedure's begin and end", p.describe()))
+		panic(syntaxError{})
+	}
+	p.fail("declaration or procedure")
 }
 
 func (p *parser) parseIdent() *Ident {
@@ -208,6 +271,30 @@ func (p *parser) parseVarName() *Ident {
 	return id
 }
 
+// parseParam parses a parameter name, recognising C's typed parameters.
+func (p *parser) parseParam() *Ident {
+	typed := p.tok() == kwBool || p.tok() == kwVoid
+	if p.tok() == tIdent && !p.sc.braced && cWords[p.sc.lit] != "" {
+		save := p.sc
+		p.next()
+		typed = p.tok() == tIdent || p.tok() == tStar
+		p.sc = save
+	}
+	if typed {
+		p.errorAt(p.sc.pos, fmt.Sprintf("this looks like C: '%s' is a type, but parameters of a Boolean program have none (write f(x), not f(bool x))", p.tok2text()))
+		panic(syntaxError{})
+	}
+	return p.parseVarName()
+}
+
+// tok2text returns the current token's text.
+func (p *parser) tok2text() string {
+	if p.tok() == tIdent || p.tok() == tNumber {
+		return p.sc.lit
+	}
+	return p.tok().String()
+}
+
 func (p *parser) parseIdentList(parse func() *Ident) []*Ident {
 	list := []*Ident{parse()}
 	for p.got(tComma) {
@@ -219,8 +306,39 @@ func (p *parser) parseIdentList(parse func() *Ident) []*Ident {
 func (p *parser) parseDecl() *Decl {
 	d := &Decl{DeclPos: p.expect(kwDecl)}
 	d.Names = p.parseIdentList(p.parseVarName)
+	if p.tok() == tAssign {
+		d.Assign = p.sc.pos
+		p.next()
+		d.Inits = p.parseExprList()
+		if len(d.Inits) != len(d.Names) {
+			p.errorAt(d.Assign, fmt.Sprintf("%s declared with %s: give one per variable",
+				count(len(d.Names), "variable"), count(len(d.Inits), "initial value")))
+		}
+	}
 	p.expect(tSemi)
 	return d
+}
+
+// count formats "1 thing" or "n things".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// parseLabel parses a label where one is used (goto targets): a name, or
+// a number as in SATABS's generated programs (`goto 3, 7;`).
+func (p *parser) parseLabel() *Ident {
+	if p.tok() == tNumber {
+		id := &Ident{NamePos: p.sc.pos, Name: p.sc.lit}
+		p.next()
+		return id
+	}
+	if p.tok() != tIdent {
+		p.fail("label")
+	}
+	return p.parseIdent()
 }
 
 func (p *parser) parseProc() *Proc {
@@ -253,7 +371,7 @@ func (p *parser) parseProc() *Proc {
 		isProc := p.tok() == tLparen
 		p.sc = save
 		if !isProc {
-			p.fail("declaration or procedure")
+			p.failTopLevel()
 		}
 	default:
 		p.fail("procedure")
@@ -265,7 +383,7 @@ func (p *parser) parseProc() *Proc {
 	}
 	p.expect(tLparen)
 	if p.tok() != tRparen {
-		pr.Params = p.parseIdentList(p.parseVarName)
+		pr.Params = p.parseIdentList(p.parseParam)
 	}
 	p.expect(tRparen)
 	pr.Begin = p.expect(kwBegin)
@@ -360,9 +478,10 @@ func (p *parser) parseStmt() Stmt {
 	p.enter()
 	defer p.leave()
 	var labels []*Ident
-	for p.tok() == tIdent {
-		// A label is an identifier followed by ':'; anything else that
-		// starts with an identifier is an assignment or a call.
+	for p.tok() == tIdent || p.tok() == tNumber {
+		// A label is an identifier or a number (`0: skip;`, as SATABS
+		// generates them) followed by ':'; anything else that starts
+		// with an identifier is an assignment or a call.
 		save := p.sc
 		id := &Ident{NamePos: p.sc.pos, Name: p.sc.lit, Braced: p.sc.braced}
 		p.next()
@@ -397,7 +516,7 @@ func (p *parser) parseUnlabelled(labels []*Ident) Stmt {
 		return s
 	case kwGoto:
 		p.next()
-		s := &GotoStmt{Labels: l, Keyword: pos, Targets: p.parseIdentList(p.parseIdent)}
+		s := &GotoStmt{Labels: l, Keyword: pos, Targets: p.parseIdentList(p.parseLabel)}
 		p.expectStmtEnd()
 		return s
 	case kwReturn:
@@ -433,7 +552,7 @@ func (p *parser) parseUnlabelled(labels []*Ident) Stmt {
 		case kwGoto:
 			gpos := p.sc.pos
 			p.next()
-			s.Target = &GotoStmt{Keyword: gpos, Targets: []*Ident{p.parseIdent()}}
+			s.Target = &GotoStmt{Keyword: gpos, Targets: []*Ident{p.parseLabel()}}
 		case kwCall:
 			p.next()
 			s.Target = p.parseCall(Labels{}, nil, p.parseIdent())
@@ -457,7 +576,7 @@ func (p *parser) parseUnlabelled(labels []*Ident) Stmt {
 		p.expectStmtEnd()
 		return &AtomicEndStmt{Labels: l, Keyword: pos}
 	case kwIf:
-		return p.parseIf(l, false)
+		return p.parseIf(l)
 	case kwWhile:
 		p.next()
 		s := &WhileStmt{Labels: l, Keyword: pos, Cond: p.parseExpr()}
@@ -493,38 +612,54 @@ func condStmt(kw token, l Labels, pos Pos, cond Expr) Stmt {
 	return &ConstrainStmt{Labels: l, Keyword: pos, Cond: cond}
 }
 
-func (p *parser) parseIf(l Labels, elsif bool) *IfStmt {
-	s := &IfStmt{Labels: l, Keyword: p.sc.pos, Elsif: elsif}
-	p.next() // if or elsif
-	s.Cond = p.parseExpr()
-	p.expect(kwThen)
-	s.Then = p.parseStmtList()
-	switch p.tok() {
-	case kwElsif:
-		p.enter()
-		inner := p.parseIf(Labels{}, true)
-		p.leave()
-		s.Else = []Stmt{inner}
-		s.Fi = inner.Fi
-		return s
-	case kwElse:
-		s.ElsePos = p.sc.pos
-		p.next()
-		s.Else = p.parseStmtList()
-		if s.Else == nil {
-			s.Else = []Stmt{}
+// parseIf parses an `if` with its `elsif` chain, iteratively: a chain of
+// any length is one level of nesting.
+func (p *parser) parseIf(l Labels) *IfStmt {
+	first := &IfStmt{Labels: l, Keyword: p.sc.pos}
+	chain := []*IfStmt{first}
+	for s := first; ; {
+		p.next() // if or elsif
+		s.Cond = p.parseExpr()
+		p.expect(kwThen)
+		s.Then = p.parseStmtList()
+		if p.tok() == kwElsif {
+			inner := &IfStmt{Keyword: p.sc.pos, Elsif: true}
+			s.Else = []Stmt{inner}
+			chain = append(chain, inner)
+			s = inner
+			continue
 		}
+		if p.tok() == kwElse {
+			s.ElsePos = p.sc.pos
+			p.next()
+			s.Else = p.parseStmtList()
+			if s.Else == nil {
+				s.Else = []Stmt{}
+			}
+		}
+		break
 	}
-	s.Fi = p.expect(kwFi)
-	if !elsif {
-		p.got(tSemi)
+	fi := p.expect(kwFi)
+	for _, s := range chain {
+		s.Fi = fi
 	}
-	return s
+	p.got(tSemi)
+	return first
 }
 
 // parseAssignOrCall parses the statements that start with an identifier:
 // `f(e);`, `x, y := e1, e2 [constrain c];` and `x, _ := f(e);`.
 func (p *parser) parseAssignOrCall(l Labels) Stmt {
+	if !p.sc.braced && cWords[p.sc.lit] != "" {
+		// `int x;`, `struct s {`: a C declaration among the statements.
+		save := p.sc
+		p.next()
+		c := p.tok() == tIdent || p.tok() == tStar
+		p.sc = save
+		if c {
+			p.failIfCWord()
+		}
+	}
 	first := p.parseIdent()
 	if first.Name == "sync" && !first.Braced && p.tok() == tIdent {
 		// `sync` is not reserved (Getafix programs may name a variable
@@ -541,6 +676,10 @@ func (p *parser) parseAssignOrCall(l Labels) Stmt {
 	lhs := []*Ident{first}
 	for p.got(tComma) {
 		lhs = append(lhs, p.parseIdent())
+	}
+	if p.tok() == tEq {
+		p.errorAt(p.sc.pos, fmt.Sprintf("this looks like C: '=' is equality in a Boolean program; assignment is written %s := ...", identList(lhs)))
+		panic(syntaxError{})
 	}
 	if p.tok() != tAssign {
 		if len(lhs) == 1 {
@@ -583,172 +722,4 @@ func (p *parser) parseCall(l Labels, lhs []*Ident, name *Ident) *CallStmt {
 	}
 	p.expect(tRparen)
 	return s
-}
-
-// ---------------------------------------------------------------------------
-// Expressions
-
-func (p *parser) parseExprList() []Expr {
-	list := []Expr{p.parseExpr()}
-	for p.got(tComma) {
-		list = append(list, p.parseExpr())
-	}
-	return list
-}
-
-// binaryOp maps a token to its operator.
-func binaryOp(t token) (Op, bool) {
-	switch t {
-	case tAnd:
-		return And, true
-	case tOr:
-		return Or, true
-	case tXor:
-		return Xor, true
-	case tEq:
-		return Eq, true
-	case tNeq:
-		return Neq, true
-	case tImplies:
-		return Implies, true
-	}
-	return 0, false
-}
-
-// precedence returns how tightly op binds in dialect d (higher binds
-// tighter) and whether it groups to the right.
-func precedence(d Dialect, op Op) (prec int, right bool) {
-	if d == Getafix {
-		switch op {
-		case Implies:
-			return 1, false
-		case Or:
-			return 2, false
-		case Xor:
-			return 3, false
-		case And:
-			return 4, false
-		case Eq, Neq:
-			return 5, false
-		}
-		return 0, false
-	}
-	switch op {
-	case Eq, Neq, Implies:
-		return 1, true
-	case Xor:
-		return 2, false
-	case Or:
-		return 3, false
-	case And:
-		return 4, false
-	}
-	return 0, false
-}
-
-func (p *parser) parseExpr() Expr { return p.parseBinary(1) }
-
-// parseBinary parses an expression whose operators bind at least as
-// tightly as minPrec, by precedence climbing.
-func (p *parser) parseBinary(minPrec int) Expr {
-	x := p.parseUnary()
-	for {
-		op, ok := binaryOp(p.tok())
-		if !ok {
-			return x
-		}
-		prec, right := precedence(p.dialect, op)
-		if prec < minPrec {
-			return x
-		}
-		opPos := p.sc.pos
-		p.next()
-		var y Expr
-		if right {
-			// Right grouping recurses once per operator in a chain.
-			p.enter()
-			y = p.parseBinary(prec)
-			p.leave()
-		} else {
-			y = p.parseBinary(prec + 1)
-		}
-		x = &Binary{X: x, OpPos: opPos, Op: op, Y: y}
-	}
-}
-
-func (p *parser) parseUnary() Expr {
-	switch p.tok() {
-	case tNot:
-		pos := p.sc.pos
-		p.next()
-		p.enter()
-		defer p.leave()
-		return &Unary{OpPos: pos, Op: Not, X: p.parseUnary()}
-	case tTick:
-		pos := p.sc.pos
-		p.next()
-		if p.tok() != tIdent {
-			p.fail("variable name after prime (')")
-		}
-		return &VarRef{TickPos: pos, Primed: true, Name: p.parseIdent()}
-	}
-	return p.parsePrimary()
-}
-
-func (p *parser) parsePrimary() Expr {
-	pos := p.sc.pos
-	switch p.tok() {
-	case tLparen:
-		p.next()
-		p.enter()
-		defer p.leave()
-		x := p.parseExpr()
-		p.expect(tRparen)
-		return x
-	case tStar:
-		p.next()
-		return &Nondet{StarPos: pos}
-	case tNumber:
-		lit := p.sc.lit
-		p.next()
-		switch lit {
-		case "0":
-			return &Const{ValuePos: pos, Value: false}
-		case "1":
-			return &Const{ValuePos: pos, Value: true}
-		}
-		p.errorAt(pos, fmt.Sprintf("invalid constant %s: the Boolean constants are 0, 1, F and T", lit))
-		panic(syntaxError{})
-	case tIdent:
-		if !p.sc.braced && (p.sc.lit == "T" || p.sc.lit == "F") {
-			v := p.sc.lit == "T"
-			p.next()
-			return &Const{ValuePos: pos, Value: v}
-		}
-		id := p.parseIdent()
-		if p.tok() == tLparen {
-			p.errorAt(p.sc.pos, fmt.Sprintf("call of %s inside an expression: a call must be a statement of its own (x := %s(...);)", id.Name, id.Name))
-			panic(syntaxError{})
-		}
-		return &VarRef{TickPos: pos, Name: id}
-	case kwSchoose:
-		p.next()
-		s := &Schoose{Keyword: pos}
-		p.expect(tLbrack)
-		s.PosCond = p.parseExpr()
-		if p.tok() == tRbrack {
-			p.errorAt(p.sc.pos, "schoose takes two arguments: schoose[pos, neg]")
-			panic(syntaxError{})
-		}
-		p.expect(tComma)
-		s.NegCond = p.parseExpr()
-		if p.tok() == tComma {
-			p.errorAt(p.sc.pos, "schoose takes two arguments: schoose[pos, neg]")
-			panic(syntaxError{})
-		}
-		p.expect(tRbrack)
-		return s
-	}
-	p.fail("expression")
-	return nil
 }

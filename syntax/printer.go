@@ -84,9 +84,12 @@ func (p *printer) flushComments(offset int) {
 }
 
 // blank separates sections with an empty line, after first attaching the
-// comments that trail the last line written.
+// comments that trail the last line written. A comment of several lines is
+// left for the next section: written on lines of its own before the blank
+// line, it would move to the next section when the output is printed again.
 func (p *printer) blank() {
-	for len(p.comments) > 0 && p.comments[0].Slash.Line == p.lastLine && len(p.lines) > 0 {
+	for len(p.comments) > 0 && p.comments[0].Slash.Line == p.lastLine && len(p.lines) > 0 &&
+		!strings.Contains(p.comments[0].Text, "\n") {
 		p.flushComments(p.comments[0].Slash.Offset + 1)
 	}
 	if len(p.lines) > 0 && p.lines[len(p.lines)-1] != "" {
@@ -104,7 +107,12 @@ func (p *printer) file(f *File) {
 	}
 }
 
-func declText(d *Decl) string { return "decl " + identList(d.Names) + ";" }
+func declText(d *Decl) string {
+	if d.Inits != nil {
+		return "decl " + identList(d.Names) + " := " + exprList(d.Inits) + ";"
+	}
+	return "decl " + identList(d.Names) + ";"
+}
 
 func identText(x *Ident) string {
 	if x.Braced {
@@ -308,11 +316,20 @@ func writeExpr(b *strings.Builder, x Expr) {
 			writeExpr(b, x.X)
 		}
 	case *Binary:
-		writeOperand(b, x, x.X, false)
-		b.WriteByte(' ')
-		b.WriteString(x.Op.String())
-		b.WriteByte(' ')
-		writeOperand(b, x, x.Y, true)
+		if associative(x.Op) {
+			if leaves := balancedRun(x); leaves != nil {
+				for i, l := range leaves {
+					if i > 0 {
+						writeOp(b, x.Op)
+					}
+					writeOperand(b, x, l)
+				}
+				return
+			}
+		}
+		writeOperand(b, x, x.X)
+		writeOp(b, x.Op)
+		writeOperand(b, x, x.Y)
 	case *Schoose:
 		b.WriteString("schoose[")
 		writeExpr(b, x.PosCond)
@@ -322,9 +339,17 @@ func writeExpr(b *strings.Builder, x Expr) {
 	}
 }
 
-func writeOperand(b *strings.Builder, parent *Binary, child Expr, right bool) {
+func writeOp(b *strings.Builder, op Op) {
+	b.WriteByte(' ')
+	b.WriteString(op.String())
+	b.WriteByte(' ')
+}
+
+// writeOperand writes child, an operand of parent, in parentheses unless
+// both dialects would read it as an operand of parent without them.
+func writeOperand(b *strings.Builder, parent *Binary, child Expr) {
 	c, ok := child.(*Binary)
-	if ok && (needParens(CProver, parent.Op, c.Op, right) || needParens(Getafix, parent.Op, c.Op, right)) {
+	if ok && (needParens(CProver, parent.Op, c.Op) || needParens(Getafix, parent.Op, c.Op)) {
 		b.WriteByte('(')
 		writeExpr(b, child)
 		b.WriteByte(')')
@@ -333,15 +358,64 @@ func writeOperand(b *strings.Builder, parent *Binary, child Expr, right bool) {
 	writeExpr(b, child)
 }
 
-// needParens reports whether a binary operand with operator child, on the
-// right or left of parent, needs parentheses to be read back as the same
-// tree in dialect d.
-func needParens(d Dialect, parent, child Op, right bool) bool {
-	pp, pright := precedence(d, parent)
+// needParens reports whether a binary operand with operator child of a
+// parent with operator parent needs parentheses to be read back as that
+// operand in dialect d. An operand with the parent's own operator is
+// written without parentheses only as part of a balanced run (see
+// balancedRun); anywhere else it needs them. So does any operand at the
+// parent's level: the two dialects group the operators that share a level
+// in opposite directions.
+func needParens(d Dialect, parent, child Op) bool {
+	pp, _ := precedence(d, parent)
 	cp, _ := precedence(d, child)
-	if cp != pp {
-		return cp < pp
+	return cp <= pp
+}
+
+// balancedRun returns the operands of the run of x's operator rooted at x
+// (x's subtrees with the same operator, taken together), in order, if the
+// run has exactly the balanced shape the parser builds from a chain of that
+// operator; nil otherwise. Written as a flat chain, such a run parses back
+// to the same tree; any other shape needs parentheses. It works without
+// recursion, so that a run of any length (and any shape) costs linear time
+// and constant stack.
+func balancedRun(x *Binary) []Expr {
+	// Count the operands.
+	n := 0
+	stack := []Expr{x}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if c, ok := e.(*Binary); ok && c.Op == x.Op {
+			stack = append(stack, c.Y, c.X)
+			continue
+		}
+		n++
 	}
-	// Same level: the operand on the grouping side needs none.
-	return right != pright
+	// Check the shape top-down: a subtree of m operands puts the first
+	// ⌈m/2⌉ on its left.
+	type part struct {
+		e Expr
+		m int
+	}
+	leaves := make([]Expr, 0, n)
+	parts := []part{{x, n}}
+	for len(parts) > 0 {
+		pt := parts[len(parts)-1]
+		parts = parts[:len(parts)-1]
+		c, same := pt.e.(*Binary)
+		same = same && c.Op == x.Op
+		if pt.m == 1 {
+			if same {
+				return nil
+			}
+			leaves = append(leaves, pt.e)
+			continue
+		}
+		if !same {
+			return nil
+		}
+		left := (pt.m + 1) / 2
+		parts = append(parts, part{c.Y, pt.m - left}, part{c.X, left})
+	}
+	return leaves
 }

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf8"
 )
@@ -37,9 +38,11 @@ func (s *scanner) init(src []byte, err func(Pos, string)) {
 
 func (s *scanner) here() Pos { return Pos{Offset: s.off, Line: s.line, Col: s.col} }
 
-// advance consumes one byte, keeping line and column up to date.
+// advance consumes one byte, keeping line and column up to date. A line
+// ends at LF, at CRLF (counted once, at its LF) and at a CR on its own (old
+// Mac files), so positions are right whichever convention a file uses.
 func (s *scanner) advance() {
-	if s.src[s.off] == '\n' {
+	if c := s.src[s.off]; c == '\n' || c == '\r' && s.peekByte(1) != '\n' {
 		s.line++
 		s.col = 1
 	} else {
@@ -47,6 +50,9 @@ func (s *scanner) advance() {
 	}
 	s.off++
 }
+
+// isLineEnd reports whether c ends a line (LF, or CR alone or before LF).
+func isLineEnd(c byte) bool { return c == '\n' || c == '\r' }
 
 func (s *scanner) peekByte(k int) byte {
 	if s.off+k < len(s.src) {
@@ -99,6 +105,9 @@ func (s *scanner) next() {
 	case c == '{':
 		s.scanBraced()
 		return
+	case c == '#':
+		s.scanDirective()
+		return
 	}
 	s.advance()
 	two := func(next byte, long, short token) token {
@@ -149,6 +158,10 @@ func (s *scanner) next() {
 		s.tok, s.lit = tStar, string(c)
 	default:
 		s.tok = tIllegal
+		if hint, ok := illegalHints[c]; ok {
+			s.lit = hint
+			return
+		}
 		s.lit = s.illegalText(s.pos.Offset)
 	}
 }
@@ -175,7 +188,7 @@ func (s *scanner) scanBraced() {
 	start := s.here()
 	s.advance() // {
 	textStart := s.off
-	for s.off < len(s.src) && s.src[s.off] != '}' && s.src[s.off] != '\n' {
+	for s.off < len(s.src) && s.src[s.off] != '}' && !isLineEnd(s.src[s.off]) {
 		s.advance()
 	}
 	if s.off >= len(s.src) {
@@ -183,10 +196,14 @@ func (s *scanner) scanBraced() {
 		s.tok, s.lit, s.braced = tIdent, string(s.src[textStart:]), true
 		return
 	}
-	if s.src[s.off] == '\n' {
+	if isLineEnd(s.src[s.off]) {
 		// A braced name is one line of text; a '{' that runs on is most
-		// likely a C block.
-		s.err(start, "braced identifier not closed on its line: missing '}' (blocks are written begin ... end)")
+		// likely a C block, certainly so if nothing follows it.
+		if len(bytes.TrimSpace(s.src[textStart:s.off])) == 0 {
+			s.err(start, "this looks like C: '{' opens a block; Boolean programs write begin ... end")
+		} else {
+			s.err(start, "braced identifier not closed on its line: missing '}' (blocks are written begin ... end)")
+		}
 		s.tok, s.lit, s.braced = tIdent, string(s.src[textStart:s.off]), true
 		return
 	}
@@ -204,14 +221,10 @@ func (s *scanner) skipSpaceAndComments() {
 			s.advance()
 		case c == '/' && s.peekByte(1) == '/':
 			start, pos := s.off, s.here()
-			for s.off < len(s.src) && s.src[s.off] != '\n' {
+			for s.off < len(s.src) && !isLineEnd(s.src[s.off]) {
 				s.advance()
 			}
-			end := s.off
-			for end > start && s.src[end-1] == '\r' {
-				end-- // CRLF line ends (and stray CRs) are not comment text
-			}
-			s.comments = append(s.comments, &Comment{Slash: pos, Text: string(s.src[start:end])})
+			s.comments = append(s.comments, &Comment{Slash: pos, Text: string(s.src[start:s.off])})
 		case c == '/' && s.peekByte(1) == '*':
 			start, pos := s.off, s.here()
 			s.advance()
@@ -225,9 +238,20 @@ func (s *scanner) skipSpaceAndComments() {
 			}
 			s.advance()
 			s.advance()
-			s.comments = append(s.comments, &Comment{Slash: pos, Text: string(s.src[start:s.off])})
+			s.comments = append(s.comments, &Comment{Slash: pos, Text: normalizeLineEnds(s.src[start:s.off])})
 		default:
 			return
 		}
 	}
+}
+
+// normalizeLineEnds returns text with every CRLF and lone CR turned into
+// LF, so that a comment's text (which the printer writes back) does not
+// depend on the line-end convention of the file it came from.
+func normalizeLineEnds(text []byte) string {
+	if bytes.IndexByte(text, '\r') < 0 {
+		return string(text)
+	}
+	text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+	return string(bytes.ReplaceAll(text, []byte("\r"), []byte("\n")))
 }

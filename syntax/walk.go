@@ -3,23 +3,47 @@ package syntax
 // Inspect traverses the tree rooted at n in depth-first order: it calls
 // f(n); if that returns true, Inspect visits each child of n, in source
 // order. Labels, declarations and identifiers are visited as children too.
+//
+// Inspect keeps its own stack instead of recursing, so that no tree (a
+// chain of 100,000 elsif branches, say) can exhaust the goroutine stack.
 func Inspect(n Node, f func(Node) bool) {
-	if n == nil || !f(n) {
-		return
+	stack := []Node{n}
+	var kids []Node
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == nil || !f(n) {
+			continue
+		}
+		kids = appendChildren(kids[:0], n)
+		for i := len(kids) - 1; i >= 0; i-- {
+			stack = append(stack, kids[i])
+		}
 	}
+}
+
+// appendChildren appends the children of n, in source order, to list.
+func appendChildren(list []Node, n Node) []Node {
 	idents := func(xs []*Ident) {
 		for _, x := range xs {
-			Inspect(x, f)
+			list = append(list, x)
 		}
 	}
 	exprs := func(xs []Expr) {
 		for _, x := range xs {
-			Inspect(x, f)
+			list = append(list, x)
 		}
 	}
 	stmts := func(xs []Stmt) {
 		for _, x := range xs {
-			Inspect(x, f)
+			list = append(list, x)
+		}
+	}
+	// A nil optional child (Enforce, Constrain) is left out: a typed nil
+	// in a Node would not compare equal to nil.
+	expr := func(x Expr) {
+		if x != nil {
+			list = append(list, x)
 		}
 	}
 	if s, ok := n.(Stmt); ok {
@@ -28,33 +52,30 @@ func Inspect(n Node, f func(Node) bool) {
 	switch n := n.(type) {
 	case *File:
 		for _, d := range n.Globals {
-			Inspect(d, f)
+			list = append(list, d)
 		}
 		for _, p := range n.Procs {
-			Inspect(p, f)
+			list = append(list, p)
 		}
 	case *Decl:
 		idents(n.Names)
+		exprs(n.Inits)
 	case *Proc:
-		Inspect(n.Name, f)
+		list = append(list, n.Name)
 		idents(n.Params)
 		for _, d := range n.Locals {
-			Inspect(d, f)
+			list = append(list, d)
 		}
-		if n.Enforce != nil {
-			Inspect(n.Enforce, f)
-		}
+		expr(n.Enforce)
 		stmts(n.Body)
 	case *VarRef:
-		Inspect(n.Name, f)
+		list = append(list, n.Name)
 	case *Unary:
-		Inspect(n.X, f)
+		list = append(list, n.X)
 	case *Binary:
-		Inspect(n.X, f)
-		Inspect(n.Y, f)
+		list = append(list, n.X, n.Y)
 	case *Schoose:
-		Inspect(n.PosCond, f)
-		Inspect(n.NegCond, f)
+		list = append(list, n.PosCond, n.NegCond)
 	case *PrintStmt:
 		exprs(n.Args)
 	case *GotoStmt:
@@ -64,37 +85,36 @@ func Inspect(n Node, f func(Node) bool) {
 	case *AssignStmt:
 		idents(n.Lhs)
 		exprs(n.Rhs)
-		if n.Constrain != nil {
-			Inspect(n.Constrain, f)
-		}
+		expr(n.Constrain)
 	case *CallStmt:
 		idents(n.Lhs)
-		Inspect(n.Proc, f)
+		list = append(list, n.Proc)
 		exprs(n.Args)
 	case *IfStmt:
-		Inspect(n.Cond, f)
+		list = append(list, n.Cond)
 		stmts(n.Then)
 		stmts(n.Else)
 	case *WhileStmt:
-		Inspect(n.Cond, f)
+		list = append(list, n.Cond)
 		stmts(n.Body)
 	case *AssertStmt:
-		Inspect(n.Cond, f)
+		list = append(list, n.Cond)
 	case *AssumeStmt:
-		Inspect(n.Cond, f)
+		list = append(list, n.Cond)
 	case *AbortifStmt:
-		Inspect(n.Cond, f)
+		list = append(list, n.Cond)
 	case *DeadStmt:
 		idents(n.Vars)
 	case *EnforceStmt:
-		Inspect(n.Cond, f)
+		list = append(list, n.Cond)
 	case *ConstrainStmt:
-		Inspect(n.Cond, f)
+		list = append(list, n.Cond)
 	case *SyncStmt:
-		Inspect(n.Event, f)
+		list = append(list, n.Event)
 	case *DeclStmt:
-		Inspect(n.Decl, f)
+		list = append(list, n.Decl)
 	case *StartThreadStmt:
-		Inspect(n.Target, f)
+		list = append(list, n.Target)
 	}
+	return list
 }

@@ -2,150 +2,509 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"sort"
+	"os"
 	"strings"
 	"time"
 
 	"boolprog/engine"
 	"boolprog/interp"
+	"boolprog/ir"
 	"boolprog/result"
+	"boolprog/syntax"
 )
 
-func runCheck(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		dialect    dialectFlag
-		target     string
-		engineName = defaultEngine
-		timeout    time.Duration
-		maxNodes   int
-		format     = "text"
-		style      = "forward"
-		stats      bool
-		all        bool
-		noReplay   bool
-		quiet      bool
-	)
-	fs.Var(&dialect, "dialect", "operator precedence: cprover or getafix")
-	fs.StringVar(&target, "target", "", "error label (default SLIC_ERROR); failing assertions are always errors")
-	fs.StringVar(&target, "l", "", "shorthand for --target")
-	fs.StringVar(&engineName, "engine", engineName, "engine: "+engineNames())
-	fs.DurationVar(&timeout, "timeout", 0, "give up after this long (e.g. 30s) with UNKNOWN; 0 means no limit")
-	fs.IntVar(&maxNodes, "max-nodes", 0, "BDD node limit of symbolic engines (0: engine default); past it: UNKNOWN")
+const checkHead = `usage: boolprog check [flags] FILE...
+
+Decides, for each FILE ("-": standard input), whether an assertion can fail
+or the target label can be reached. Prints a trace if so, a line saying what
+was checked, and ends each file's output with exactly one of
+  VERIFICATION SUCCESSFUL          exit 0
+  VERIFICATION FAILED              exit 10
+  VERIFICATION UNKNOWN: reason     exit 5 (a limit, an unsupported construct)
+Input errors (file:line:col: message) exit 2, usage errors 1, SIGINT/SIGTERM
+end the run with "VERIFICATION UNKNOWN: interrupted" and exit 130/143.
+With several files the exit code is the worst: 0 < 5 < 10 < 2.
+--timeout and --max-nodes bound each file's whole run: search, trace and
+replay.
+`
+
+// checkFlags are the settings of one `boolprog check`.
+type checkFlags struct {
+	load       loadFlags
+	target     string
+	engineName string
+	timeout    time.Duration
+	maxNodes   int
+	format     string
+	style      string
+	trace      string
+	traceFile  string
+	numbers    bool
+	marks      bool
+	maxIndent  int
+	stats      bool
+	all        bool
+	noReplay   bool
+	quiet      bool
+	verbose    bool
+}
+
+func runCheck(ctx context.Context, args []string, s *streams) int {
+	c := newCommand("check", checkHead)
+	cf := &checkFlags{engineName: defaultEngine, format: "text", style: "forward", trace: "full", numbers: true, marks: true}
+	fs := c.fs
+	cf.load.register(fs)
+	fs.StringVar(&cf.target, "target", "", "error label (default SLIC_ERROR, which may be absent; a label given here must occur); failing assertions are always errors")
+	fs.StringVar(&cf.target, "l", "", "shorthand for --target")
+	fs.StringVar(&cf.engineName, "engine", cf.engineName, "engine: "+engineNames())
+	fs.DurationVar(&cf.timeout, "timeout", 0, "give up on a file after this long (e.g. 30s), search, trace and replay included; 0: no limit")
+	fs.IntVar(&cf.maxNodes, "max-nodes", 0, "BDD node limit of symbolic engines (0: engine default); past it: UNKNOWN")
 	engFlags := defineEngineFlags(fs)
-	fs.StringVar(&format, "format", format, "output: text or json")
-	fs.StringVar(&style, "trace-style", style, "trace order: forward, or bebop (reverse, indented, as the Bebop paper)")
-	fs.BoolVar(&stats, "stats", false, "print the engine's statistics (time, states, BDD nodes, ...)")
-	fs.BoolVar(&all, "all", false, "compute every reachable state instead of stopping at the first error")
-	fs.BoolVar(&noReplay, "no-replay", false, "do not replay the trace in the concrete interpreter before printing it")
-	fs.BoolVar(&quiet, "q", false, "do not print warnings")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: boolprog check [flags] FILE\n\nDecides whether an assertion can fail or the target label can be reached.\nPrints a trace if so, and ends with VERIFICATION SUCCESSFUL (exit 0),\nVERIFICATION FAILED (exit 10) or VERIFICATION UNKNOWN: reason (exit 5).\n\nFlags:\n")
-		fs.PrintDefaults()
-		fmt.Fprintf(stderr, "\nEngines:\n%s", engineList())
-	}
-	files, err := parseInterspersed(fs, args)
+	fs.StringVar(&cf.format, "format", cf.format, "output: text or json")
+	fs.StringVar(&cf.style, "trace-style", cf.style, "trace order: forward, or bebop (reverse, indented, as the Bebop paper)")
+	fs.StringVar(&cf.trace, "trace", cf.trace, "trace detail: full (every step with its state), changes (only the values a step changed), or none (only the error line)")
+	fs.StringVar(&cf.traceFile, "trace-file", "", "write the trace to this file instead of standard output")
+	fs.BoolVar(&cf.numbers, "trace-numbers", cf.numbers, "number the steps of a forward trace (replay errors name steps by number)")
+	fs.BoolVar(&cf.marks, "trace-choices", cf.marks, "mark with '* ' the steps of a forward trace that make a nondeterministic choice")
+	fs.IntVar(&cf.maxIndent, "trace-indent", result.DefaultMaxIndent, "call depth past which a trace step is no longer indented and shows '[depth N]'")
+	fs.BoolVar(&cf.stats, "stats", false, "print statistics: each phase's time (parse, lower, reach, trace, replay), states, BDD nodes, ...")
+	fs.BoolVar(&cf.all, "all", false, "compute every reachable state instead of stopping at the first error")
+	fs.BoolVar(&cf.noReplay, "no-replay", false, "do not replay the trace in the concrete interpreter before printing it")
+	fs.BoolVar(&cf.quiet, "q", false, "print no warnings and no progress line")
+	fs.BoolVar(&cf.verbose, "v", false, "print the progress line on stderr even if it is not a terminal")
+	c.tail = func() string { return "\nEngines:\n" + engineList() }
+
+	jsonOut := wantsJSON(args)
+	files, err := c.parse(args, s)
 	if err != nil {
-		return exitUsage
+		if errors.Is(err, errHelp) {
+			return exitOK
+		}
+		return checkUsageError(c, s, jsonOut, "%v", err)
 	}
-	if len(files) != 1 {
-		fmt.Fprintln(stderr, "boolprog check: want exactly one FILE")
-		fs.Usage()
-		return exitUsage
+	if len(files) == 0 {
+		return checkUsageError(c, s, jsonOut, "no FILE to check")
 	}
-	eng, err := engFlags.build(engineName)
-	if err != nil {
-		fmt.Fprintf(stderr, "boolprog check: %v\n", err)
-		return exitUsage
+	newEngine := func() (engine.Engine, error) { return engFlags.build(cf.engineName) }
+	if _, err := newEngine(); err != nil {
+		return checkUsageError(c, s, jsonOut, "%v", err)
 	}
-	traceStyle, ok := result.ParseStyle(style)
+	traceStyle, ok := result.ParseStyle(cf.style)
 	if !ok {
-		fmt.Fprintf(stderr, "boolprog check: unknown trace style %q (want forward or bebop)\n", style)
+		return checkUsageError(c, s, jsonOut, "unknown trace style %q (want forward or bebop)", cf.style)
+	}
+	if cf.format != "text" && cf.format != "json" {
+		return checkUsageError(c, s, jsonOut, "unknown format %q (want text or json)", cf.format)
+	}
+	traceMode, ok := result.ParseMode(cf.trace)
+	if !ok {
+		return checkUsageError(c, s, jsonOut, "unknown trace detail %q (want full, changes or none)", cf.trace)
+	}
+	if cf.maxIndent < 1 {
+		return checkUsageError(c, s, jsonOut, "--trace-indent must be at least 1")
+	}
+	if cf.maxNodes < 0 || cf.timeout < 0 {
+		return checkUsageError(c, s, jsonOut, "limits must not be negative")
+	}
+	if cf.quiet && cf.verbose {
+		return checkUsageError(c, s, jsonOut, "-q and -v contradict each other")
+	}
+	// A flag the user set is never silently ignored.
+	set := setFlags(fs)
+	traceFlags := []string{"trace-file", "trace-style", "trace-numbers", "trace-choices", "trace-indent"}
+	for _, f := range traceFlags {
+		if set[f] && traceMode == result.None {
+			return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --%s would have no effect", f)
+		}
+		if set[f] && f != "trace-file" && cf.format == "json" {
+			return checkUsageError(c, s, jsonOut, "--%s shapes the text trace; JSON has every step in full", f)
+		}
+	}
+	if cf.style == "bebop" && (set["trace-numbers"] || set["trace-choices"] || cf.trace == "changes") {
+		return checkUsageError(c, s, jsonOut, "the bebop trace style prints the paper's format: no numbers, choice marks or changes")
+	}
+	if cf.traceFile != "" && len(files) > 1 {
+		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
+	}
+	if n := countStdin(files); n > 1 {
+		return checkUsageError(c, s, jsonOut, "standard input (-) can be read only once")
+	}
+
+	opts := result.TraceOptions{Style: traceStyle, Mode: traceMode, MaxIndent: cf.maxIndent}
+	if traceStyle == result.Forward {
+		opts.Numbered, opts.MarkChoices = cf.numbers, cf.marks
+	}
+	run := &checkRun{cf: cf, s: s, newEngine: newEngine, opts: opts}
+	worst := exitOK
+	for _, path := range files {
+		code := run.file(ctx, path)
+		if intr := interruption(ctx); intr != nil {
+			return intr.exitCode()
+		}
+		worst = worse(worst, code)
+	}
+	return worst
+}
+
+// setFlags returns the names of the flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+// wantsJSON reports whether args ask for --format json, looked up before
+// the flags are parsed so that a usage error is reported as JSON too.
+func wantsJSON(args []string) bool {
+	for i, a := range args {
+		switch a {
+		case "--format=json", "-format=json":
+			return true
+		case "--format", "-format":
+			if i+1 < len(args) && args[i+1] == "json" {
+				return true
+			}
+		case "--":
+			return false
+		}
+	}
+	return false
+}
+
+func countStdin(files []string) int {
+	n := 0
+	for _, f := range files {
+		if f == "-" {
+			n++
+		}
+	}
+	return n
+}
+
+// severity orders exit codes for "the worst of several files": an input
+// error (the file was not checked at all) is worse than a failure, a
+// failure worse than an unknown, an unknown worse than a success.
+func severity(code int) int {
+	switch code {
+	case exitOK:
+		return 0
+	case exitUnknown:
+		return 1
+	case exitFailed:
+		return 2
+	case exitInput:
+		return 3
+	}
+	return 4
+}
+
+func worse(a, b int) int {
+	if severity(b) > severity(a) {
+		return b
+	}
+	return a
+}
+
+// checkUsageError reports a usage error as text on stderr, or as a JSON
+// report on stdout when --format json was asked for.
+func checkUsageError(c *command, s *streams, jsonOut bool, format string, args ...any) int {
+	if jsonOut {
+		result.ErrorReport("", result.Message{Message: fmt.Sprintf(format, args...)}).WriteJSON(s.stdout)
 		return exitUsage
 	}
-	if format != "text" && format != "json" {
-		fmt.Fprintf(stderr, "boolprog check: unknown format %q (want text or json)\n", format)
-		return exitUsage
-	}
-	if maxNodes < 0 || timeout < 0 {
-		fmt.Fprintln(stderr, "boolprog check: limits must not be negative")
+	return c.usageError(s, format, args...)
+}
+
+// checkRun is one `boolprog check` over its files.
+type checkRun struct {
+	cf        *checkFlags
+	s         *streams
+	newEngine func() (engine.Engine, error)
+	opts      result.TraceOptions
+}
+
+// file checks one file and returns its exit code.
+func (r *checkRun) file(parent context.Context, path string) int {
+	cf, s := r.cf, r.s
+	start := time.Now()
+	prog := newProgress(s.stderr, s.tty, cf.verbose, cf.quiet)
+	defer prog.stop()
+	prog.set(result.PhaseParse, displayName(path))
+	eng, err := r.newEngine()
+	if err != nil { // checked once before any file
+		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 		return exitUsage
 	}
 
-	l, ok := load(files[0], dialect.d, stderr)
-	if !ok {
-		return exitInput
-	}
-	if !quiet {
-		printWarnings(stderr, l.warns)
-	}
-	prog, ok := l.lower(target, stderr)
-	if !ok {
-		return exitInput
-	}
-
-	ctx := context.Background()
-	if timeout > 0 {
+	// The time limit covers the whole run of the file, reading and parsing
+	// included (which are not interruptible, but count).
+	ctx := parent
+	if cf.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		ctx, cancel = context.WithTimeoutCause(parent, cf.timeout, engine.ErrTimeout)
 		defer cancel()
 	}
-	q := engine.Query{MaxNodes: maxNodes, AllReachable: all}
-	res := engine.Run(ctx, eng, prog, q)
-	if res.Verdict == result.Unsafe && !noReplay {
-		// A verdict is a promise: a trace that the concrete semantics
-		// rejects is a bug of the engine, and must not be shown as proof.
-		if err := interp.Replay(prog, res.Trace); err != nil {
-			res = result.NewUnknown(eng.Name(), "internal error: the engine's trace does not replay: "+err.Error())
+	l, errs := load(ctx, path, &cf.load, s.stdin)
+	if len(errs) > 0 && ctx.Err() != nil {
+		// Standard input was still being read.
+		r.report(&outcome{path: displayName(path), res: result.NewUnknown(eng.Name(), r.limitReason(ctx))})
+		return exitUnknown // if interrupted, the caller exits with the signal's code
+	}
+	if len(errs) > 0 {
+		r.inputErrors(displayName(path), errs)
+		return exitInput
+	}
+	var stats result.Stats
+	stats.AddPhase(result.PhaseParse, time.Since(start))
+	if !cf.quiet && cf.format != "json" {
+		if l.note != "" {
+			fmt.Fprintln(s.stderr, l.note)
+		}
+		printWarnings(s.stderr, l.warns)
+	}
+	t := time.Now()
+	prog.set(result.PhaseLower, l.name)
+	p, errs := l.lower(cf.target)
+	if len(errs) > 0 {
+		r.inputErrors(l.name, errs)
+		return exitInput
+	}
+	if err := checkTarget(p, cf.target); err != nil {
+		r.inputErrors(l.name, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
+		return exitInput
+	}
+	stats.AddPhase(result.PhaseLower, time.Since(t))
+
+	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all}
+	prog.set("reach+trace", eng.Name())
+	res := engine.Run(ctx, eng, p, q)
+
+	var note string
+	if !cf.noReplay && res.Verdict == result.Unsafe && !res.TraceCut {
+		prog.set(result.PhaseReplay, fmt.Sprintf("%d steps", traceLen(res.Trace)))
+		t := time.Now()
+		res, note = judge(ctx, p, res)
+		res.Stats.AddPhase(result.PhaseReplay, time.Since(t))
+	}
+	if interruption(ctx) != nil || (res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout) {
+		// Whatever the engine got to, the user stopped the run (or the
+		// time limit did): say which, with the statistics so far.
+		res = &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats, Reason: r.limitReason(ctx)}
+		note = ""
+	}
+	if res.Verdict == result.Unsafe && res.TraceCut {
+		note = res.Note()
+		if cf.timeout > 0 && res.Reason == engine.ReasonTimeout {
+			note += fmt.Sprintf(" (%v)", cf.timeout)
 		}
 	}
-	if format == "json" {
-		writeJSON(stdout, res)
-	} else {
-		writeText(stdout, res, prog.Target, traceStyle, stats)
+	for _, name := range stats.PhaseNames() {
+		res.Stats.AddPhase(name, stats.Phases[name])
 	}
-	switch res.Verdict {
-	case result.Safe:
-		return exitOK
-	case result.Unsafe:
-		return exitFailed
+	markChoices(p, res.Trace)
+	prog.stop()
+
+	out := &outcome{path: l.name, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note}
+	if err := r.report(out); err != nil {
+		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
+		return exitUsage
 	}
-	return exitUnknown
+	return res.Verdict.ExitCode()
 }
 
-func writeText(w io.Writer, res *result.Result, target string, style result.Style, stats bool) {
-	if tr := res.Trace; tr != nil && len(tr.Steps) > 0 {
-		what := errorText(tr, target)
-		if style == result.Bebop {
-			// The paper's header: "Label R reachable by following path:".
-			fmt.Fprintf(w, "%s%s reachable by following path:\n", strings.ToUpper(what[:1]), what[1:])
-		}
-		result.WriteTrace(w, tr, style)
-		if style != result.Bebop {
-			fmt.Fprintf(w, "error: %s reached\n", what)
+// markChoices sets Step.Choice from the ir (result.Chooses, as
+// result.NewStep does) when the engine marked no step: not every engine
+// builds its steps with NewStep yet, and --trace-choices must not be
+// silently without effect.
+func markChoices(p *ir.Program, tr *result.Trace) {
+	if tr == nil {
+		return
+	}
+	for i := range tr.Steps {
+		if tr.Steps[i].Choice {
+			return
 		}
 	}
-	if stats {
-		fmt.Fprintf(w, "engine: %s\n", res.Engine)
-		fmt.Fprintf(w, "time: %v\n", res.Stats.Time.Round(time.Microsecond))
-		fmt.Fprintf(w, "states: %d\n", res.Stats.States)
-		names := res.Stats.CounterNames()
-		sort.Strings(names)
-		for _, name := range names {
-			fmt.Fprintf(w, "%s: %d\n", name, res.Stats.Counters[name])
+	procs := make(map[string]*ir.Proc, len(p.Procs))
+	for _, pr := range p.Procs {
+		procs[pr.Name] = pr
+	}
+	for i := range tr.Steps {
+		s := &tr.Steps[i]
+		if pr := procs[s.Proc]; pr != nil && s.Edge >= 0 && s.Edge < len(pr.Edges) {
+			s.Choice = result.Chooses(p, pr, s.Edge)
 		}
 	}
-	fmt.Fprintln(w, res.Banner())
 }
 
-// errorText says what the last step of a trace reaches: the target label,
-// or the failure of an assertion.
-func errorText(tr *result.Trace, target string) string {
+// judge replays the trace of an Unsafe result in the concrete interpreter
+// within ctx. A verdict is a promise: a trace that the concrete semantics
+// rejects is a bug of the engine, and must not be shown as proof, so the
+// result becomes Unknown with an internal error. If ctx ends during the
+// replay, the engine has established the error and only its independent
+// check was cut: the result stays Unsafe, with a note that says so.
+func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Result, string) {
+	if res.Verdict != result.Unsafe || res.TraceCut {
+		return res, ""
+	}
+	err := replay(ctx, p, res.Trace)
+	switch {
+	case err == nil:
+		return res, ""
+	case ctx.Err() != nil:
+		what := "time limit"
+		if interruption(ctx) != nil {
+			what = "interruption"
+		}
+		return res, fmt.Sprintf("the %s cut the replay: the interpreter did not check this trace (%v)", what, err)
+	}
+	return &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats,
+		Reason: engine.InternalErrorPrefix + "the engine's trace does not replay: " + err.Error()}, ""
+}
+
+// replay checks tr in the concrete interpreter within ctx.
+func replay(ctx context.Context, p *ir.Program, tr *result.Trace) error {
+	return interp.ReplayContext(ctx, p, tr)
+}
+
+// limitReason is the UNKNOWN reason of a run whose context ended:
+// "interrupted", or "timeout (30s)".
+func (r *checkRun) limitReason(ctx context.Context) string {
+	if interruption(ctx) != nil {
+		return engine.ReasonInterrupted
+	}
+	if r.cf.timeout > 0 {
+		return fmt.Sprintf("%s (%v)", engine.ReasonTimeout, r.cf.timeout)
+	}
+	return engine.ReasonTimeout
+}
+
+// inputErrors reports the input errors of one file: as text on stderr, or
+// as a JSON report on stdout.
+func (r *checkRun) inputErrors(name string, errs syntax.ErrorList) {
+	if r.cf.format == "json" {
+		result.ErrorReport(name, messages(errs)...).WriteJSON(r.s.stdout)
+		return
+	}
+	printDiagnostics(r.s.stderr, errs)
+}
+
+// outcome is everything reported about one checked file.
+type outcome struct {
+	path  string
+	prog  *ir.Program // nil if the run ended before the program was read
+	res   *result.Result
+	total time.Duration
+	note  string // a remark on the verdict, e.g. that a limit cut the replay
+	warns syntax.ErrorList
+	// dialectNote says which precedence dialect was detected, if one was.
+	dialectNote string
+}
+
+// report writes the outcome of one file as text or JSON.
+func (r *checkRun) report(o *outcome) error {
+	if r.cf.format == "json" {
+		target := ""
+		if o.prog != nil {
+			target = o.prog.Target
+		}
+		rep := result.NewReport(o.res, o.path, target)
+		if !r.cf.quiet {
+			rep.Warnings = messages(o.warns)
+			if o.dialectNote != "" {
+				rep.Warnings = append([]result.Message{{File: o.path, Message: strings.TrimPrefix(o.dialectNote, o.path+": ")}}, rep.Warnings...)
+			}
+		}
+		if p := o.prog; p != nil && p.Concurrent && o.res.Verdict == result.Unknown && p.ConcurrentWhy != "" {
+			rep.Warnings = append(rep.Warnings, result.Message{File: o.path, Line: p.ConcurrentPos.Line, Col: p.ConcurrentPos.Col,
+				Message: "the program is concurrent: " + p.ConcurrentWhy})
+		}
+		if o.note != "" && !o.res.TraceCut {
+			// The note of a replay cut short: reason is otherwise empty
+			// for an unsafe answer.
+			rep.Reason = o.note
+		}
+		return rep.WriteJSON(r.s.stdout)
+	}
+	return r.writeText(o)
+}
+
+func (r *checkRun) writeText(o *outcome) error {
+	w := r.s.stdout
+	res := o.res
+	if tr := res.Trace; tr != nil && len(tr.Steps) > 0 && !res.TraceCut {
+		if err := r.writeTrace(o); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, errorLine(o.path, tr, o.prog.Target))
+	} else if res.Property != nil {
+		fmt.Fprintln(w, propertyLine(res.Property, o.path))
+	}
+	if o.note != "" {
+		fmt.Fprintf(w, "note: %s\n", o.note)
+	}
+	if p := o.prog; p != nil && p.Concurrent && res.Verdict == result.Unknown && p.ConcurrentWhy != "" {
+		// Point at what made the program concurrent, which the engine
+		// refused (or could not finish).
+		fmt.Fprintln(w, (&syntax.Error{Filename: o.path, Pos: p.ConcurrentPos, Msg: "note: the program is concurrent: " + p.ConcurrentWhy}).Error())
+	}
+	if r.cf.stats || res.Reason == engine.ReasonInterrupted {
+		writeStats(w, o)
+	}
+	if o.prog != nil {
+		fmt.Fprintln(w, checkedText(o.prog))
+	}
+	_, err := fmt.Fprintln(w, res.Banner())
+	return err
+}
+
+// writeTrace writes the trace as --trace, --trace-style and --trace-file
+// ask.
+func (r *checkRun) writeTrace(o *outcome) error {
+	if r.opts.Mode == result.None {
+		return nil
+	}
+	tr := o.res.Trace
+	w := r.s.stdout
+	if r.cf.traceFile != "" {
+		f, err := os.Create(r.cf.traceFile)
+		if err != nil {
+			return err
+		}
+		if err := r.writeTraceText(f, o); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "trace: %d steps written to %s\n", tr.Len(), r.cf.traceFile)
+		return nil
+	}
+	return r.writeTraceText(w, o)
+}
+
+func (r *checkRun) writeTraceText(w io.Writer, o *outcome) error {
+	tr := o.res.Trace
+	if r.opts.Style == result.Bebop {
+		// The paper's header: "Label R reachable by following path:".
+		what := errorWhat(tr, o.prog.Target)
+		if _, err := fmt.Fprintf(w, "%s%s reachable by following path:\n", strings.ToUpper(what[:1]), what[1:]); err != nil {
+			return err
+		}
+	}
+	opts := r.opts
+	opts.Globals = len(o.prog.Globals)
+	return result.WriteTraceOptions(w, tr, opts)
+}
+
+// errorWhat names what the last step of a trace reaches, in the Bebop
+// paper's words: "label R (line 12)" or "failure of assert(g) (line 6)".
+func errorWhat(tr *result.Trace, target string) string {
 	last := tr.Steps[len(tr.Steps)-1]
 	if last.Edge == result.NoEdge {
 		return fmt.Sprintf("label %s (line %d)", target, last.Line)
@@ -153,8 +512,57 @@ func errorText(tr *result.Trace, target string) string {
 	return fmt.Sprintf("failure of %s (line %d)", last.Text, last.Line)
 }
 
-func writeJSON(w io.Writer, res *result.Result) {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(res)
+// errorLine is the compiler-style line that says where the error is:
+// "file:line:col: error: assertion assert(g) fails" or
+// "file:line:col: error: label R reached".
+func errorLine(path string, tr *result.Trace, target string) string {
+	last := tr.Steps[len(tr.Steps)-1]
+	msg := "error: assertion " + last.Text + " fails"
+	if last.Edge == result.NoEdge {
+		msg = "error: label " + target + " reached"
+	}
+	return (&syntax.Error{Filename: path, Pos: syntax.Pos{Line: last.Line, Col: last.Col}, Msg: msg}).Error()
+}
+
+// propertyLine is errorLine for an error established without a complete
+// trace.
+func propertyLine(pr *result.Property, path string) string {
+	msg := "error: assertion " + pr.Text + " fails"
+	if pr.Kind == result.PropertyLabel {
+		msg = "error: label " + pr.Label + " reached"
+	}
+	return (&syntax.Error{Filename: path, Pos: syntax.Pos{Line: pr.Line, Col: pr.Col}, Msg: msg}).Error()
+}
+
+func writeStats(w io.Writer, o *outcome) {
+	res := o.res
+	fmt.Fprintf(w, "engine: %s\n", res.Engine)
+	var phases []string
+	for _, name := range res.Stats.PhaseNames() {
+		phases = append(phases, fmt.Sprintf("%s %v", name, roundDuration(res.Stats.Phases[name])))
+	}
+	fmt.Fprintf(w, "time: %v (%s)\n", roundDuration(o.total), strings.Join(phases, ", "))
+	fmt.Fprintf(w, "states: %d\n", res.Stats.States)
+	if res.Trace != nil {
+		fmt.Fprintf(w, "trace steps: %d\n", res.Trace.Len())
+	}
+	for _, name := range res.Stats.CounterNames() {
+		fmt.Fprintf(w, "%s: %d\n", name, res.Stats.Counters[name])
+	}
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
+// messages converts diagnostics to the JSON report's messages.
+func messages(list syntax.ErrorList) []result.Message {
+	var out []result.Message
+	for _, e := range list {
+		out = append(out, result.Message{File: e.Filename, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg})
+	}
+	return out
 }

@@ -2,56 +2,64 @@ package main
 
 import (
 	"bytes"
-	"flag"
+	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
 	"boolprog/syntax"
 )
 
-func runFmt(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var dialect dialectFlag
-	write := fs.Bool("w", false, "write the result back to the file instead of printing it")
-	fs.Var(&dialect, "dialect", "operator precedence of the input: cprover or getafix")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: boolprog fmt [-w] [--dialect D] FILE...\n\nPrints each file in canonical form. The output parses to the same program\nunder both precedence dialects. Comments are kept.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	files, err := parseInterspersed(fs, args)
+const fmtHead = `usage: boolprog fmt [-w] [flags] FILE...
+
+Checks each FILE ("-": standard input) as check does (syntax and semantic
+errors, exit 2) and prints it in canonical form, or with -w rewrites it in
+place. A file with errors is neither printed nor rewritten. The output parses
+to the same program under both precedence dialects. Comments are kept.
+`
+
+func runFmt(args []string, s *streams) int {
+	c := newCommand("fmt", fmtHead)
+	var lf loadFlags
+	lf.register(c.fs)
+	write := c.fs.Bool("w", false, "write the result back to the file instead of printing it")
+	files, err := c.parse(args, s)
 	if err != nil {
-		return exitUsage
+		return c.flagError(s, err)
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return exitUsage
+		return c.usageError(s, "no FILE to format")
+	}
+	if countStdin(files) > 1 {
+		return c.usageError(s, "standard input (-) can be read only once")
+	}
+	if *write && countStdin(files) > 0 {
+		return c.usageError(s, "-w cannot rewrite standard input")
 	}
 	code := exitOK
 	for _, path := range files {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			fmt.Fprintf(stderr, "boolprog: %v\n", err)
+		l, errs := load(context.Background(), path, &lf, s.stdin)
+		if len(errs) > 0 {
+			printDiagnostics(s.stderr, errs)
 			code = exitInput
 			continue
 		}
-		out, err := syntax.Format(path, src, dialect.d)
-		if err != nil {
-			printDiagnostics(stderr, err)
-			code = exitInput
+		name, src, f := l.name, l.src, l.file
+		var out bytes.Buffer
+		if err := syntax.Fprint(&out, f); err != nil {
+			fmt.Fprintf(s.stderr, "boolprog fmt: %s: %v\n", name, err)
+			code = exitUsage
 			continue
 		}
 		if !*write {
-			stdout.Write(out)
+			s.stdout.Write(out.Bytes())
 			continue
 		}
-		if bytes.Equal(src, out) {
+		if bytes.Equal(src, out.Bytes()) {
 			continue
 		}
-		if err := writeFileAtomic(path, out); err != nil {
-			fmt.Fprintf(stderr, "boolprog: %v\n", err)
+		if err := writeFileAtomic(path, out.Bytes()); err != nil {
+			fmt.Fprintf(s.stderr, "boolprog fmt: %v\n", err)
 			code = exitUsage
 		}
 	}

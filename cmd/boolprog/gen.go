@@ -1,9 +1,7 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"io"
 	"strconv"
 
 	"boolprog/gen"
@@ -12,26 +10,32 @@ import (
 const genUsage = `usage:
   boolprog gen random [--seed N] [--globals N] [--locals N] [--procs N] [--stmts N] [--depth N]
   boolprog gen bebop-template [--error none|reachable|unreachable] N
+
+Prints a generated Boolean program on standard output. Run
+'boolprog gen GENERATOR -h' for a generator's flags.
 `
 
-func runGen(args []string, stdout, stderr io.Writer) int {
+func runGen(args []string, s *streams) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, genUsage)
+		fmt.Fprint(s.stderr, genUsage)
 		return exitUsage
 	}
 	switch args[0] {
 	case "random":
-		return runGenRandom(args[1:], stdout, stderr)
+		return runGenRandom(args[1:], s)
 	case "bebop-template":
-		return runGenTemplate(args[1:], stdout, stderr)
+		return runGenTemplate(args[1:], s)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(s.stdout, genUsage)
+		return exitOK
 	}
-	fmt.Fprintf(stderr, "boolprog gen: unknown generator %q\n%s", args[0], genUsage)
+	fmt.Fprintf(s.stderr, "boolprog gen: unknown generator %q (want random or bebop-template)\n%s", args[0], genUsage)
 	return exitUsage
 }
 
-func runGenRandom(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gen random", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runGenRandom(args []string, s *streams) int {
+	c := newCommand("gen random", "usage: boolprog gen random [flags]\n\nPrints a random Boolean program (for differential testing).\n")
+	fs := c.fs
 	seed := fs.Int64("seed", 1, "seed: the same seed gives the same program")
 	var opt gen.Options
 	fs.IntVar(&opt.Globals, "globals", 0, "number of globals (0: default)")
@@ -39,37 +43,33 @@ func runGenRandom(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opt.Procs, "procs", 0, "number of procedures, main included (0: default)")
 	fs.IntVar(&opt.Stmts, "stmts", 0, "maximum statements at the top level of a body (0: default)")
 	fs.IntVar(&opt.Depth, "depth", 0, "maximum nesting of if and while (0: default)")
-	rest, err := parseInterspersed(fs, args)
+	rest, err := c.parse(args, s)
 	if err != nil {
-		return exitUsage
+		return c.flagError(s, err)
 	}
 	if len(rest) != 0 {
-		fmt.Fprint(stderr, genUsage)
-		return exitUsage
+		return c.usageError(s, "unexpected argument %q", rest[0])
 	}
-	fmt.Fprint(stdout, gen.Random(*seed, opt))
+	fmt.Fprint(s.stdout, gen.Random(*seed, opt))
 	return exitOK
 }
 
-func runGenTemplate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gen bebop-template", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runGenTemplate(args []string, s *streams) int {
+	c := newCommand("gen bebop-template", "usage: boolprog gen bebop-template [flags] N\n\nPrints the Bebop paper's template program T(N) (section 4): N levels of\nprocedures, each calling the next twice.\n")
 	var kind templateErrorFlag
-	fs.Var(&kind, "error", "add an error to main: none, reachable or unreachable")
-	rest, err := parseInterspersed(fs, args)
+	c.fs.Var(&kind, "error", "add an error to main: none, reachable or unreachable")
+	rest, err := c.parse(args, s)
 	if err != nil {
-		return exitUsage
+		return c.flagError(s, err)
 	}
 	if len(rest) != 1 {
-		fmt.Fprint(stderr, genUsage)
-		return exitUsage
+		return c.usageError(s, "want exactly one N")
 	}
 	n, err := strconv.Atoi(rest[0])
 	if err != nil || n < 1 || n > 1_000_000 {
-		fmt.Fprintf(stderr, "boolprog gen bebop-template: N must be a whole number from 1 to 1000000, not %q\n", rest[0])
-		return exitUsage
+		return c.usageError(s, "N must be a whole number from 1 to 1000000, not %q", rest[0])
 	}
-	fmt.Fprint(stdout, gen.BebopTemplateWith(n, kind.e))
+	fmt.Fprint(s.stdout, gen.BebopTemplateWith(n, kind.e))
 	return exitOK
 }
 

@@ -2,44 +2,50 @@ package main
 
 import (
 	"bufio"
-	"flag"
+	"context"
 	"fmt"
-	"io"
 
 	"boolprog/ir"
+	"boolprog/syntax"
 )
 
-func runGraph(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("graph", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var dialect dialectFlag
+const graphHead = `usage: boolprog graph [flags] FILE
+
+Prints the control-flow automata of FILE ("-": standard input) as Graphviz
+DOT (render with: dot -Tsvg). Error locations are red octagons.
+`
+
+func runGraph(args []string, s *streams) int {
+	c := newCommand("graph", graphHead)
+	var lf loadFlags
+	lf.register(c.fs)
 	var target string
-	fs.Var(&dialect, "dialect", "operator precedence: cprover or getafix")
-	fs.StringVar(&target, "target", "", "error label to mark (default SLIC_ERROR)")
-	fs.StringVar(&target, "l", "", "shorthand for --target")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: boolprog graph [flags] FILE\n\nPrints the control-flow automata as Graphviz DOT (render with: dot -Tsvg).\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	files, err := parseInterspersed(fs, args)
+	c.fs.StringVar(&target, "target", "", "error label to mark (default SLIC_ERROR; a label given here must occur)")
+	c.fs.StringVar(&target, "l", "", "shorthand for --target")
+	files, err := c.parse(args, s)
 	if err != nil {
-		return exitUsage
+		return c.flagError(s, err)
 	}
 	if len(files) != 1 {
-		fs.Usage()
-		return exitUsage
+		return c.usageError(s, "want exactly one FILE, not %d", len(files))
 	}
-	l, ok := load(files[0], dialect.d, stderr)
-	if !ok {
+	l, errs := load(context.Background(), files[0], &lf, s.stdin)
+	if len(errs) > 0 {
+		printDiagnostics(s.stderr, errs)
 		return exitInput
 	}
-	prog, ok := l.lower(target, stderr)
-	if !ok {
+	prog, errs := l.lower(target)
+	if len(errs) > 0 {
+		printDiagnostics(s.stderr, errs)
 		return exitInput
 	}
-	w := bufio.NewWriter(stdout)
+	if err := checkTarget(prog, target); err != nil {
+		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
+		return exitInput
+	}
+	w := bufio.NewWriter(s.stdout)
 	if err := ir.WriteDOT(w, prog); err != nil {
-		fmt.Fprintf(stderr, "boolprog: %v\n", err)
+		fmt.Fprintf(s.stderr, "boolprog graph: %v\n", err)
 		return exitUsage
 	}
 	w.Flush()

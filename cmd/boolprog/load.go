@@ -1,15 +1,43 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"boolprog/ir"
 	"boolprog/sema"
 	"boolprog/syntax"
 )
+
+// stdinName is the file name of standard input (a FILE argument "-") in
+// diagnostics and reports.
+const stdinName = "<stdin>"
+
+// defaultMaxInput is the default --max-input: generous (the largest public
+// benchmark file is a few megabytes), but a bound, so that /dev/zero or a
+// mistaken multi-gigabyte file is refused instead of read until memory
+// runs out.
+const defaultMaxInput = 64 << 20
+
+// loadFlags are the flags of every command that reads programs.
+type loadFlags struct {
+	dialect  dialectFlag
+	maxInput sizeFlag
+}
+
+func (lf *loadFlags) register(fs *flag.FlagSet) {
+	lf.maxInput = defaultMaxInput
+	lf.dialect.d = syntax.Auto
+	fs.Var(&lf.dialect, "dialect", "operator precedence: auto (getafix for a file that follows the Getafix convention, else cprover), cprover or getafix")
+	fs.Var(&lf.maxInput, "max-input", "largest input file read, e.g. 64MiB, 1GiB, 500000 (bytes)")
+}
 
 // dialectFlag is a flag.Value for --dialect.
 type dialectFlag struct{ d syntax.Dialect }
@@ -18,81 +46,246 @@ func (f *dialectFlag) String() string { return f.d.String() }
 func (f *dialectFlag) Set(s string) error {
 	d, ok := syntax.ParseDialect(s)
 	if !ok {
-		return fmt.Errorf("unknown dialect %q (want cprover or getafix)", s)
+		return fmt.Errorf("unknown dialect %q (want auto, cprover or getafix)", s)
 	}
 	f.d = d
 	return nil
 }
 
-// parseInterspersed parses flags that may come before or after the
-// positional arguments (`boolprog check main.bp -l ERROR` is how the
-// regression suites call checkers), and returns the positional ones.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
+// sizeFlag is a flag.Value for a size in bytes with an optional unit: KB,
+// MB, GB (powers of 1000) or KiB, MiB, GiB (powers of 1024).
+type sizeFlag int64
+
+var sizeUnits = []struct {
+	suffix string
+	mult   int64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+
+func (f *sizeFlag) String() string {
+	n := int64(*f)
+	for _, u := range sizeUnits[:3] {
+		if n >= u.mult && n%u.mult == 0 && (u.mult == 1<<30 || n%(u.mult<<10) != 0) {
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func (f *sizeFlag) Set(s string) error {
+	num, mult := s, int64(1)
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(s, u.suffix) {
+			num, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 1 || n > (1<<62)/mult {
+		return fmt.Errorf("want a positive size such as 64MiB or 1000000, not %q", s)
+	}
+	*f = sizeFlag(n * mult)
+	return nil
+}
+
+// displayName is how diagnostics name the file given as path.
+func displayName(path string) string {
+	if path == "-" {
+		return stdinName
+	}
+	return path
+}
+
+// readInput reads the file path ("-": stdin) up to limit bytes. A larger
+// input is an error that names the limit and the flag that changes it; the
+// reader never holds more than limit+1 bytes.
+// Reading stops when ctx ends (an interrupted `check -` waiting for its
+// input), with the context's cause as the error.
+func readInput(ctx context.Context, path string, limit int64, stdin io.Reader) ([]byte, error) {
+	var r io.Reader = stdin
+	regular := false
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
 			return nil, err
 		}
-		if fs.NArg() == 0 {
-			return pos, nil
+		defer f.Close()
+		info, err := f.Stat()
+		if err == nil && info.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory", path)
 		}
-		// Parse stopped at a non-flag argument: keep it, go on after it.
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+		if err == nil && info.Mode().IsRegular() {
+			if info.Size() > limit {
+				return nil, tooLarge(path, limit)
+			}
+			regular = true
+		}
+		r = f
 	}
+	r = io.LimitReader(r, limit+1)
+	var src []byte
+	var err error
+	if regular {
+		// A regular file cannot keep the reader waiting.
+		src, err = io.ReadAll(r)
+	} else {
+		src, err = readAll(ctx, r)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %v", displayName(path), unwrapPathError(err))
+	}
+	if int64(len(src)) > limit {
+		return nil, tooLarge(path, limit)
+	}
+	return src, nil
+}
+
+// readAll reads r (standard input, a pipe, a device) to its end, or until
+// ctx ends. A read blocked on a terminal or pipe cannot be cancelled: it is
+// left behind in its goroutine, and the command ends without waiting for
+// it.
+func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
+	if ctx.Done() == nil {
+		return io.ReadAll(r)
+	}
+	type read struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan read, 1)
+	go func() {
+		b, err := io.ReadAll(r)
+		ch <- read{b, err}
+	}()
+	select {
+	case x := <-ch:
+		return x.b, x.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+func tooLarge(path string, limit int64) error {
+	l := sizeFlag(limit)
+	return fmt.Errorf("%s: input larger than %s, the limit (raise it with --max-input)", displayName(path), l.String())
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // loaded is a source file that parsed and checked.
 type loaded struct {
-	file  *syntax.File
-	info  *sema.Info
+	name string // file name in diagnostics
+	src  []byte
+	file *syntax.File
+	info *sema.Info
+	// warns are sema's warnings and the expressions that the other
+	// precedence dialect would read differently, sorted by position.
 	warns syntax.ErrorList
+	// note says which dialect was detected ("" when none was detected or
+	// the user chose one).
+	note string
 }
 
-// load reads, parses and checks a file, printing diagnostics to stderr.
-// It returns ok=false (and the caller exits with exitInput) on any error.
-func load(path string, d syntax.Dialect, stderr io.Writer) (*loaded, bool) {
-	src, err := os.ReadFile(path)
+// load reads, parses and checks a file. Any error (unreadable file, syntax
+// or semantic error) comes back as a non-empty list, each with the file's
+// name; the caller prints them and exits with exitInput.
+func load(ctx context.Context, path string, lf *loadFlags, stdin io.Reader) (*loaded, syntax.ErrorList) {
+	name := displayName(path)
+	src, err := readInput(ctx, path, int64(lf.maxInput), stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "boolprog: %v\n", err)
-		return nil, false
+		return nil, fileError(name, err)
 	}
-	f, err := syntax.ParseFile(path, src, d)
+	f, err := syntax.ParseFile(name, src, lf.dialect.d)
 	if err != nil {
-		printDiagnostics(stderr, err)
-		return nil, false
+		return nil, asList(name, err)
 	}
 	info, errs, warns := sema.Check(f)
 	if len(errs) > 0 {
-		printDiagnostics(stderr, errs)
-		return nil, false
+		return nil, errs
 	}
-	return &loaded{file: f, info: info, warns: warns}, true
+	warns = append(warns, f.Ambiguities()...)
+	warns.Sort()
+	l := &loaded{name: name, src: src, file: f, info: info, warns: warns}
+	if lf.dialect.d == syntax.Auto && f.Dialect == syntax.Getafix {
+		_, why := syntax.DetectDialect(f)
+		l.note = fmt.Sprintf("%s: note: reading with the getafix operator precedence: %s (--dialect cprover reads it otherwise)", name, why)
+	}
+	return l, nil
 }
 
-func printDiagnostics(w io.Writer, err error) {
-	if list, ok := err.(syntax.ErrorList); ok {
-		for _, e := range list {
-			fmt.Fprintln(w, e.Error())
-		}
-		return
+// fileError is a diagnostic about a whole file (no position). The message
+// of an *os.PathError already names the file: it is printed as is.
+func fileError(name string, err error) syntax.ErrorList {
+	msg := err.Error()
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		msg = pe.Op + ": " + pe.Err.Error()
+	} else {
+		msg = strings.TrimPrefix(msg, name+": ")
 	}
-	fmt.Fprintln(w, err)
+	return syntax.ErrorList{{Filename: name, Msg: msg}}
+}
+
+// asList returns err as a list of diagnostics.
+func asList(name string, err error) syntax.ErrorList {
+	var list syntax.ErrorList
+	if errors.As(err, &list) {
+		return list
+	}
+	var one *syntax.Error
+	if errors.As(err, &one) {
+		return syntax.ErrorList{one}
+	}
+	return fileError(name, err)
+}
+
+// Text output shows at most this many errors and warnings per file, and
+// then says how many more there are: a generated file with a systematic
+// problem would otherwise bury the verdict under 100,000 lines.
+const (
+	maxErrorsShown   = 50
+	maxWarningsShown = 20
+)
+
+// printDiagnostics prints errors as "file:line:col: message".
+func printDiagnostics(w io.Writer, list syntax.ErrorList) {
+	bw := bufio.NewWriter(w)
+	for i, e := range list {
+		if i == maxErrorsShown {
+			fmt.Fprintf(bw, "%s: ... and %d more errors\n", e.Filename, len(list)-i)
+			break
+		}
+		fmt.Fprintln(bw, e.Error())
+	}
+	bw.Flush()
 }
 
 // printWarnings prints warnings as "file:line:col: warning: message".
 func printWarnings(w io.Writer, warns syntax.ErrorList) {
-	for _, e := range warns {
-		fmt.Fprintln(w, (&syntax.Error{Filename: e.Filename, Pos: e.Pos, Msg: "warning: " + e.Msg}).Error())
+	bw := bufio.NewWriter(w)
+	for i, e := range warns {
+		if i == maxWarningsShown {
+			fmt.Fprintf(bw, "%s: ... and %d more warnings (-q silences warnings)\n", e.Filename, len(warns)-i)
+			break
+		}
+		fmt.Fprintln(bw, (&syntax.Error{Filename: e.Filename, Pos: e.Pos, Msg: "warning: " + e.Msg}).Error())
 	}
+	bw.Flush()
 }
 
 // lower turns a checked file into control-flow automata.
-func (l *loaded) lower(target string, stderr io.Writer) (*ir.Program, bool) {
+func (l *loaded) lower(target string) (*ir.Program, syntax.ErrorList) {
 	p, err := ir.Lower(l.file, l.info, ir.Options{Target: target})
 	if err != nil {
-		printDiagnostics(stderr, err)
-		return nil, false
+		return nil, asList(l.name, err)
 	}
-	return p, true
+	return p, nil
 }

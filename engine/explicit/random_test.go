@@ -91,7 +91,11 @@ func bruteForce(p *ir.Program, maxStack, maxConfigs int) bruteForceResult {
 	}
 	seen := make(map[string]bool)
 	var queue []node
-	for _, c := range interp.Initials(p) {
+	inits, err := interp.Initials(p)
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range inits {
 		if !seen[c.Key()] {
 			seen[c.Key()] = true
 			queue = append(queue, node{c, 0})
@@ -123,7 +127,7 @@ func bruteForce(p *ir.Program, maxStack, maxConfigs int) bruteForceResult {
 			if tr.Next.Ended() {
 				continue
 			}
-			if len(tr.Next.Stack) > maxStack {
+			if tr.Next.Depth() >= maxStack {
 				r.pruned = true
 				continue
 			}

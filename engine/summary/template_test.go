@@ -139,3 +139,38 @@ func BenchmarkOptions(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTemplateTrace measures a check with a trace, as the CLI runs it
+// by default, on T(N) with target label `reach`: the shortest trace goes
+// down to levelN and back (26,404 steps at N = 800, linear in N), so it
+// measures reachability, the ring search and the trace construction
+// together. Besides ns/op it reports the trace's steps and the times of
+// the last run's phases: reachability, the ring search, and the ring
+// search and trace together (the engine's statistics). The trace is not replayed here (interp's
+// benchmark measures Replay).
+func BenchmarkTemplateTrace(b *testing.B) {
+	for _, n := range []int{100, 200, 400, 800, 1600, 3200} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			p := testsuite.Lower(b, "T.bp", gen.BebopTemplate(n), "reach")
+			e := summary.New(summary.Options{})
+			var res *result.Result
+			runtime.GC()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				var err error
+				res, err = e.Check(context.Background(), p, engine.Query{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Verdict != result.Unsafe {
+					b.Fatalf("verdict %s %s", res.Verdict, res.Reason)
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(len(res.Trace.Steps)), "steps")
+			b.ReportMetric(float64(res.Stats.Counters["time_reach_ns"])/1e6, "reach-ms")
+			b.ReportMetric(float64(res.Stats.Counters["time_rings_ns"])/1e6, "rings-ms")
+			b.ReportMetric(float64(res.Stats.Counters["time_trace_ns"])/1e6, "trace-ms")
+		})
+	}
+}

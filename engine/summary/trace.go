@@ -40,7 +40,9 @@ type tstep struct {
 
 // trace builds a shortest counterexample ending in h.
 func (rs *rings) trace(h *hit) (*result.Trace, error) {
-	tb := &tracer{rs: rs, md: rs.md, m: rs.m}
+	tb := &tracer{rs: rs, md: rs.md, m: rs.m, postN: make(map[*edgeInfo]bdd.Node),
+		postC: make(map[*edgeInfo]bdd.Node), scopes: make([]*bdd.Pairs, len(rs.md.procs)),
+		states: make([]*stateVars, 2*len(rs.md.procs))}
 	tb.entryAll = rs.md.l.VarSet(symbolic.CopySet{Copy: symbolic.Entry, Set: rs.md.all})
 	steps, err := tb.skeleton(h)
 	if err != nil {
@@ -64,25 +66,41 @@ type tracer struct {
 	md       *model
 	m        *bdd.Manager
 	entryAll *bdd.VarSet
+	rev      []tstep                // the skeleton being built, in reverse execution order
+	postN    map[*edgeInfo]bdd.Node // postNext's cache (no Safepoint while tracing: temporaries stay valid)
+	postC    map[*edgeInfo]bdd.Node // postChanged's cache
+	scopes   []*bdd.Pairs           // curToNext per procedure, built on first use
+	states   []*stateVars           // per procedure and exit or not: stateSlots
+	polls    int
 }
 
 // ---------------------------------------------------------------------------
 // Backwards: the skeleton
 
 // skeleton returns the steps of a shortest execution to h, in execution
-// order, with depths.
+// order, with depths. Every step is appended once to one buffer, in
+// reverse execution order (the search goes backwards), and the buffer is
+// reversed once at the end: the cost is linear in the number of steps
+// plus the depth, however deep the calls nest.
 func (tb *tracer) skeleton(h *hit) ([]tstep, error) {
 	md := tb.md
 	pi := md.procs[h.proc]
 	loc, pe, key := h.loc, h.pe, h.key
-	var levels [][]tstep // innermost first
-	var calls []tstep    // calls[i] enters levels[i] from levels[i+1]
+	// The key is the number of steps (less the final label step): room
+	// for all of them, within reason.
+	tb.rev = make([]tstep, 0, min(key+1, 1<<20))
+	// Depths are relative to the level of the error while going backwards
+	// (the outer levels are found one by one), and shifted at the end.
+	if md.procs[h.proc].proc.Locations[h.loc].Kind != ir.FailLoc {
+		tb.rev = append(tb.rev, tstep{proc: h.proc, loc: h.loc, edge: result.NoEdge, pe: h.pe, exit: bdd.Invalid})
+	}
+	levels := 0
 	for {
-		steps, entryPE, err := tb.sameLevel(pi, loc, pe, key, 0)
+		entryPE, err := tb.sameLevel(pi, loc, pe, key, -levels)
 		if err != nil {
 			return nil, err
 		}
-		levels = append(levels, steps)
+		levels++
 		p := tb.ctxKey(pi, entryPE)
 		if pi.proc.Index == md.p.Main && p == 0 {
 			break
@@ -100,7 +118,7 @@ func (tb *tracer) skeleton(h *hit) ([]tstep, error) {
 				continue
 			}
 			pe2 := tb.m.SatOneCube(cand, md.trackedSet(cs.pi, cs.edge.From))
-			calls = append(calls, tstep{proc: from, loc: cs.edge.From, edge: cs.edge.ID, pe: pe2, exit: bdd.Invalid})
+			tb.rev = append(tb.rev, tstep{proc: from, loc: cs.edge.From, edge: cs.edge.ID, depth: -levels, pe: pe2, exit: bdd.Invalid})
 			pi, loc, pe, key = cs.pi, cs.edge.From, pe2, p-1
 			found = true
 			break
@@ -108,28 +126,38 @@ func (tb *tracer) skeleton(h *hit) ([]tstep, error) {
 		if !found {
 			return nil, tb.internal("no call site enters %s at ring %d", pi.proc.Name, p)
 		}
-	}
-	var out []tstep
-	n := len(levels)
-	for i := n - 1; i >= 0; i-- {
-		d := n - 1 - i
-		for _, s := range levels[i] {
-			s.depth += d
-			out = append(out, s)
-		}
-		if i > 0 {
-			c := calls[i-1]
-			c.depth = d
-			out = append(out, c)
+		if err := tb.poll(); err != nil {
+			return nil, err
 		}
 	}
-	if md.procs[h.proc].proc.Locations[h.loc].Kind != ir.FailLoc {
-		out = append(out, tstep{proc: h.proc, loc: h.loc, edge: result.NoEdge, depth: n - 1, pe: h.pe, exit: bdd.Invalid})
+	out := tb.rev
+	tb.rev = nil
+	slices.Reverse(out)
+	for i := range out {
+		out[i].depth += levels - 1
 	}
 	return out, nil
 }
 
+// poll returns errTimeout when the context is done, and the manager's
+// error if an operation failed (the node limit). It looks at the context
+// only every 256 calls: the check is cheap, but the loops that call poll
+// run once per step.
+func (tb *tracer) poll() error {
+	tb.polls++
+	if tb.polls&255 == 0 && tb.rs.ctx.Err() != nil {
+		return errTimeout
+	}
+	return tb.m.Err()
+}
+
+// internal returns an internal error, unless an operation failed (the BDD
+// node limit): a failed operation returns Invalid, which the searches see
+// as "nothing found", so the manager's error is the real cause.
 func (tb *tracer) internal(format string, args ...any) error {
+	if err := tb.m.Err(); err != nil {
+		return err
+	}
 	return fmt.Errorf("summary: internal error building the trace: "+format, args...)
 }
 
@@ -144,20 +172,60 @@ func (tb *tracer) ctxKey(pi *procInfo, pe bdd.Node) int {
 	return -1
 }
 
-// sameLevel returns the steps of a shortest same-level execution from the
-// entry of pe's context to pe at loc (exclusive), at the given depth, and
-// the path edge at the entry where it starts.
-func (tb *tracer) sameLevel(pi *procInfo, loc int, pe bdd.Node, key, depth int) ([]tstep, bdd.Node, error) {
+// level is a same-level search in progress: the procedure, the current
+// location, path edge and key, the key P of its context, and the depth.
+// call is the step of the enclosing level that called this one (for a
+// nested level): it is appended when the level is done, after the
+// callee's steps, since the buffer is in reverse execution order.
+type level struct {
+	pi       *procInfo
+	loc      int
+	pe       bdd.Node
+	key, p   int
+	depth    int
+	call     tstep
+	resumeAt struct {
+		loc int
+		pe  bdd.Node
+		key int
+	}
+}
+
+// sameLevel appends to tb.rev, in reverse execution order, the steps of a
+// shortest same-level execution from the entry of pe's context to pe at
+// loc (exclusive) at the given depth, the callee's steps of every call
+// expanded, and returns the path edge at the entry where it starts. The
+// nested levels are kept on an explicit stack, not the Go stack: a trace
+// may be deeper than recursion should go.
+func (tb *tracer) sameLevel(pi *procInfo, loc int, pe bdd.Node, key, depth int) (bdd.Node, error) {
 	md, m, rs := tb.md, tb.m, tb.rs
-	proc := pi.proc.Index
 	p := tb.ctxKey(pi, pe)
 	if p < 0 {
-		return nil, bdd.False, tb.internal("no context ring for a path edge of %s", pi.proc.Name)
+		return bdd.False, tb.internal("no context ring for a path edge of %s", pi.proc.Name)
 	}
-	var rev []tstep
-	for !(loc == pi.proc.Entry && key == p) {
+	stack := []level{{pi: pi, loc: loc, pe: pe, key: key, p: p, depth: depth}}
+	for {
+		lv := &stack[len(stack)-1]
+		if lv.loc == lv.pi.proc.Entry && lv.key == lv.p {
+			if len(stack) == 1 {
+				return lv.pe, nil
+			}
+			// The callee's level is done: the call step, then the
+			// caller goes on from the call site.
+			done := *lv
+			stack = stack[:len(stack)-1]
+			tb.rev = append(tb.rev, done.call)
+			up := &stack[len(stack)-1]
+			up.loc, up.pe, up.key = done.resumeAt.loc, done.resumeAt.pe, done.resumeAt.key
+			continue
+		}
+		if err := tb.poll(); err != nil {
+			return bdd.False, err
+		}
+		pi, loc, pe, key, p := lv.pi, lv.loc, lv.pe, lv.key, lv.p
+		proc := pi.proc.Index
 		if key <= p {
-			return nil, bdd.False, tb.internal("%s: ring %d below its context's %d", pi.proc.Name, key, p)
+			return bdd.False, tb.internal("%s: ring %d below its context's %d", pi.proc.Name, key, p)
 		}
 		found := false
 	edges:
@@ -172,13 +240,13 @@ func (tb *tracer) sameLevel(pi *procInfo, loc int, pe bdd.Node, key, depth int) 
 				if f == bdd.False {
 					continue
 				}
-				cand := m.And(f, tb.preStep(pi, md.l.Full(md.l.EdgeRel(pi.proc, ei.edge.Op), pi.scope), pe))
+				cand := m.And(f, tb.preStep(ei.img.Rel(), ei.relChanged, pe))
 				if cand == bdd.False || cand == bdd.Invalid {
 					continue
 				}
 				pe2 := m.SatOneCube(cand, md.trackedSet(pi, u))
-				rev = append(rev, tstep{proc: proc, loc: u, edge: id, depth: depth, pe: pe2, exit: bdd.Invalid})
-				loc, pe, key = u, pe2, key-1
+				tb.rev = append(tb.rev, tstep{proc: proc, loc: u, edge: id, depth: lv.depth, pe: pe2, exit: bdd.Invalid})
+				lv.loc, lv.pe, lv.key = u, pe2, key-1
 				found = true
 				break
 			}
@@ -199,46 +267,56 @@ func (tb *tracer) sameLevel(pi *procInfo, loc int, pe bdd.Node, key, depth int) 
 				// The caller's enforce holds after the return: pe need
 				// not show it when it reads variables dead at the
 				// return point, so the predecessor must satisfy it.
-				full := m.And(md.l.Full(symbolic.Rel{R: l, Changed: ei.changed}, pi.scope), tb.postNext(ei))
-				cand := m.And(r.r.Node(), tb.preStep(pi, full, pe))
+				rel := m.And(l, tb.postChanged(ei))
+				cand := m.And(r.r.Node(), tb.preStep(rel, ei.changed, pe))
 				if cand == bdd.False || cand == bdd.Invalid {
 					continue
 				}
 				pe2 := m.SatOneCube(cand, md.trackedSet(pi, u))
 				x, err := tb.calleeExit(ei, pe2, pe, piece)
 				if err != nil {
-					return nil, bdd.False, err
+					return bdd.False, err
 				}
-				sub, _, err := tb.sameLevel(q, q.proc.Exit, x, tb.ctxKey(q, x)+d, depth+1)
-				if err != nil {
-					return nil, bdd.False, err
+				qp := tb.ctxKey(q, x)
+				if qp < 0 {
+					return bdd.False, tb.internal("no context ring for a path edge of %s", q.proc.Name)
 				}
-				for i := len(sub) - 1; i >= 0; i-- {
-					rev = append(rev, sub[i])
-				}
-				rev = append(rev, tstep{proc: proc, loc: u, edge: id, depth: depth, pe: pe2, exit: x})
-				loc, pe, key = u, pe2, r.key
+				callee := level{pi: q, loc: q.proc.Exit, pe: x, key: qp + d, p: qp, depth: lv.depth + 1,
+					call: tstep{proc: proc, loc: u, edge: id, depth: lv.depth, pe: pe2, exit: x}}
+				callee.resumeAt.loc, callee.resumeAt.pe, callee.resumeAt.key = u, pe2, r.key
+				stack = append(stack, callee)
 				found = true
 				break edges
 			}
 		}
 		if !found {
-			return nil, bdd.False, tb.internal("no predecessor of %s location %d at ring %d", pi.proc.Name, loc, key)
-		}
-		if err := m.Err(); err != nil {
-			return nil, bdd.False, err
+			return bdd.False, tb.internal("no predecessor of %s location %d at ring %d", pi.proc.Name, loc, key)
 		}
 	}
-	slices.Reverse(rev)
-	return rev, pe, nil
 }
 
-// preStep returns the path edges of pi from which the full relation full
-// (over Cur and Next copies of pi's scope) leads to pe.
-func (tb *tracer) preStep(pi *procInfo, full, pe bdd.Node) bdd.Node {
+// curToNext returns the renaming of the Cur copies of pi's scope to their
+// Next copies, built once per procedure (used once per call in the trace).
+func (tb *tracer) curToNext(pi *procInfo) *bdd.Pairs {
+	i := pi.proc.Index
+	if tb.scopes[i] == nil {
+		tb.scopes[i] = tb.md.l.Rename(symbolic.Cur, symbolic.Next, pi.scope)
+	}
+	return tb.scopes[i]
+}
+
+// preStep returns the path edges from which relation r, which may change
+// the slots in changed (its Next copies) and keeps every other slot (an
+// implicit frame: see symbolic.Rel), leads to pe. Only the changed slots
+// are renamed and quantified, so a step costs time in what it changes,
+// not in the width of the scope.
+func (tb *tracer) preStep(r bdd.Node, changed symbolic.Set, pe bdd.Node) bdd.Node {
+	if changed.Empty() {
+		return tb.m.And(r, pe)
+	}
 	l := tb.md.l
-	peN := tb.m.Replace(pe, l.Rename(symbolic.Cur, symbolic.Next, pi.scope))
-	return tb.m.AndExists(full, peN, l.VarSet(symbolic.CopySet{Copy: symbolic.Next, Set: pi.scope}))
+	peN := tb.m.Replace(pe, l.Rename(symbolic.Cur, symbolic.Next, changed))
+	return tb.m.AndExists(r, peN, l.VarSet(symbolic.CopySet{Copy: symbolic.Next, Set: changed}))
 }
 
 // preEntry returns the caller's states (Cur copies) at call site cs from
@@ -279,7 +357,7 @@ func (tb *tracer) calleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, e
 	}
 	// After the return: pe's values, the caller's unchanged values from
 	// pe2, and the caller's enforce.
-	toNext := l.Rename(symbolic.Cur, symbolic.Next, ei.pi.scope)
+	toNext := tb.curToNext(ei.pi)
 	peN := m.Exists(m.Replace(pe, toNext), tb.entryAll)
 	kept := m.Exists(m.Replace(m.Exists(pe2, tb.entryAll), toNext), l.VarSet(symbolic.CopySet{Copy: symbolic.Next, Set: ei.changed}))
 	z := m.And(m.And(y, peN), m.And(kept, tb.postNext(ei)))
@@ -306,11 +384,28 @@ func (tb *tracer) calleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, e
 	return x, nil
 }
 
+// postChanged returns the post-condition of call ei (the caller's
+// enforce) on the state after the return, with an implicit frame: the
+// slots the return changes are read from their Next copies, the others
+// from their Cur copies.
+func (tb *tracer) postChanged(ei *edgeInfo) bdd.Node {
+	if r, ok := tb.postC[ei]; ok {
+		return r
+	}
+	r := tb.m.Replace(tb.md.l.Post(ei.call), tb.md.l.Rename(symbolic.Cur, symbolic.Next, ei.changed))
+	tb.postC[ei] = r
+	return r
+}
+
 // postNext returns the post-condition of call ei (the caller's enforce)
 // over the Next copies: the state after the return.
 func (tb *tracer) postNext(ei *edgeInfo) bdd.Node {
-	l := tb.md.l
-	return tb.m.Replace(l.Post(ei.call), l.Rename(symbolic.Cur, symbolic.Next, ei.pi.scope))
+	if r, ok := tb.postN[ei]; ok {
+		return r
+	}
+	r := tb.m.Replace(tb.md.l.Post(ei.call), tb.curToNext(ei.pi))
+	tb.postN[ei] = r
+	return r
 }
 
 // ---------------------------------------------------------------------------
@@ -339,6 +434,9 @@ func (tb *tracer) concretize(steps []tstep) (*result.Trace, error) {
 	var stack []frame
 	tr := &result.Trace{Steps: make([]result.Step, 0, len(steps))}
 	for i := range steps {
+		if err := tb.poll(); err != nil {
+			return nil, err
+		}
 		st := &steps[i]
 		pi := md.procs[st.proc]
 		if m.And(tb.cube(pi, st.loc, vals), cur(st.pe)) == bdd.False {
@@ -405,37 +503,65 @@ func (tb *tracer) concretize(steps []tstep) (*result.Trace, error) {
 	return tr, nil
 }
 
-// stateSlots returns the slots whose values a state of pi at loc holds:
-// globals and locals, and the returned values at the exit.
-func (tb *tracer) stateSlots(pi *procInfo, loc int) []int {
+// stateVars are the slots whose values a state of a procedure holds
+// (globals and locals, and the returned values at the exit), with their
+// Cur copies as BDD variables, sorted (the order SatOne reports).
+type stateVars struct {
+	slots []int
+	vars  []int       // vars[i]: Cur copy of slots[i]
+	vs    *bdd.VarSet // the same variables
+	at    []int       // at[i]: index of vars[i] in vs.Vars()
+	buf   []bool      // scratch for cube
+}
+
+// stateSlots returns the state variables of pi at loc, built once per
+// procedure (one set for the exit, one for the other locations).
+func (tb *tracer) stateSlots(pi *procInfo, loc int) *stateVars {
+	k := 2 * pi.proc.Index
+	exit := loc == pi.proc.Exit
+	if exit {
+		k++
+	}
+	if sv := tb.states[k]; sv != nil {
+		return sv
+	}
 	l := tb.md.l
-	var out []int
+	sv := &stateVars{}
 	for _, s := range pi.scope.Elems() {
-		if !l.IsRet(s) || loc == pi.proc.Exit {
-			out = append(out, s)
+		if !l.IsRet(s) || exit {
+			sv.slots = append(sv.slots, s)
+			sv.vars = append(sv.vars, l.Var(s, symbolic.Cur))
 		}
 	}
-	return out
+	sv.vs = tb.m.VarSet(sv.vars...)
+	sorted := sv.vs.Vars()
+	sv.at = make([]int, len(sv.vars))
+	for i, v := range sv.vars {
+		sv.at[i], _ = slices.BinarySearch(sorted, v)
+	}
+	sv.buf = make([]bool, len(sv.vars))
+	tb.states[k] = sv
+	return sv
 }
 
 // cube returns the concrete state vals of pi at loc as a cube over Cur.
 func (tb *tracer) cube(pi *procInfo, loc int, vals []bool) bdd.Node {
-	slots := tb.stateSlots(pi, loc)
-	v := make([]bool, len(slots))
-	for i, s := range slots {
-		v[i] = vals[s]
+	sv := tb.stateSlots(pi, loc)
+	for i, s := range sv.slots {
+		sv.buf[i] = vals[s]
 	}
-	return tb.md.l.Cube(symbolic.Cur, slots, v)
+	return tb.m.Assignment(sv.vars, sv.buf)
 }
 
-// choose sets vals on slots to one assignment of f (over Cur copies).
-func (tb *tracer) choose(vals []bool, f bdd.Node, slots []int) error {
-	v := tb.md.l.Values(f, symbolic.Cur, slots)
+// choose sets vals on the slots of sv to one assignment of f (over Cur
+// copies), preferring false.
+func (tb *tracer) choose(vals []bool, f bdd.Node, sv *stateVars) error {
+	v := tb.m.SatOne(f, sv.vs)
 	if v == nil {
 		return tb.internal("no values satisfy the next path edge")
 	}
-	for i, s := range slots {
-		vals[s] = v[i]
+	for i, s := range sv.slots {
+		vals[s] = v[sv.at[i]]
 	}
 	return nil
 }
@@ -444,10 +570,12 @@ func (tb *tracer) choose(vals []bool, f bdd.Node, slots []int) error {
 // state in target.
 func (tb *tracer) post(pi *procInfo, ei *edgeInfo, vals []bool, target bdd.Node) ([]bool, error) {
 	m, l := tb.m, tb.md.l
-	full := l.Full(l.EdgeRel(pi.proc, ei.edge.Op), pi.scope)
-	s := tb.cube(pi, ei.edge.From, vals)
-	img := m.AndExists(s, full, l.VarSet(symbolic.CopySet{Copy: symbolic.Cur, Set: pi.scope}))
-	img = m.Replace(img, l.Rename(symbolic.Next, symbolic.Cur, pi.scope))
+	ch := ei.relChanged
+	img := m.And(tb.cube(pi, ei.edge.From, vals), ei.img.Rel())
+	if !ch.Empty() {
+		img = m.Exists(img, l.VarSet(symbolic.CopySet{Copy: symbolic.Cur, Set: ch}))
+		img = m.Replace(img, l.Rename(symbolic.Next, symbolic.Cur, ch))
+	}
 	img = m.And(img, target)
 	nv := slices.Clone(vals)
 	if err := tb.choose(nv, img, tb.stateSlots(pi, ei.edge.To)); err != nil {

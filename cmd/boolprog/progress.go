@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+// progressDelay is how long a run stays silent before its progress line
+// appears: short runs print nothing extra.
+const progressDelay = time.Second
+
+// progressEvery is the refresh interval of the progress line.
+const progressEvery = 250 * time.Millisecond
+
+// progress shows the phase of a long run on stderr: on a terminal one line
+// rewritten in place, elsewhere (with -v) one line per second. Its methods
+// are safe to call on a nil or disabled progress.
+type progress struct {
+	w     io.Writer
+	tty   bool
+	start time.Time
+
+	mu      sync.Mutex
+	phase   string // "parse", "check", "replay"
+	detail  string // what the phase works on, e.g. the file or the steps
+	since   time.Time
+	shown   bool // a line is on the terminal and must be cleared
+	stopped bool
+	done    chan struct{}
+	wg      sync.WaitGroup
+}
+
+// newProgress returns a progress line on w if it is wanted: when stderr is
+// a terminal (tty) or verbose asks for it, and not quiet. It returns nil
+// otherwise.
+func newProgress(w io.Writer, tty, verbose, quiet bool) *progress {
+	if quiet || !(tty || verbose) {
+		return nil
+	}
+	p := &progress{w: w, tty: tty, start: time.Now(), done: make(chan struct{})}
+	p.wg.Add(1)
+	go p.loop()
+	return p
+}
+
+// set enters a phase.
+func (p *progress) set(phase, detail string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.phase, p.detail, p.since = phase, detail, time.Now()
+	p.mu.Unlock()
+}
+
+// stop ends the progress line (clearing it on a terminal). It may be called
+// more than once.
+func (p *progress) stop() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if p.stopped {
+		p.mu.Unlock()
+		return
+	}
+	p.stopped = true
+	close(p.done)
+	p.mu.Unlock()
+	p.wg.Wait()
+	if p.shown && p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+func (p *progress) loop() {
+	defer p.wg.Done()
+	every := progressEvery
+	if !p.tty {
+		every = time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	sample := []metrics.Sample{{Name: heapMetric}}
+	for {
+		select {
+		case <-p.done:
+			return
+		case now := <-t.C:
+			if now.Sub(p.start) < progressDelay {
+				continue
+			}
+			p.mu.Lock()
+			line := fmt.Sprintf("boolprog: %s %s: %v in phase, %v total, heap %d MB", p.phase, p.detail,
+				now.Sub(p.since).Round(100*time.Millisecond), now.Sub(p.start).Round(100*time.Millisecond), heapBytes(sample)>>20)
+			p.mu.Unlock()
+			if p.tty {
+				fmt.Fprintf(p.w, "\r\033[K%s", line)
+			} else {
+				fmt.Fprintln(p.w, line)
+			}
+			p.shown = true
+		}
+	}
+}
