@@ -218,8 +218,8 @@ func (r *replayer) run(ctx context.Context) error {
 			r.s.g = nil
 			cands, ended, err = r.advance(kept, t, edge.ID)
 			r.s.g = r
-			if err != nil {
-				cands = nil
+			if err != nil || len(cands) > maxCandidates {
+				return fmt.Errorf("%s: %q cannot be executed in this state, or not to the values the trace states next (%s)", where, edge.Text, kept[0].String(p))
 			}
 		}
 		switch {
