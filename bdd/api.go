@@ -350,7 +350,11 @@ func (m *Manager) Constrain(f, c Node) Node {
 }
 
 // Assignment returns the cube fixing vars[i] to vals[i] (a conjunction of
-// literals), e.g. for cofactoring with Restrict.
+// literals), e.g. for cofactoring with Restrict. A variable given twice
+// with different values gives False. The cube is built from its lowest
+// level up, one node per literal, so the cost is O(n log n) in any order
+// of vars (conjoining the literals top-down would walk the partial cube
+// once per literal: quadratic).
 func (m *Manager) Assignment(vars []int, vals []bool) Node {
 	if len(vars) != len(vals) {
 		panic("bdd: Assignment: lengths differ")
@@ -358,14 +362,29 @@ func (m *Manager) Assignment(vars []int, vals []bool) Node {
 	for _, v := range vars {
 		m.needVar(v)
 	}
+	type lit struct {
+		level int32
+		val   bool
+	}
+	lits := make([]lit, len(vars))
+	for i, v := range vars {
+		lits[i] = lit{m.var2level[v], vals[i]}
+	}
+	slices.SortFunc(lits, func(a, b lit) int { return int(b.level - a.level) })
 	return m.run(True, True, True, func() Node {
 		r := True
-		for i, v := range vars {
-			lit := m.mk(m.var2level[v], False, True)
-			if !vals[i] {
-				lit = m.mk(m.var2level[v], True, False)
+		for i, l := range lits {
+			if i > 0 && lits[i-1].level == l.level {
+				if lits[i-1].val != l.val {
+					return False
+				}
+				continue
 			}
-			r = m.and(r, lit)
+			if l.val {
+				r = m.mk(l.level, False, r)
+			} else {
+				r = m.mk(l.level, r, False)
+			}
 		}
 		return r
 	})

@@ -572,3 +572,22 @@ func TestPairsSetReuse(t *testing.T) {
 		t.Fatal("unsorted pairs with a duplicate")
 	}
 }
+
+// TestAssignmentOrder checks that Assignment does not depend on the order of
+// its variables, and that a variable fixed twice to different values gives
+// False.
+func TestAssignmentOrder(t *testing.T) {
+	m := New(Config{})
+	up := m.Assignment([]int{0, 1, 2, 3}, []bool{true, false, true, true})
+	down := m.Assignment([]int{3, 2, 1, 0}, []bool{true, true, false, true})
+	want := m.AndAll(m.Ithvar(0), m.NIthvar(1), m.Ithvar(2), m.Ithvar(3))
+	if up != want || down != want {
+		t.Errorf("Assignment depends on the order of its variables")
+	}
+	if got := m.Assignment([]int{1, 2, 1}, []bool{true, false, true}); got != m.And(m.Ithvar(1), m.NIthvar(2)) {
+		t.Errorf("a variable given twice with the same value")
+	}
+	if got := m.Assignment([]int{1, 2, 1}, []bool{true, false, false}); got != False {
+		t.Errorf("a variable given twice with different values: not False")
+	}
+}

@@ -47,9 +47,9 @@
 //
 // # Analyses
 //
-// ComputeModRef and ComputeLiveness are the classic MOD/REF and live
-// variable analyses of the Bebop paper's §3.3, over slots, shared by the
-// symbolic engines.
+// The program analyses the symbolic engines use (MOD/REF, live variables,
+// the call graph's components) are in package analysis, over the same slot
+// numbering (Slots and Set are package analysis's).
 //
 // All BDDs returned by this package are ordinary bdd temporaries: a caller
 // that keeps them across a bdd Safepoint must hold them in a Root.

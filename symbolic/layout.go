@@ -59,6 +59,8 @@ type Layout struct {
 	sets   map[string]*bdd.VarSet
 	pairs  map[string]*bdd.Pairs
 	scopes []Set // per procedure
+
+	possSteps int // steps of the expression walks (for the linearity test)
 }
 
 // NewLayout creates the BDD variables of p's slots in m (3 per slot, in the
@@ -292,35 +294,75 @@ func affinityOrder(p *ir.Program, sl Slots) []int {
 			}
 		}
 	}
-	adj := make([][]struct{ to, w int }, n)
+	adj := make([][]affinity, n)
 	total := make([]int, n)
 	for k, x := range w {
-		adj[k[0]] = append(adj[k[0]], struct{ to, w int }{k[1], x})
-		adj[k[1]] = append(adj[k[1]], struct{ to, w int }{k[0], x})
+		adj[k[0]] = append(adj[k[0]], affinity{k[1], x})
+		adj[k[1]] = append(adj[k[1]], affinity{k[0], x})
 		total[k[0]] += x
 		total[k[1]] += x
 	}
+	// Map iteration order is random: sort each adjacency list so that the
+	// scores are summed in the same order every time.
+	for _, a := range adj {
+		slices.SortFunc(a, func(x, y affinity) int { return x.to - y.to })
+	}
+	return arrange(adj, total)
+}
+
+// affinity is an edge of the affinity graph: the slot it leads to and its
+// weight.
+type affinity struct{ to, w int }
+
+// arrange is the greedy linear arrangement of the affinity graph adj with
+// total weights total: see affinityOrder.
+func arrange(adj [][]affinity, total []int) []int {
+	n := len(adj)
+	// The slot with the best score from the last `window` placed slots
+	// (nearer ones weigh more) comes next; only their neighbours have a
+	// score, so each step looks at those, and without any the first
+	// unplaced slot in declaration order follows (the heaviest one to
+	// start with). Linear in the number of slots plus window × the edges.
 	placed := make([]bool, n)
 	score := make([]float64, n)
 	order := make([]int, 0, n)
 	const window = 8
+	var touched []int
+	nextFree := 0
 	for len(order) < n {
-		// Scores from the last `window` placed slots, nearer ones weigh more.
-		clear(score)
+		for _, s := range touched {
+			score[s] = 0
+		}
+		touched = touched[:0]
 		for d := 0; d < window && d < len(order); d++ {
 			s := order[len(order)-1-d]
 			for _, e := range adj[s] {
+				if placed[e.to] {
+					continue
+				}
+				if score[e.to] == 0 {
+					touched = append(touched, e.to)
+				}
 				score[e.to] += float64(e.w) / float64(d+1)
 			}
 		}
 		best := -1
-		for s := 0; s < n; s++ {
-			if placed[s] {
-				continue
-			}
-			if best < 0 || score[s] > score[best] ||
-				score[s] == score[best] && score[s] == 0 && total[s] > total[best] && len(order) == 0 {
+		for _, s := range touched {
+			if best < 0 || score[s] > score[best] || score[s] == score[best] && s < best {
 				best = s
+			}
+		}
+		if best < 0 {
+			for placed[nextFree] {
+				nextFree++
+			}
+			best = nextFree
+			if len(order) == 0 {
+				for s := 1; s < n; s++ {
+					if total[s] > total[best] {
+						best = s
+					}
+				}
 			}
 		}
 		placed[best] = true

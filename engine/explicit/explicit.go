@@ -52,9 +52,10 @@ import (
 	"cmp"
 	"container/heap"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"slices"
-	"time"
 
 	"boolprog/engine"
 	"boolprog/ir"
@@ -67,53 +68,110 @@ const Name = "explicit"
 // DefaultMaxVars is the default limit on the number of variables in scope.
 const DefaultMaxVars = 20
 
-// maxBits is the hard limit: valuations are uint64.
-const maxBits = 64
+// MaxVarsLimit is the most variables in scope the engine can represent:
+// a valuation is a uint64.
+const MaxVarsLimit = 64
 
 // ReasonConcurrent is the Unknown reason for programs with threads.
 const ReasonConcurrent = "concurrent program (threads): not supported by the explicit engine"
 
-// Engine is the explicit-state engine. The zero value is ready to use.
-type Engine struct{}
+// Options are the engine's limits. The zero value takes the defaults.
+type Options struct {
+	// MaxVars bounds the number of variables in scope (globals plus the
+	// locals of one procedure) and of values a procedure returns; above
+	// it the engine answers Unknown. 0 means DefaultMaxVars; at most
+	// MaxVarsLimit.
+	MaxVars int
+}
 
-// New returns the explicit engine.
+// Validate reports an error for limits the engine cannot honour.
+func (o Options) Validate() error {
+	if o.MaxVars < 0 || o.MaxVars > MaxVarsLimit {
+		return fmt.Errorf("max-vars %d: the explicit engine enumerates between 1 and %d variables (a valuation is a 64-bit word)", o.MaxVars, MaxVarsLimit)
+	}
+	return nil
+}
+
+func (o Options) maxVars() int {
+	if o.MaxVars == 0 {
+		return DefaultMaxVars
+	}
+	return o.MaxVars
+}
+
+// Engine is the explicit-state engine. The zero value is ready to use,
+// with the default limits.
+type Engine struct {
+	opts Options
+}
+
+// New returns the explicit engine with the default limits.
 func New() *Engine { return &Engine{} }
+
+// NewWithOptions returns the explicit engine with the given limits, or an
+// error if it cannot honour them.
+func NewWithOptions(opts Options) (*Engine, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	return &Engine{opts: opts}, nil
+}
+
+func init() {
+	engine.Register(engine.Info{
+		Names: []string{Name},
+		Doc:   "explicit-state tabulation over concrete valuations (the reference oracle)",
+		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
+			var o Options
+			fs.IntVar(&o.MaxVars, "max-vars", DefaultMaxVars, fmt.Sprintf("enumerate at most `n` variables in scope (globals and one procedure's locals), 1-%d; past it: UNKNOWN", MaxVarsLimit))
+			return func() (engine.Engine, error) { return NewWithOptions(o) }
+		},
+	})
+}
 
 // Name returns "explicit".
 func (*Engine) Name() string { return Name }
 
-var _ engine.Engine = (*Engine)(nil)
+var (
+	_ engine.Engine    = (*Engine)(nil)
+	_ engine.Supporter = (*Engine)(nil)
+)
+
+// Supports refuses concurrent programs and bounded queries.
+func (*Engine) Supports(p *ir.Program, q engine.Query) error {
+	if p.Concurrent {
+		return errors.New(ReasonConcurrent)
+	}
+	if q.Bound.Kind != result.Unbounded {
+		return fmt.Errorf("the explicit engine explores every execution: a bound (%s) applies only to concurrent programs", q.Bound)
+	}
+	return nil
+}
 
 // Check decides whether an error location of p is reachable; see the
-// package comment.
+// package comment. Run it through engine.Run.
 func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
-	start := time.Now()
-	if err := q.Validate(p); err != nil {
+	if err := e.Supports(p, q); err != nil {
+		return result.NewUnknown(Name, err.Error()), nil
+	}
+	if err := e.opts.Validate(); err != nil {
 		return nil, err
 	}
 	res, err := e.check(ctx, p, q)
 	if res != nil {
 		res.Engine = Name
-		res.Stats.Time = time.Since(start)
 	}
 	return res, err
 }
 
 func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
-	if p.Concurrent {
-		return result.NewUnknown(Name, ReasonConcurrent), nil
-	}
 	procs, errorReachable := syntacticReach(p)
 	if !errorReachable {
 		r := &result.Result{Verdict: result.Safe}
 		r.Stats.Set("cfg_unreachable_error", 1)
 		return r, nil
 	}
-	limit := q.MaxVars
-	if limit <= 0 {
-		limit = DefaultMaxVars
-	}
-	limit = min(limit, maxBits)
+	limit := e.opts.maxVars()
 	for _, proc := range procs {
 		if n := p.NumVars(proc); n > limit {
 			return result.NewUnknown(Name, fmt.Sprintf(
@@ -746,27 +804,8 @@ type builder struct {
 func (b *builder) add(pe peKey, edge int, depth int) {
 	p := b.s.p
 	proc := p.Procs[pe.ctx.proc]
-	loc := proc.Locations[pe.loc]
-	st := result.Step{
-		Proc:  proc.Name,
-		Loc:   loc.ID,
-		Edge:  edge,
-		Line:  loc.Pos.Line,
-		Col:   loc.Pos.Col,
-		Text:  loc.Text,
-		Depth: depth,
-	}
-	if edge != result.NoEdge {
-		st.Text = proc.Edges[edge].Text
-	}
-	lay := b.s.lay
-	for i, name := range p.Globals {
-		st.Values = append(st.Values, result.Value{Name: name, Value: lay.get(pe.val, ir.VarRef{Global: true, Index: i})})
-	}
-	for i, name := range proc.Locals {
-		st.Values = append(st.Values, result.Value{Name: name, Value: lay.get(pe.val, ir.VarRef{Index: i})})
-	}
-	b.steps = append(b.steps, st)
+	vals := result.ValuesOf(p, proc, func(v ir.VarRef) bool { return b.s.lay.get(pe.val, v) })
+	b.steps = append(b.steps, result.NewStep(p, proc, int(pe.loc), edge, vals, depth, 0))
 }
 
 // sameLevel appends the steps of the shortest same-level path from the

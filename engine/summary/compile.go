@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"boolprog/analysis"
 	"boolprog/bdd"
 	"boolprog/ir"
 	"boolprog/symbolic"
@@ -11,6 +12,7 @@ import (
 // operations (built lazily: an edge that is never reached costs nothing).
 type model struct {
 	p     *ir.Program
+	an    *analysis.Cache // the program analyses
 	m     *bdd.Manager
 	l     *symbolic.Layout
 	opts  Options
@@ -97,14 +99,14 @@ func newModel(p *ir.Program, m *bdd.Manager, opts Options) *model {
 		order = symbolic.OrderDeclaration
 	}
 	l := symbolic.NewLayout(m, p, order)
-	md := &model{p: p, m: m, l: l, opts: opts, all: symbolic.NewSet(l.N()), glob: l.Globals(),
+	md := &model{p: p, an: analysis.NewCache(p), m: m, l: l, opts: opts, all: symbolic.NewSet(l.N()), glob: l.Globals(),
 		images: make(map[imageKey]*symbolic.Image)}
 	for i := 0; i < l.N(); i++ {
 		md.all.Add(i)
 	}
-	var mr *symbolic.ModRef
+	var mr *analysis.ModRefSets
 	if !opts.NoModRef {
-		mr = symbolic.ComputeModRef(p, l.Slots)
+		mr = analysis.Of(md.an, analysis.ModRef)
 	}
 	rets := func(pr *ir.Proc) symbolic.Set {
 		s := symbolic.NewSet(l.N())
@@ -128,9 +130,15 @@ func newModel(p *ir.Program, m *bdd.Manager, opts Options) *model {
 	}
 	exitLive := func(pr *ir.Proc) symbolic.Set { return outGlobals(pr).Union(rets(pr)) }
 
-	var lv *symbolic.Liveness
-	if !opts.NoLiveness {
-		lv = symbolic.ComputeLiveness(p, l.Slots, exitLive)
+	var lv *analysis.Live
+	switch {
+	case opts.NoLiveness:
+	case opts.NoModRef:
+		// Every global is live at every exit: a variant of the shared
+		// analysis, computed here.
+		lv = analysis.ComputeLiveness(p, analysis.Of(md.an, analysis.CallGraph), exitLive)
+	default:
+		lv = analysis.Of(md.an, analysis.Liveness) // its exits read MOD and the returned values, as exitLive
 	}
 	md.procs = make([]*procInfo, len(p.Procs))
 	for i, pr := range p.Procs {

@@ -3,10 +3,9 @@ package summary
 import (
 	"context"
 	"math"
-	"slices"
 
+	"boolprog/analysis"
 	"boolprog/bdd"
-	"boolprog/ir"
 )
 
 // reach is the worklist algorithm of the Bebop paper's Figure 3: path edges
@@ -23,7 +22,7 @@ type reach struct {
 	work  workHeap
 	inWk  [][]bool
 	rank  [][]int32 // per procedure: reverse postorder index of each location
-	prank []int64   // per procedure: postorder index in the call graph (callees first)
+	prank []int     // per procedure: rank in the call graph (callees first)
 
 	errorFound bool
 	stopEarly  bool // stop as soon as an error location is reached
@@ -39,122 +38,20 @@ func newReach(ctx context.Context, md *model, all bool) *reach {
 	r.pe = make([][]*bdd.Root, n)
 	r.delta = make([][]*bdd.Root, n)
 	r.inWk = make([][]bool, n)
-	r.rank = make([][]int32, n)
+	// Procedures callees first (components of the call graph in reverse
+	// topological order), so that their summaries grow before the callers
+	// consume them, merging many small deltas into few large ones; and
+	// within a procedure in reverse postorder, so that a location comes
+	// after its predecessors in the same pass and merges their deltas.
+	r.rank = analysis.Of(md.an, analysis.RPO).Rank
+	r.prank = analysis.Of(md.an, analysis.SCC).Rank
 	for i, pi := range md.procs {
 		k := len(pi.proc.Locations)
 		r.pe[i] = make([]*bdd.Root, k)
 		r.delta[i] = make([]*bdd.Root, k)
 		r.inWk[i] = make([]bool, k)
-		r.rank[i] = rpo(pi)
 	}
-	r.prank = callOrder(md)
 	return r
-}
-
-// callOrder ranks the procedures for the worklist: the strongly connected
-// components of the call graph in reverse topological order (callees
-// before callers; Tarjan's algorithm emits them so), and within a component
-// later procedures first. Processing callees first lets their summaries
-// grow before the callers consume them, merging many small deltas into few
-// large ones.
-func callOrder(md *model) []int64 {
-	n := len(md.procs)
-	succ := make([][]int, n)
-	for i, pi := range md.procs {
-		for _, e := range pi.proc.Edges {
-			if c, ok := e.Op.(*ir.Call); ok {
-				succ[i] = append(succ[i], c.Proc)
-			}
-		}
-	}
-	index := make([]int, n)
-	low := make([]int, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
-	rank := make([]int64, n)
-	next, k := 0, int64(0)
-	var strong func(v int)
-	strong = func(v int) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		onStack[v] = true
-		for _, w := range succ[v] {
-			if index[w] < 0 {
-				strong(w)
-				low[v] = min(low[v], low[w])
-			} else if onStack[w] {
-				low[v] = min(low[v], index[w])
-			}
-		}
-		if low[v] == index[v] {
-			var comp []int
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[w] = false
-				comp = append(comp, w)
-				if w == v {
-					break
-				}
-			}
-			slices.SortFunc(comp, func(a, b int) int { return b - a })
-			for _, w := range comp {
-				rank[w] = k
-				k++
-			}
-		}
-	}
-	for i := n - 1; i >= 0; i-- {
-		if index[i] < 0 {
-			strong(i)
-		}
-	}
-	return rank
-}
-
-// rpo numbers the locations of a procedure in reverse postorder from its
-// entry (unreachable ones last), so that the worklist processes a location
-// after its predecessors in the same pass and merges their deltas.
-func rpo(pi *procInfo) []int32 {
-	pr := pi.proc
-	n := len(pr.Locations)
-	rank := make([]int32, n)
-	seen := make([]bool, n)
-	var post []int
-	type frame struct{ loc, next int }
-	stack := []frame{{pr.Entry, 0}}
-	seen[pr.Entry] = true
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		out := pr.Locations[f.loc].Out
-		if f.next < len(out) {
-			to := pr.Edges[out[f.next]].To
-			f.next++
-			if !seen[to] {
-				seen[to] = true
-				stack = append(stack, frame{to, 0})
-			}
-			continue
-		}
-		post = append(post, f.loc)
-		stack = stack[:len(stack)-1]
-	}
-	k := int32(0)
-	for i := len(post) - 1; i >= 0; i-- {
-		rank[post[i]] = k
-		k++
-	}
-	for i := range rank {
-		if !seen[i] {
-			rank[i] = k
-			k++
-		}
-	}
-	return rank
 }
 
 // workHeap is the worklist: locations ordered by procedure (callees
@@ -242,7 +139,7 @@ func (r *reach) propagate(proc, loc int, p bdd.Node) {
 	}
 	if !r.inWk[proc][loc] {
 		r.inWk[proc][loc] = true
-		r.work.push(r.prank[proc]<<32|int64(r.rank[proc][loc]), locRef{int32(proc), int32(loc)})
+		r.work.push(int64(r.prank[proc])<<32|int64(r.rank[proc][loc]), locRef{int32(proc), int32(loc)})
 	}
 }
 

@@ -53,7 +53,11 @@
 //
 // Concurrent programs get Unknown. Query.MaxNodes bounds the BDD node
 // table (Unknown when exceeded); a cancelled or expired context gives
-// Unknown "timeout".
+// Unknown "timeout". Both bound the whole run, the ring search and the
+// trace included: the context is polled in every loop, every 256
+// iterations. When either strikes after the error was found reachable,
+// the reason says so (ReasonTraceTimeout for the context): the program is
+// unsafe, but FAILED promises a trace, and there is none.
 package summary
 
 import (
@@ -106,6 +110,11 @@ var _ engine.Engine = (*Engine)(nil)
 // errTimeout reports a cancelled context.
 var errTimeout = errors.New("timeout")
 
+// ReasonTraceTimeout is the Unknown reason when the context expires after
+// the error was found reachable, while the shortest trace was being
+// built: the program is not safe, but FAILED promises a trace.
+const ReasonTraceTimeout = "timeout: the error is reachable, but the trace could not be built in time"
+
 // Check decides whether an error location of p is reachable from the start
 // of main; see the package comment. Stats counters: path_edges, summaries
 // (path edges at exits), iterations (worklist steps of Figure 3),
@@ -144,6 +153,9 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		}
 		initial = min(max(locs*16, 1<<12), 1<<16)
 	}
+	if ctx.Err() != nil {
+		return result.NewUnknown(Name, engine.ReasonTimeout), nil
+	}
 	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes, InitialNodes: initial})
 	md := newModel(p, m, e.opts)
 	defer md.release()
@@ -155,11 +167,16 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		res.Stats.Set("bdd_vars", int64(st.Vars))
 		res.Stats.Set("bdd_gcs", int64(st.GCs))
 	}
+	errorFound := false // the error is known to be reachable
 	unknown := func(err error) (*result.Result, error) {
 		var r *result.Result
 		switch {
+		case errors.Is(err, errTimeout) && errorFound:
+			r = result.NewUnknown(Name, ReasonTraceTimeout)
 		case errors.Is(err, errTimeout):
 			r = result.NewUnknown(Name, engine.ReasonTimeout)
+		case errors.Is(err, bdd.ErrNodeLimit) && errorFound:
+			r = result.NewUnknown(Name, fmt.Sprintf("BDD node limit reached (%d nodes): the error is reachable, but the trace could not be built", maxNodes(q)))
 		case errors.Is(err, bdd.ErrNodeLimit):
 			r = result.NewUnknown(Name, fmt.Sprintf("BDD node limit reached (%d nodes)", maxNodes(q)))
 		case errors.Is(err, errTooLong):
@@ -181,6 +198,10 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		return unknown(err)
 	}
 	res.Stats.Set("time_reach_ns", int64(time.Since(start)))
+	errorFound = r.errorFound
+	if ctx.Err() != nil { // counting the states can take a while
+		return unknown(errTimeout)
+	}
 	pe, su, locs := r.stats()
 	res.Stats.States = pe
 	res.Stats.Set("path_edges", pe)
@@ -208,10 +229,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	res.Stats.Set("time_rings_ns", int64(time.Since(traceStart)))
 	tr, err := rs.trace(hit)
 	if err != nil {
-		if errors.Is(err, bdd.ErrNodeLimit) || errors.Is(err, errTimeout) {
-			return unknown(err)
-		}
-		return nil, err
+		return unknown(err)
 	}
 	res.Verdict = result.Unsafe
 	res.Trace = tr

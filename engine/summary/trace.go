@@ -40,8 +40,8 @@ type tstep struct {
 
 // trace builds a shortest counterexample ending in h.
 func (rs *rings) trace(h *hit) (*result.Trace, error) {
-	tb := &tracer{rs: rs, md: rs.md, m: rs.m, full: make(map[*edgeInfo]bdd.Node), fullBy: make(map[fullKey]bdd.Node),
-		postN: make(map[*edgeInfo]bdd.Node), scopes: make([]*scopeSets, len(rs.md.procs)),
+	tb := &tracer{rs: rs, md: rs.md, m: rs.m, postN: make(map[*edgeInfo]bdd.Node),
+		postC: make(map[*edgeInfo]bdd.Node), scopes: make([]*bdd.Pairs, len(rs.md.procs)),
 		states: make([]*stateVars, 2*len(rs.md.procs))}
 	tb.entryAll = rs.md.l.VarSet(symbolic.CopySet{Copy: symbolic.Entry, Set: rs.md.all})
 	steps, err := tb.skeleton(h)
@@ -67,10 +67,9 @@ type tracer struct {
 	m        *bdd.Manager
 	entryAll *bdd.VarSet
 	rev      []tstep                // the skeleton being built, in reverse execution order
-	full     map[*edgeInfo]bdd.Node // fullRel's cache (no Safepoint while tracing: temporaries stay valid)
-	fullBy   map[fullKey]bdd.Node
-	postN    map[*edgeInfo]bdd.Node // postNext's cache
-	scopes   []*scopeSets           // per procedure, built on first use
+	postN    map[*edgeInfo]bdd.Node // postNext's cache (no Safepoint while tracing: temporaries stay valid)
+	postC    map[*edgeInfo]bdd.Node // postChanged's cache
+	scopes   []*bdd.Pairs           // curToNext per procedure, built on first use
 	states   []*stateVars           // per procedure and exit or not: stateSlots
 	polls    int
 }
@@ -152,7 +151,13 @@ func (tb *tracer) poll() error {
 	return tb.m.Err()
 }
 
+// internal returns an internal error, unless an operation failed (the BDD
+// node limit): a failed operation returns Invalid, which the searches see
+// as "nothing found", so the manager's error is the real cause.
 func (tb *tracer) internal(format string, args ...any) error {
+	if err := tb.m.Err(); err != nil {
+		return err
+	}
 	return fmt.Errorf("summary: internal error building the trace: "+format, args...)
 }
 
@@ -235,7 +240,7 @@ func (tb *tracer) sameLevel(pi *procInfo, loc int, pe bdd.Node, key, depth int) 
 				if f == bdd.False {
 					continue
 				}
-				cand := m.And(f, tb.preStep(pi, tb.fullRel(pi, ei), pe))
+				cand := m.And(f, tb.preStep(ei.img.Rel(), ei.relChanged, pe))
 				if cand == bdd.False || cand == bdd.Invalid {
 					continue
 				}
@@ -262,8 +267,8 @@ func (tb *tracer) sameLevel(pi *procInfo, loc int, pe bdd.Node, key, depth int) 
 				// The caller's enforce holds after the return: pe need
 				// not show it when it reads variables dead at the
 				// return point, so the predecessor must satisfy it.
-				full := m.And(md.l.Full(symbolic.Rel{R: l, Changed: ei.changed}, pi.scope), tb.postNext(ei))
-				cand := m.And(r.r.Node(), tb.preStep(pi, full, pe))
+				rel := m.And(l, tb.postChanged(ei))
+				cand := m.And(r.r.Node(), tb.preStep(rel, ei.changed, pe))
 				if cand == bdd.False || cand == bdd.Invalid {
 					continue
 				}
@@ -290,58 +295,28 @@ func (tb *tracer) sameLevel(pi *procInfo, loc int, pe bdd.Node, key, depth int) 
 	}
 }
 
-// scopeSets are the variable sets and renamings of a procedure's scope
-// that every step uses (the layout caches them too, but by a key built from
-// the set: too slow once per step).
-type scopeSets struct {
-	key                  string // the scope's Set.Key
-	cur, next            *bdd.VarSet
-	curToNext, nextToCur *bdd.Pairs
-}
-
-func (tb *tracer) scopeOf(pi *procInfo) *scopeSets {
+// curToNext returns the renaming of the Cur copies of pi's scope to their
+// Next copies, built once per procedure (used once per call in the trace).
+func (tb *tracer) curToNext(pi *procInfo) *bdd.Pairs {
 	i := pi.proc.Index
 	if tb.scopes[i] == nil {
-		l := tb.md.l
-		tb.scopes[i] = &scopeSets{
-			key:       pi.scope.Key(),
-			cur:       l.VarSet(symbolic.CopySet{Copy: symbolic.Cur, Set: pi.scope}),
-			next:      l.VarSet(symbolic.CopySet{Copy: symbolic.Next, Set: pi.scope}),
-			curToNext: l.Rename(symbolic.Cur, symbolic.Next, pi.scope),
-			nextToCur: l.Rename(symbolic.Next, symbolic.Cur, pi.scope),
-		}
+		tb.scopes[i] = tb.md.l.Rename(symbolic.Cur, symbolic.Next, pi.scope)
 	}
 	return tb.scopes[i]
 }
 
-// fullRel returns the relation of an intraprocedural edge with its frame
-// over the procedure's scope made explicit. It is built once per edge, and
-// once for all edges with the same relation in procedures with the same
-// scope (T(N) repeats its levels).
-func (tb *tracer) fullRel(pi *procInfo, ei *edgeInfo) bdd.Node {
-	if r, ok := tb.full[ei]; ok {
-		return r
+// preStep returns the path edges from which relation r, which may change
+// the slots in changed (its Next copies) and keeps every other slot (an
+// implicit frame: see symbolic.Rel), leads to pe. Only the changed slots
+// are renamed and quantified, so a step costs time in what it changes,
+// not in the width of the scope.
+func (tb *tracer) preStep(r bdd.Node, changed symbolic.Set, pe bdd.Node) bdd.Node {
+	if changed.Empty() {
+		return tb.m.And(r, pe)
 	}
-	k := fullKey{ei.img.Rel(), ei.relChanged.Key(), tb.scopeOf(pi).key}
-	r, ok := tb.fullBy[k]
-	if !ok {
-		r = tb.md.l.Full(symbolic.Rel{R: k.rel, Changed: ei.relChanged}, pi.scope)
-		tb.fullBy[k] = r
-	}
-	tb.full[ei] = r
-	return r
-}
-
-type fullKey struct {
-	rel            bdd.Node
-	changed, scope string
-}
-
-// preStep returns the path edges of pi from which the full relation full
-// (over Cur and Next copies of pi's scope) leads to pe.
-func (tb *tracer) preStep(pi *procInfo, full, pe bdd.Node) bdd.Node {
-	sc := tb.scopeOf(pi)
-	return tb.m.AndExists(full, tb.m.Replace(pe, sc.curToNext), sc.next)
+	l := tb.md.l
+	peN := tb.m.Replace(pe, l.Rename(symbolic.Cur, symbolic.Next, changed))
+	return tb.m.AndExists(r, peN, l.VarSet(symbolic.CopySet{Copy: symbolic.Next, Set: changed}))
 }
 
 // preEntry returns the caller's states (Cur copies) at call site cs from
@@ -382,7 +357,7 @@ func (tb *tracer) calleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, e
 	}
 	// After the return: pe's values, the caller's unchanged values from
 	// pe2, and the caller's enforce.
-	toNext := tb.scopeOf(ei.pi).curToNext
+	toNext := tb.curToNext(ei.pi)
 	peN := m.Exists(m.Replace(pe, toNext), tb.entryAll)
 	kept := m.Exists(m.Replace(m.Exists(pe2, tb.entryAll), toNext), l.VarSet(symbolic.CopySet{Copy: symbolic.Next, Set: ei.changed}))
 	z := m.And(m.And(y, peN), m.And(kept, tb.postNext(ei)))
@@ -409,13 +384,26 @@ func (tb *tracer) calleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, e
 	return x, nil
 }
 
+// postChanged returns the post-condition of call ei (the caller's
+// enforce) on the state after the return, with an implicit frame: the
+// slots the return changes are read from their Next copies, the others
+// from their Cur copies.
+func (tb *tracer) postChanged(ei *edgeInfo) bdd.Node {
+	if r, ok := tb.postC[ei]; ok {
+		return r
+	}
+	r := tb.m.Replace(tb.md.l.Post(ei.call), tb.md.l.Rename(symbolic.Cur, symbolic.Next, ei.changed))
+	tb.postC[ei] = r
+	return r
+}
+
 // postNext returns the post-condition of call ei (the caller's enforce)
 // over the Next copies: the state after the return.
 func (tb *tracer) postNext(ei *edgeInfo) bdd.Node {
 	if r, ok := tb.postN[ei]; ok {
 		return r
 	}
-	r := tb.m.Replace(tb.md.l.Post(ei.call), tb.scopeOf(ei.pi).curToNext)
+	r := tb.m.Replace(tb.md.l.Post(ei.call), tb.curToNext(ei.pi))
 	tb.postN[ei] = r
 	return r
 }
@@ -581,12 +569,13 @@ func (tb *tracer) choose(vals []bool, f bdd.Node, sv *stateVars) error {
 // post executes an intraprocedural edge from vals and returns a successor
 // state in target.
 func (tb *tracer) post(pi *procInfo, ei *edgeInfo, vals []bool, target bdd.Node) ([]bool, error) {
-	m := tb.m
-	full := tb.fullRel(pi, ei)
-	s := tb.cube(pi, ei.edge.From, vals)
-	sc := tb.scopeOf(pi)
-	img := m.AndExists(s, full, sc.cur)
-	img = m.Replace(img, sc.nextToCur)
+	m, l := tb.m, tb.md.l
+	ch := ei.relChanged
+	img := m.And(tb.cube(pi, ei.edge.From, vals), ei.img.Rel())
+	if !ch.Empty() {
+		img = m.Exists(img, l.VarSet(symbolic.CopySet{Copy: symbolic.Cur, Set: ch}))
+		img = m.Replace(img, l.Rename(symbolic.Next, symbolic.Cur, ch))
+	}
 	img = m.And(img, target)
 	nv := slices.Clone(vals)
 	if err := tb.choose(nv, img, tb.stateSlots(pi, ei.edge.To)); err != nil {

@@ -1,125 +1,54 @@
-package symbolic
+package analysis
 
 import "boolprog/ir"
 
-// ModRef is the result of the MOD/REF analysis: for every procedure, the
-// global slots it may modify and may read, itself or through the procedures
-// it calls, transitively.
-type ModRef struct {
-	Mod []Set // per procedure index
-	Ref []Set
-}
-
-// ComputeModRef runs the MOD/REF analysis (Bebop paper §3.3) over p's call
-// graph: a global is modified by a procedure if some assignment or call
-// result of the procedure targets it, or a callee modifies it; referenced if
-// some expression of the procedure (conditions, values, constrains, call
-// arguments and post-conditions, returned values) reads it, or a callee
-// references it.
-func ComputeModRef(p *ir.Program, sl Slots) *ModRef {
-	n := len(p.Procs)
-	mr := &ModRef{Mod: make([]Set, n), Ref: make([]Set, n)}
-	callees := make([][]int, n)
-	for i, pr := range p.Procs {
-		mod, ref := NewSet(sl.N()), NewSet(sl.N())
-		readG := func(e ir.Expr) {
-			ir.Vars(e, func(v *ir.Var) {
-				if v.Global {
-					ref.Add(v.Index)
-				}
-			})
-		}
-		for _, e := range pr.Edges {
-			switch op := e.Op.(type) {
-			case *ir.Assume:
-				readG(op.Cond)
-			case *ir.Assign:
-				for _, t := range op.Targets {
-					if t.Global {
-						mod.Add(t.Index)
-					}
-				}
-				for _, v := range op.Values {
-					readG(v)
-				}
-				if op.Constrain != nil {
-					readG(op.Constrain)
-				}
-			case *ir.Call:
-				for _, a := range op.Args {
-					readG(a)
-				}
-				for _, t := range op.Targets {
-					if !t.Discard && t.Var.Global {
-						mod.Add(t.Var.Index)
-					}
-				}
-				if op.Post != nil {
-					readG(op.Post)
-				}
-				callees[i] = append(callees[i], op.Proc)
-			case *ir.Return:
-				for _, v := range op.Values {
-					readG(v)
-				}
-			case *ir.StartThread:
-				for _, a := range op.Args {
-					readG(a)
-				}
-				if op.Proc >= 0 {
-					callees[i] = append(callees[i], op.Proc)
-				}
-			}
-		}
-		mr.Mod[i], mr.Ref[i] = mod, ref
-	}
-	// Propagate from callees to callers until nothing changes.
-	for changed := true; changed; {
-		changed = false
-		for i := n - 1; i >= 0; i-- {
-			for _, c := range callees[i] {
-				if mr.Mod[i].UnionWith(mr.Mod[c]) {
-					changed = true
-				}
-				if mr.Ref[i].UnionWith(mr.Ref[c]) {
-					changed = true
-				}
-			}
-		}
-	}
-	return mr
-}
-
-// Liveness is the result of the live-variable analysis: Live[proc][loc] is
-// the set of slots whose values at location loc of procedure proc may
-// still matter, i.e. may be read (directly, or by a callee, or after the
+// Live is the result of the live-variable analysis: Live[proc][loc] is the
+// set of slots whose values at location loc of procedure proc may still
+// matter, i.e. may be read (directly, or by a callee, or after the
 // procedure returns) before being overwritten.
-type Liveness struct {
+type Live struct {
 	Live [][]Set
+}
+
+// Liveness computes Live with the exit of each procedure reading its
+// returned values and its MOD set (what its callers may see change): see
+// ComputeLiveness.
+var Liveness = &Analysis[*Live]{
+	Title:    "liveness",
+	Doc:      "the slots live at each location, a procedure's exit reading its MOD set and returned values",
+	Requires: []Key{CallGraph, ModRef},
+	Run: func(p *Pass) *Live {
+		mr := Result(p, ModRef)
+		return ComputeLiveness(p.Prog, Result(p, CallGraph), func(pr *ir.Proc) Set {
+			s := mr.Mod[pr.Index].Clone()
+			for i := 0; i < pr.Returns; i++ {
+				s.Add(p.Slots.Ret(i))
+			}
+			return s
+		})
+	},
 }
 
 // ComputeLiveness runs the interprocedural live-variable analysis (Bebop
 // paper §3.3). exitLive(proc) is the set of slots that matter at the exit
 // of proc: its returned values and the globals its callers may read after
 // the return (all globals, or the procedure's MOD set when the caller frames
-// the others). A call reads its arguments and the globals live at the
+// the others; Liveness uses the latter). A call reads its arguments and the globals live at the
 // callee's entry, overwrites its targets, and lets the caller's other
 // variables pass (globals, since the callee need not overwrite them).
+// Thread operations are not followed (a started thread's reads are not
+// counted): the analysis is for sequential programs.
 // Error locations have no live slots: executions stop there. Returned-value
 // slots are live only at the exit (no statement reads them).
-func ComputeLiveness(p *ir.Program, sl Slots, exitLive func(proc *ir.Proc) Set) *Liveness {
+func ComputeLiveness(p *ir.Program, calls *Calls, exitLive func(proc *ir.Proc) Set) *Live {
+	sl := SlotsOf(p)
 	n := len(p.Procs)
-	lv := &Liveness{Live: make([][]Set, n)}
+	lv := &Live{Live: make([][]Set, n)}
 	entryG := make([]Set, n) // globals live at each procedure's entry
-	callers := make([][]int, n)
+	callers := calls.Callers
 	for i, pr := range p.Procs {
 		entryG[i] = NewSet(sl.N())
 		lv.Live[i] = make([]Set, len(pr.Locations))
-		for _, e := range pr.Edges {
-			if c, ok := e.Op.(*ir.Call); ok {
-				callers[c.Proc] = append(callers[c.Proc], i)
-			}
-		}
 	}
 	globals := sl.Globals()
 	rets := NewSet(sl.N())
