@@ -11,12 +11,13 @@ import (
 )
 
 // threadStep describes thread t of configuration c about to take edge e as
-// a trace step.
+// a trace step (marked as a context switch if another thread ran last).
 func threadStep(p *ir.Program, c interp.Config, t, e int) result.Step {
 	top := c.Thread(t)
 	proc := p.Procs[top.Proc]
 	loc := proc.Locations[top.Loc]
-	s := result.Step{Proc: proc.Name, Loc: loc.ID, Edge: e, Line: loc.Pos.Line, Col: loc.Pos.Col, Text: loc.Text, Depth: top.Depth, Thread: t}
+	s := result.Step{Proc: proc.Name, Loc: loc.ID, Edge: e, Line: loc.Pos.Line, Col: loc.Pos.Col, Text: loc.Text, Depth: top.Depth, Thread: t,
+		Switch: c.Running >= 0 && c.Running != t}
 	if e != result.NoEdge {
 		s.Text = proc.Edges[e].Text
 	}
@@ -406,6 +407,8 @@ end
 			tr.Steps = append(tr.Steps[:3:3], tr.Steps[2], tr.Steps[3])
 		}, "step 4: thread 0: line 8: thread 0 has ended"},
 		{"negative thread", func(tr *result.Trace) { tr.Steps[0].Thread = -1 }, "step 1: the trace does not start at the entry of main"},
+		{"unmarked switch", func(tr *result.Trace) { tr.Steps[3].Switch = false }, "step 4: thread 1: line 3: a context switch from thread 0 to thread 1 that the step does not mark"},
+		{"marked non-switch", func(tr *result.Trace) { tr.Steps[1].Switch = true }, "step 2: thread 0: line 7: the step is marked as a context switch, but it is not one"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tr := clone()
