@@ -36,7 +36,7 @@ func threadStep(p *ir.Program, c interp.Config, t, e int) result.Step {
 // maxConfigs configurations; it
 // returns a shortest error trace within those bounds, or nil. Like search,
 // it is a brute-force judge used only by the tests.
-func searchConcurrent(t *testing.T, p *ir.Program, maxSwitches, maxDepth, maxThreads, maxConfigs int) *result.Trace {
+func searchConcurrent(t testing.TB, p *ir.Program, maxSwitches, maxDepth, maxThreads, maxConfigs int) *result.Trace {
 	t.Helper()
 	type node struct {
 		c        interp.Config
