@@ -33,8 +33,7 @@ func Successors(p *ir.Program, c Config) ([]Transition, error) {
 			continue
 		}
 		for _, e := range p.Procs[top.Proc].Locations[top.Loc].Out {
-			s.free = 0
-			next, err := s.exec(c, t, e)
+			next, err := s.step(c, t, e)
 			if err != nil {
 				return nil, err
 			}
@@ -64,7 +63,7 @@ func Exec(p *ir.Program, c Config, thread, id int) ([]Config, error) {
 	if e := proc.Edges[id]; e.From != top.Loc {
 		return nil, fmt.Errorf("interp: edge %d of %s leaves location %d, not the current location %d", id, proc.Name, e.From, top.Loc)
 	}
-	return s.exec(c, thread, id)
+	return s.step(c, thread, id)
 }
 
 // fate says how a step chooses the value of a variable it sets
@@ -91,9 +90,10 @@ type guide interface {
 // stepper executes steps.
 type stepper struct {
 	p         *ir.Program
-	g         guide // nil: every value that can be observed is a free choice
-	atomicVar int   // index of Getafix's global `atomic`, or -1
-	free      int   // free two-valued choices enumerated in the current step
+	g         guide    // nil: every value that can be observed is a free choice
+	atomicVar int      // index of Getafix's global `atomic`, or -1
+	free      int      // free two-valued choices enumerated in the current step
+	out       []Config // the outcomes of the current step
 }
 
 func newStepper(p *ir.Program, g guide) *stepper {
@@ -299,8 +299,18 @@ func (c Config) with(t int, f *Frame) Config {
 	return c
 }
 
-// exec executes edge id of thread t, which may run.
-func (s *stepper) exec(c Config, t, id int) ([]Config, error) {
+// step executes edge id of thread t, which may run, and returns the
+// outcomes.
+func (s *stepper) step(c Config, t, id int) ([]Config, error) {
+	s.free = 0
+	s.out = nil
+	err := s.exec(c, t, id)
+	return s.out, err
+}
+
+// exec executes edge id of thread t, which may run, and appends the
+// outcomes to s.out.
+func (s *stepper) exec(c Config, t, id int) error {
 	top := c.Threads[t]
 	proc := s.p.Procs[top.Proc]
 	e := proc.Edges[id]
@@ -308,7 +318,7 @@ func (s *stepper) exec(c Config, t, id int) ([]Config, error) {
 	n := c
 	n.Running = t
 	moved := &Frame{Proc: top.Proc, Loc: e.To, Locals: top.Locals, Call: -1, Caller: top.Caller, Depth: top.Depth}
-	finish := func(n Config, rets []values) ([]Config, error) {
+	finish := func(n Config, rets []values) error {
 		pl := s.plan(moved, nil)
 		return s.pop(n, t, moved, rets, &pl, 0)
 	}
@@ -319,7 +329,7 @@ func (s *stepper) exec(c Config, t, id int) ([]Config, error) {
 
 	case *ir.Assume:
 		if !canBe(st.eval(op.Cond), true) {
-			return nil, nil
+			return nil
 		}
 		return finish(n, nil)
 
@@ -356,11 +366,10 @@ func (s *stepper) exec(c Config, t, id int) ([]Config, error) {
 			}
 			o, err := s.pick(st.eval(op.Values[i]), f)
 			if err != nil || len(o) == 0 {
-				return nil, err
+				return err
 			}
 			opts[i] = o
 		}
-		var out []Config
 		err := each(opts, func(vals []bool) error {
 			g, l := c.Globals, top.Locals
 			if anyGlobal {
@@ -386,11 +395,9 @@ func (s *stepper) exec(c Config, t, id int) ([]Config, error) {
 			m.Globals = g
 			f := *moved
 			f.Locals = l
-			more, err := s.pop(m, t, &f, nil, &pl, 0)
-			out = append(out, more...)
-			return err
+			return s.pop(m, t, &f, nil, &pl, 0)
 		})
-		return out, err
+		return err
 
 	case *ir.Call:
 		callee := s.p.Procs[op.Proc]
@@ -405,23 +412,20 @@ func (s *stepper) exec(c Config, t, id int) ([]Config, error) {
 			}
 			o, err := s.pick(vs, s.localFate(&pl, 0, t, entry, j, nil))
 			if err != nil || len(o) == 0 {
-				return nil, err
+				return err
 			}
 			opts[j] = o
 		}
-		var out []Config
 		err := each(opts, func(vals []bool) error {
 			f := *entry
 			f.Locals = slices.Clone(vals)
-			more, err := s.pop(n, t, &f, nil, &pl, 0)
-			out = append(out, more...)
-			return err
+			return s.pop(n, t, &f, nil, &pl, 0)
 		})
-		return out, err
+		return err
 
 	case *ir.StartThread:
 		if c.Init {
-			return nil, fmt.Errorf("interp: %s (line %d): start_thread in init: in the Getafix convention the threads start when init returns", proc.Name, e.Pos.Line)
+			return fmt.Errorf("interp: %s (line %d): start_thread in init: in the Getafix convention the threads start when init returns", proc.Name, e.Pos.Line)
 		}
 		id := len(c.Threads)
 		if op.Goto >= 0 {
@@ -445,11 +449,10 @@ func (s *stepper) exec(c Config, t, id int) ([]Config, error) {
 			}
 			o, err := s.pick(vs, f)
 			if err != nil || len(o) == 0 {
-				return nil, err
+				return err
 			}
 			opts[j] = o
 		}
-		var out []Config
 		err := each(opts, func(vals []bool) error {
 			var nf *Frame
 			if callee.Entry != callee.Exit {
@@ -457,25 +460,24 @@ func (s *stepper) exec(c Config, t, id int) ([]Config, error) {
 			}
 			m := n
 			m.Threads = append(slices.Clone(c.Threads), nf)
-			more, err := finish(m, nil)
-			out = append(out, more...)
-			return err
+			return finish(m, nil)
 		})
-		return out, err
+		return err
 	}
-	return nil, fmt.Errorf("interp: %s (line %d): unknown operation %T", proc.Name, e.Pos.Line, e.Op)
+	return fmt.Errorf("interp: %s (line %d): unknown operation %T", proc.Name, e.Pos.Line, e.Op)
 }
 
 // pop finishes a step whose frame of the given level, f, has arrived at
 // its location: if that is the procedure's exit, f returns (the values it
 // can return are rets, or any values if rets is nil) to its caller, which
 // may return in turn; if it is the bottom of the stack, the thread ends.
-func (s *stepper) pop(n Config, t int, f *Frame, rets []values, pl *plan, level int) ([]Config, error) {
+func (s *stepper) pop(n Config, t int, f *Frame, rets []values, pl *plan, level int) error {
 	if level == len(pl.calls) {
 		if pl.ends {
 			return s.threadEnds(n, t)
 		}
-		return []Config{n.with(t, f)}, nil
+		s.out = append(s.out, n.with(t, f))
+		return nil
 	}
 	caller := pl.calls[level]
 	cproc := s.p.Procs[caller.Proc]
@@ -501,11 +503,10 @@ func (s *stepper) pop(n Config, t int, f *Frame, rets []values, pl *plan, level 
 		}
 		o, err := s.pick(vs, fa)
 		if err != nil || len(o) == 0 {
-			return nil, err
+			return err
 		}
 		opts[i] = o
 	}
-	var out []Config
 	err := each(opts, func(vals []bool) error {
 		g, l := n.Globals, caller.Locals
 		if anyGlobal {
@@ -530,17 +531,16 @@ func (s *stepper) pop(n Config, t int, f *Frame, rets []values, pl *plan, level 
 		m := n
 		m.Globals = g
 		nf := &Frame{Proc: caller.Proc, Loc: edge.To, Locals: l, Call: -1, Caller: caller.Caller, Depth: caller.Depth}
-		more, err := s.pop(m, t, nf, nil, pl, level+1)
-		out = append(out, more...)
-		return err
+		return s.pop(m, t, nf, nil, pl, level+1)
 	})
-	return out, err
+	return err
 }
 
 // threadEnds ends thread t; the end of Getafix's init starts the threads.
-func (s *stepper) threadEnds(n Config, t int) ([]Config, error) {
+func (s *stepper) threadEnds(n Config, t int) error {
 	if !n.Init {
-		return []Config{n.with(t, nil)}, nil
+		s.out = append(s.out, n.with(t, nil))
+		return nil
 	}
 	n.Init = false
 	n.Running = -1
@@ -557,12 +557,11 @@ func (s *stepper) threadEnds(n Config, t int) ([]Config, error) {
 			}
 			o, err := s.pick(either, f)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			opts = append(opts, o)
 		}
 	}
-	var out []Config
 	err := each(opts, func(vals []bool) error {
 		m := n
 		m.Threads = make([]*Frame, len(s.p.Threads))
@@ -574,10 +573,10 @@ func (s *stepper) threadEnds(n Config, t int) ([]Config, error) {
 			}
 			vals = vals[k:]
 		}
-		out = append(out, m)
+		s.out = append(s.out, m)
 		return nil
 	})
-	return out, err
+	return err
 }
 
 // ---------------------------------------------------------------------------

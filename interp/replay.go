@@ -32,7 +32,9 @@ func Replay(p *ir.Program, tr *result.Trace) error {
 //     must exist, not have ended, and be allowed to run: a step by another
 //     thread than the previous step's is a context switch, forbidden while
 //     a thread owns an atomic section and, in the Getafix convention, while
-//     the global `atomic` is T;
+//     the global `atomic` is T; a step is marked result.Step.Switch iff it is
+//     a context switch (the first step, and the first after Getafix's init,
+//     are none);
 //   - every step names a location of its procedure, with the line and text
 //     of that location's statement, an edge leaving it, and the procedure,
 //     call depth and values of the configuration of its thread (the
@@ -81,6 +83,10 @@ type replayer struct {
 	first     map[int]int // thread → its first step
 	slots     [][]int     // per step: the variable slot of each value, computed on demand
 	slotErr   []error
+
+	kept []Config    // buffer: the candidates a step describes
+	bufs [2][]Config // buffers: the outcomes of a step, alternately
+	flip bool
 }
 
 func newReplayer(p *ir.Program, steps []result.Step) *replayer {
@@ -136,7 +142,7 @@ func (r *replayer) run(ctx context.Context) error {
 	}
 
 	last := len(steps) - 1
-	work := 0
+	work := 256 // poll ctx at the first step
 	for i := range steps {
 		if work += len(cands); work >= 256 {
 			work = 0
@@ -146,10 +152,7 @@ func (r *replayer) run(ctx context.Context) error {
 		}
 		s := &steps[i]
 		t := s.Thread
-		where := fmt.Sprintf("step %d: line %d", i+1, s.Line)
-		if p.Concurrent {
-			where = fmt.Sprintf("step %d: thread %d: line %d", i+1, t, s.Line)
-		}
+		where := stepWhere{i + 1, t, s.Line, p.Concurrent}
 		proc, loc, edge, err := r.checkStatic(s, i == last)
 		if err != nil {
 			return fmt.Errorf("%s: %v", where, err)
@@ -160,7 +163,7 @@ func (r *replayer) run(ctx context.Context) error {
 		}
 
 		// Keep the configurations the step describes.
-		var kept []Config
+		kept := r.kept[:0]
 		var why string
 		for _, c := range cands {
 			if reason := r.describes(c, t, proc, s, slots); reason != "" {
@@ -174,6 +177,7 @@ func (r *replayer) run(ctx context.Context) error {
 		if len(kept) == 0 {
 			return fmt.Errorf("%s: %s", where, why)
 		}
+		r.kept = kept
 
 		r.at = i
 		if i == last {
@@ -187,8 +191,7 @@ func (r *replayer) run(ctx context.Context) error {
 				return fmt.Errorf("%s: the last step is not the error: edge %d (%s) does not fail an assertion", where, edge.ID, edge.Text)
 			}
 			for _, c := range kept {
-				r.s.free = 0
-				next, err := r.s.exec(c, t, edge.ID)
+				next, err := r.s.step(c, t, edge.ID)
 				if err != nil {
 					return fmt.Errorf("%s: %w", where, r.omitted(err))
 				}
@@ -217,8 +220,8 @@ func (r *replayer) run(ctx context.Context) error {
 			r.s.g = nil
 			cands, ended, err = r.advance(kept, t, edge.ID)
 			r.s.g = r
-			if err != nil {
-				cands = nil
+			if err != nil || len(cands) > maxCandidates {
+				return fmt.Errorf("%s: %q cannot be executed in this state, or not to the values the trace states next (%s)", where, edge.Text, kept[0].String(p))
 			}
 		}
 		switch {
@@ -240,25 +243,49 @@ func (r *replayer) run(ctx context.Context) error {
 
 // advance executes edge id of thread t from each configuration and
 // returns the distinct outcomes that have not ended, and whether some have.
+// The outcomes go to the buffer that the previous step's candidates did
+// not use (the two alternate).
 func (r *replayer) advance(kept []Config, t, id int) (cands []Config, ended bool, err error) {
+	r.flip = !r.flip
+	buf := &r.bufs[0]
+	if r.flip {
+		buf = &r.bufs[1]
+	}
+	r.s.out = (*buf)[:0]
 	for _, c := range kept {
 		r.s.free = 0
-		next, err := r.s.exec(c, t, id)
-		if err != nil {
+		if err := r.s.exec(c, t, id); err != nil {
 			return nil, false, err
 		}
-		for _, n := range next {
-			if n.Ended() { // no next step can describe it
-				ended = true
-				continue
-			}
-			cands = append(cands, n)
+	}
+	*buf = r.s.out
+	cands = r.s.out[:0]
+	for _, n := range r.s.out {
+		if n.Ended() { // no next step can describe it
+			ended = true
+			continue
 		}
+		cands = append(cands, n)
 	}
 	if len(cands) > 1 {
 		cands = dedupe(cands)
 	}
 	return cands, ended, nil
+}
+
+// stepWhere formats as the start of a message about a step, e.g.
+// "step 7: line 21" or "step 7: thread 1: line 21". (It is formatted
+// only when there is an error.)
+type stepWhere struct {
+	n, thread, line int
+	concurrent      bool
+}
+
+func (w stepWhere) String() string {
+	if w.concurrent {
+		return fmt.Sprintf("step %d: thread %d: line %d", w.n, w.thread, w.line)
+	}
+	return fmt.Sprintf("step %d: line %d", w.n, w.line)
 }
 
 // omitted explains an ErrTooManyChoices in the terms of a trace.
@@ -524,6 +551,12 @@ func (r *replayer) describes(c Config, t int, proc *ir.Proc, s *result.Step, slo
 	}
 	if len(bad) > 0 {
 		return "values do not agree: " + strings.Join(bad, ", ")
+	}
+	switch sw := c.Running >= 0 && c.Running != t; {
+	case sw && !s.Switch:
+		return fmt.Sprintf("a context switch from thread %d to thread %d that the step does not mark", c.Running, t)
+	case !sw && s.Switch:
+		return "the step is marked as a context switch, but it is not one"
 	}
 	return ""
 }

@@ -200,6 +200,12 @@ func TestVerify(t *testing.T) {
 	}
 }
 
+func TestVerifyNil(t *testing.T) {
+	if ir.Verify(nil) == nil {
+		t.Error("Verify(nil) succeeded")
+	}
+}
+
 // TestVerifyManyProblems checks that a program broken everywhere gives a
 // bounded report.
 func TestVerifyManyProblems(t *testing.T) {

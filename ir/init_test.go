@@ -10,121 +10,12 @@ import (
 	"boolprog/syntax"
 )
 
-// A copy of sema's test helper (test files cannot share code across
-// packages); drop the fallback once the parser reads initialisers.
-// parseInits parses src, whose declarations may have initialisers (`decl
-// a, b := T, *;`, each on one line). If the parser reads initialisers it
-// is used as it is; otherwise (before the front end's support lands) the
-// initialisers are blanked out for the parser and parsed on their own,
-// with their positions moved to where they stand in src.
-func parseInits(t *testing.T, src string) *syntax.File {
-	t.Helper()
-	if f, err := syntax.ParseFile("i.bp", []byte(src), syntax.CProver); err == nil {
-		return f
-	}
-	type pending struct {
-		line, col, assignCol int
-		exprs                []string
-		cols                 []int
-	}
-	var todo []pending
-	lines := strings.Split(src, "\n")
-	for li, line := range lines {
-		for from := 0; ; {
-			i := strings.Index(line[from:], "decl ")
-			if i < 0 {
-				break
-			}
-			i += from
-			end := strings.IndexByte(line[i:], ';') + i
-			a := strings.Index(line[i:end], ":=")
-			if a < 0 {
-				from = end
-				continue
-			}
-			a += i
-			p := pending{line: li + 1, col: i + 1, assignCol: a + 1}
-			// Split the initialisers at commas outside brackets.
-			depth, start := 0, a+2
-			for j := a + 2; j <= end; j++ {
-				switch c := line[j]; {
-				case c == '[' || c == '(':
-					depth++
-				case c == ']' || c == ')':
-					depth--
-				case c == ',' && depth == 0 || c == ';':
-					text := line[start:j]
-					trim := strings.TrimLeft(text, " ")
-					p.exprs = append(p.exprs, strings.TrimSpace(text))
-					p.cols = append(p.cols, start+len(text)-len(trim)+1)
-					start = j + 1
-				}
-			}
-			todo = append(todo, p)
-			line = line[:a] + strings.Repeat(" ", end-a) + line[end:]
-			from = end
-		}
-		lines[li] = line
-	}
-	f, err := syntax.ParseFile("i.bp", []byte(strings.Join(lines, "\n")), syntax.CProver)
-	if err != nil {
-		t.Fatalf("parse: %v\n%s", err, src)
-	}
-	decls := map[syntax.Pos]*syntax.Decl{}
-	syntax.Inspect(f, func(n syntax.Node) bool {
-		if d, ok := n.(*syntax.Decl); ok {
-			decls[syntax.Pos{Line: d.DeclPos.Line, Col: d.DeclPos.Col}] = d
-		}
-		return true
-	})
-	for _, p := range todo {
-		d := decls[syntax.Pos{Line: p.line, Col: p.col}]
-		if d == nil {
-			t.Fatalf("no declaration at %d:%d", p.line, p.col)
-		}
-		d.Assign = syntax.Pos{Line: p.line, Col: p.assignCol}
-		for i, text := range p.exprs {
-			d.Inits = append(d.Inits, parseExprAt(t, text, p.line, p.cols[i]))
-		}
-	}
-	return f
-}
-
-// parseExprAt parses an expression and moves its positions to line:col.
-func parseExprAt(t *testing.T, text string, line, col int) syntax.Expr {
-	t.Helper()
-	const prefix = "void main() begin assume("
-	f, err := syntax.ParseFile("e.bp", []byte(prefix+text+"); end"), syntax.CProver)
-	if err != nil {
-		t.Fatalf("initialiser %q: %v", text, err)
-	}
-	e := f.Procs[0].Body[0].(*syntax.AssumeStmt).Cond
-	move := func(p *syntax.Pos) { *p = syntax.Pos{Line: line, Col: p.Col - len(prefix) - 1 + col} }
-	syntax.Inspect(e, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.Ident:
-			move(&n.NamePos)
-		case *syntax.VarRef:
-			move(&n.TickPos)
-		case *syntax.Const:
-			move(&n.ValuePos)
-		case *syntax.Nondet:
-			move(&n.StarPos)
-		case *syntax.Unary:
-			move(&n.OpPos)
-		case *syntax.Binary:
-			move(&n.OpPos)
-		case *syntax.Schoose:
-			move(&n.Keyword)
-		}
-		return true
-	})
-	return e
-}
-
 func lowerInits(t *testing.T, src string) *ir.Program {
 	t.Helper()
-	f := parseInits(t, src)
+	f, err := syntax.ParseFile("i.bp", []byte(src), syntax.CProver)
+	if err != nil {
+		t.Fatal(err)
+	}
 	info, errs, _ := sema.Check(f)
 	if len(errs) > 0 {
 		t.Fatal(errs)

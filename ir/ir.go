@@ -128,8 +128,10 @@ type Program struct {
 	// Init and Threads describe the Getafix convention, which applies when
 	// the program has procedures named thread<N>: init (Init, or -1) runs
 	// first, then main and every thread<N> (Threads: main first, then the
-	// others in source order) run as threads over the shared globals. Such a program is Concurrent;
-	// running main alone would be a different program.
+	// others in source order) run as threads over the shared globals.
+	// Such a program is Concurrent; running main alone would be a
+	// different program. If the program has global initialisers but no
+	// init, Lower adds an init (the last procedure) that runs them.
 	Init    int
 	Threads []int
 }

@@ -29,6 +29,9 @@ import (
 //
 // It returns nil or an error listing every problem found.
 func Verify(p *Program) error {
+	if p == nil {
+		return errors.New("ir: no program")
+	}
 	v := &verifier{p: p}
 	v.program()
 	return errors.Join(v.errs...)

@@ -1,10 +1,13 @@
 // Package result holds what every engine returns: a verdict, an optional
-// error trace, and statistics. The types are JSON-friendly; the CLI prints
-// a Result as
+// error trace, and statistics. The types are JSON-friendly; the CLI's JSON
+// output is a Report (report.go, versioned, with a JSON Schema), and text
+// renderings of traces live in text.go.
 //
-//	{"verdict":"safe|unsafe|unknown","engine":...,"trace":[...],"stats":{...}}
-//
-// and text renderings of traces live in text.go.
+// A verdict is a promise. Safe with a zero Bound is a proof; Safe with a
+// Bound (e.g. 6 context switches) says only that no error is reachable
+// within the bound, and its banner says so. Unsafe promises that an error is
+// reachable: the trace shows how, or, when the trace could not be built in
+// the time given (TraceCut), Reason says so.
 //
 // A Trace is a sequence of Steps. Each Step names an ir location (the
 // statement about to execute), the ir edge taken from it, and the values of
@@ -18,8 +21,11 @@ package result
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
+
+	"boolprog/ir"
 )
 
 // Verdict is the answer of an engine.
@@ -72,7 +78,8 @@ func (v *Verdict) UnmarshalJSON(b []byte) error {
 
 // Banner returns the CLI's final line for the verdict:
 // "VERIFICATION SUCCESSFUL", "VERIFICATION FAILED" or
-// "VERIFICATION UNKNOWN: <reason>".
+// "VERIFICATION UNKNOWN: <reason>". Result.Banner adds the bound of a
+// bounded answer.
 func (v Verdict) Banner(reason string) string {
 	switch v {
 	case Safe:
@@ -86,8 +93,9 @@ func (v Verdict) Banner(reason string) string {
 	return "VERIFICATION UNKNOWN: " + reason
 }
 
-// ExitCode returns the CLI's exit status for the verdict: 0 for safe, 10 for
-// unsafe, 5 for unknown.
+// ExitCode returns the CLI's exit status for the verdict: 0 for safe
+// (bounded or not, as bounded model checkers do), 10 for unsafe, 5 for
+// unknown.
 func (v Verdict) ExitCode() int {
 	switch v {
 	case Safe:
@@ -101,10 +109,27 @@ func (v Verdict) ExitCode() int {
 // Result is what an engine's Check returns.
 type Result struct {
 	Verdict Verdict `json:"verdict"`
-	Reason  string  `json:"reason,omitempty"` // why the verdict is Unknown
-	Engine  string  `json:"engine"`           // name of the engine that answered
-	Trace   *Trace  `json:"trace,omitempty"`  // set iff Verdict is Unsafe
-	Stats   Stats   `json:"stats"`
+	// Reason says why the verdict is Unknown; for an Unsafe result whose
+	// trace was cut it is the note that says so.
+	Reason string `json:"reason,omitempty"`
+	Engine string `json:"engine"` // name of the engine that answered
+	// Bound is the bound within which the answer holds; the zero Bound
+	// means none (a Safe answer is then a proof).
+	Bound Bound `json:"bound"`
+	// Property is the error the trace reaches (Unsafe only). engine.Run
+	// fills it from the last step when the engine leaves it nil.
+	Property *Property `json:"property,omitempty"`
+	// Trace shows how the error is reached: set for Unsafe, unless
+	// TraceCut.
+	Trace *Trace `json:"trace,omitempty"`
+	// TraceCut marks an Unsafe answer whose trace could not be completed
+	// (the time ran out after the error was established): Trace is nil or
+	// a prefix that no judge can replay, and Reason says why.
+	TraceCut bool  `json:"trace_cut,omitempty"`
+	Stats    Stats `json:"stats"`
+	// Debug holds details for developers that are not shown to users: the
+	// Go stack of an internal error. It is not part of the JSON.
+	Debug string `json:"-"`
 }
 
 // NewUnknown returns an Unknown result of the named engine with a reason.
@@ -112,8 +137,202 @@ func NewUnknown(engine, reason string) *Result {
 	return &Result{Verdict: Unknown, Reason: reason, Engine: engine}
 }
 
-// Banner returns the CLI's final line for the result (see Verdict.Banner).
-func (r *Result) Banner() string { return r.Verdict.Banner(r.Reason) }
+// Banner returns the CLI's final line for the result: Verdict.Banner, with
+// the bound of a bounded safe answer ("VERIFICATION SUCCESSFUL up to 6
+// context switches"). The note of a cut trace is not part of the banner
+// (see Note), so that FAILED stays one recognisable line.
+func (r *Result) Banner() string {
+	b := r.Verdict.Banner(r.Reason)
+	if r.Verdict == Safe && r.Bound.Kind != Unbounded {
+		b += " up to " + r.Bound.String()
+	}
+	return b
+}
+
+// Note returns the remark that must accompany an Unsafe verdict whose
+// trace was cut ("the error is reachable, but the trace was cut: timeout"),
+// or "" when there is none.
+func (r *Result) Note() string {
+	if r.Verdict != Unsafe || !r.TraceCut {
+		return ""
+	}
+	why := r.Reason
+	if why == "" {
+		why = "no reason given"
+	}
+	return "the error is reachable, but the trace was cut: " + why
+}
+
+// BoundKind is what a bound counts.
+type BoundKind int
+
+// The bound kinds. The zero BoundKind is Unbounded.
+const (
+	Unbounded       BoundKind = iota // no bound: the answer holds for every execution
+	ContextSwitches                  // executions with at most K context switches
+	Rounds                           // executions of at most K rounds (round-robin schedules)
+)
+
+var boundNames = [...]string{Unbounded: "none", ContextSwitches: "context_switches", Rounds: "rounds"}
+
+// String returns "none", "context_switches" or "rounds": the JSON name.
+func (k BoundKind) String() string {
+	if k >= 0 && int(k) < len(boundNames) {
+		return boundNames[k]
+	}
+	return fmt.Sprintf("BoundKind(%d)", int(k))
+}
+
+// ParseBoundKind maps "none", "context_switches" (or "cs") and "rounds" to
+// a BoundKind.
+func ParseBoundKind(s string) (BoundKind, bool) {
+	if s == "cs" {
+		return ContextSwitches, true
+	}
+	for k, name := range boundNames {
+		if name == s {
+			return BoundKind(k), true
+		}
+	}
+	return Unbounded, false
+}
+
+// Bound limits the executions an answer speaks about: at most K context
+// switches, or at most K rounds. The zero Bound is no bound.
+type Bound struct {
+	Kind BoundKind
+	K    int
+}
+
+// String returns "6 context switches", "1 round", or "no bound".
+func (b Bound) String() string {
+	unit := ""
+	switch b.Kind {
+	case Unbounded:
+		return "no bound"
+	case ContextSwitches:
+		unit = "context switch"
+	case Rounds:
+		unit = "round"
+	default:
+		return fmt.Sprintf("%d of %s", b.K, b.Kind)
+	}
+	if b.K != 1 {
+		if b.Kind == ContextSwitches {
+			unit += "e"
+		}
+		unit += "s"
+	}
+	return fmt.Sprintf("%d %s", b.K, unit)
+}
+
+// Validate reports an error for a bound with a negative K or an unknown
+// kind, or a K set without a kind.
+func (b Bound) Validate() error {
+	switch {
+	case b.Kind < Unbounded || b.Kind > Rounds:
+		return fmt.Errorf("unknown bound kind %d", int(b.Kind))
+	case b.K < 0:
+		return fmt.Errorf("negative bound %d", b.K)
+	case b.Kind == Unbounded && b.K != 0:
+		return fmt.Errorf("bound %d without a kind (context switches or rounds)", b.K)
+	}
+	return nil
+}
+
+// boundJSON is the JSON form of a Bound: null for none, else
+// {"kind":"context_switches","k":6}.
+type boundJSON struct {
+	Kind string `json:"kind"`
+	K    int    `json:"k"`
+}
+
+// MarshalJSON encodes no bound as null and a bound as {"kind":...,"k":...}.
+func (b Bound) MarshalJSON() ([]byte, error) {
+	if b.Kind == Unbounded {
+		return []byte("null"), nil
+	}
+	return json.Marshal(boundJSON{Kind: b.Kind.String(), K: b.K})
+}
+
+// UnmarshalJSON decodes null or {"kind":...,"k":...}.
+func (b *Bound) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*b = Bound{}
+		return nil
+	}
+	var x boundJSON
+	if err := json.Unmarshal(data, &x); err != nil {
+		return err
+	}
+	k, ok := ParseBoundKind(x.Kind)
+	if !ok {
+		return fmt.Errorf("result: unknown bound kind %q", x.Kind)
+	}
+	*b = Bound{Kind: k, K: x.K}
+	return nil
+}
+
+// Property kinds: what kind of error a trace reaches.
+const (
+	PropertyAssertion = "assertion" // an assert whose condition can be false
+	PropertyLabel     = "label"     // a statement carrying the target label
+)
+
+// Property is the error an Unsafe answer reaches and where it is.
+type Property struct {
+	Kind  string `json:"kind"`            // PropertyAssertion or PropertyLabel
+	Label string `json:"label,omitempty"` // the target label (kind label)
+	Text  string `json:"text"`            // the assert ("assert(!g)") or the labelled statement
+	File  string `json:"file"`
+	Proc  string `json:"proc"`
+	Line  int    `json:"line"`
+	Col   int    `json:"col"`
+}
+
+// PropertyAt returns the property of the error location loc of proc: a
+// failing assertion (an assertion-failure location) or the target label.
+func PropertyAt(p *ir.Program, proc *ir.Proc, loc int) *Property {
+	l := proc.Locations[loc]
+	pr := &Property{File: p.File, Proc: proc.Name, Line: l.Pos.Line, Col: l.Pos.Col, Text: l.Text}
+	if l.Kind == ir.FailLoc {
+		pr.Kind = PropertyAssertion
+		if len(l.In) > 0 {
+			pr.Text = proc.Edges[l.In[0]].Text
+		}
+		return pr
+	}
+	pr.Kind = PropertyLabel
+	pr.Label = p.Target
+	return pr
+}
+
+// PropertyOf returns the property the last step of tr reaches, or nil if
+// tr is empty or its last step names no error of p.
+func PropertyOf(p *ir.Program, tr *Trace) *Property {
+	if tr == nil || len(tr.Steps) == 0 {
+		return nil
+	}
+	last := &tr.Steps[len(tr.Steps)-1]
+	proc := p.Proc(last.Proc)
+	if proc == nil || last.Loc < 0 || last.Loc >= len(proc.Locations) {
+		return nil
+	}
+	if last.Edge == NoEdge {
+		if !proc.Locations[last.Loc].Error {
+			return nil
+		}
+		return PropertyAt(p, proc, last.Loc)
+	}
+	if last.Edge < 0 || last.Edge >= len(proc.Edges) {
+		return nil
+	}
+	to := proc.Edges[last.Edge].To
+	if !proc.Locations[to].Error {
+		return nil
+	}
+	return PropertyAt(p, proc, to)
+}
 
 // NoEdge is the Step.Edge of a step that executes no edge: the final step of
 // a trace that ends by arriving at a target-labelled statement.
@@ -143,17 +362,92 @@ func (t *Trace) Len() int { return len(t.Steps) }
 // Step is one statement of a trace: the statement at location Loc of
 // procedure Proc, executed along edge Edge (NoEdge for the final arrival at a
 // target label), with the values of the variables in scope just before it.
+// Engines build steps with NewStep, which fills everything the ir knows.
 type Step struct {
-	Proc   string  `json:"proc"`           // procedure name
-	Loc    int     `json:"loc"`            // ir location id (within Proc) of the statement
-	Edge   int     `json:"edge"`           // ir edge id (within Proc) taken, or NoEdge
-	Line   int     `json:"line"`           // source line of the statement
-	Col    int     `json:"col"`            // source column of the statement
-	Text   string  `json:"text"`           // canonical statement text, e.g. "h := !g"
-	Values []Value `json:"values"`         // globals, then locals of Proc, before the step
-	Depth  int     `json:"depth"`          // call depth: 0 in main
-	Thread int     `json:"thread"`         // thread number, 0 for sequential programs
-	Note   string  `json:"note,omitempty"` // optional remark of the engine (e.g. "context switch")
+	Proc   string  `json:"proc"`             // procedure name
+	Loc    int     `json:"loc"`              // ir location id (within Proc) of the statement
+	Edge   int     `json:"edge"`             // ir edge id (within Proc) taken, or NoEdge
+	Line   int     `json:"line"`             // source line of the statement
+	Col    int     `json:"col"`              // source column of the statement
+	Text   string  `json:"text"`             // canonical statement text, e.g. "h := !g"
+	Values []Value `json:"values"`           // globals, then locals of Proc, before the step
+	Depth  int     `json:"depth"`            // call depth: 0 in main
+	Thread int     `json:"thread"`           // thread number, 0 for sequential programs
+	Switch bool    `json:"switch,omitempty"` // a context switch (to Thread) precedes this step
+	Choice bool    `json:"choice,omitempty"` // the step's edge makes a nondeterministic choice (see Chooses)
+	Note   string  `json:"note,omitempty"`   // optional remark of the engine
+}
+
+// NewStep returns the step "at location loc of proc, take edge" (NoEdge
+// for the final arrival at a target label) in the given call depth and
+// thread, with the values of the variables in scope before it (see
+// ValuesOf): the one constructor of steps for every engine, so that line,
+// column, text and the choice mark always agree with the ir.
+func NewStep(p *ir.Program, proc *ir.Proc, loc, edge int, values []Value, depth, thread int) Step {
+	l := proc.Locations[loc]
+	s := Step{
+		Proc:   proc.Name,
+		Loc:    loc,
+		Edge:   edge,
+		Line:   l.Pos.Line,
+		Col:    l.Pos.Col,
+		Text:   l.Text,
+		Values: values,
+		Depth:  depth,
+		Thread: thread,
+	}
+	if edge != NoEdge {
+		s.Text = proc.Edges[edge].Text
+		s.Choice = Chooses(p, proc, edge)
+	}
+	return s
+}
+
+// Chooses reports whether taking edge of proc makes a nondeterministic
+// choice that the state before it does not determine: an expression with
+// `*` or schoose (in an assignment, a condition, an argument or a returned
+// value), one of several gotos, a call whose callee has locals besides its
+// parameters (they start with any value), or arriving at the exit of a
+// procedure that returns values without returning them all.
+func Chooses(p *ir.Program, proc *ir.Proc, edge int) bool {
+	e := proc.Edges[edge]
+	anyNondet := func(es []ir.Expr) bool {
+		for _, x := range es {
+			if ir.IsNondet(x) {
+				return true
+			}
+		}
+		return false
+	}
+	switch op := e.Op.(type) {
+	case *ir.Skip:
+		if len(proc.Locations[e.From].Out) > 1 { // goto L1, L2
+			return true
+		}
+	case *ir.Assume:
+		return ir.IsNondet(op.Cond)
+	case *ir.Assign:
+		return anyNondet(op.Values) || op.Constrain != nil && ir.IsNondet(op.Constrain)
+	case *ir.Return:
+		return anyNondet(op.Values) || len(op.Values) < proc.Returns
+	case *ir.Call:
+		callee := p.Procs[op.Proc]
+		return anyNondet(op.Args) || len(callee.Locals) > callee.Params
+	}
+	return e.To == proc.Exit && proc.Returns > 0
+}
+
+// ValuesOf returns the values of the variables in scope in proc, globals
+// first, then proc's locals, as get reads them.
+func ValuesOf(p *ir.Program, proc *ir.Proc, get func(ir.VarRef) bool) []Value {
+	vals := make([]Value, 0, len(p.Globals)+len(proc.Locals))
+	for i, name := range p.Globals {
+		vals = append(vals, Value{Name: name, Value: get(ir.VarRef{Global: true, Index: i})})
+	}
+	for i, name := range proc.Locals {
+		vals = append(vals, Value{Name: name, Value: get(ir.VarRef{Index: i})})
+	}
+	return vals
 }
 
 // Value is the value of one variable in a step. Engines may omit variables
@@ -176,12 +470,52 @@ func (s *Step) Lookup(name string) (value, ok bool) {
 }
 
 // Stats are an engine's measurements. Time and States are common to all
-// engines; everything else goes into Counters under a descriptive name
+// engines; the time of each phase goes into Phases (PhaseParse, ...);
+// everything else goes into Counters under a descriptive name
 // ("path_edges", "summaries", "peak_bdd_nodes", ...).
 type Stats struct {
-	Time     time.Duration    `json:"time_ns"`            // wall-clock time of Check
-	States   int64            `json:"states"`             // states (or path edges) explored
-	Counters map[string]int64 `json:"counters,omitempty"` // engine-specific counters
+	Time     time.Duration            `json:"time_ns"`             // wall-clock time of Check
+	States   int64                    `json:"states"`              // states (or path edges) explored
+	Phases   map[string]time.Duration `json:"phases_ns,omitempty"` // time per phase, by phase name
+	Counters map[string]int64         `json:"counters,omitempty"`  // engine-specific counters
+}
+
+// The phases of a run, in order. The CLI times parsing, lowering and
+// replay; engines time reachability and trace building. An engine may add
+// phases of its own.
+const (
+	PhaseParse  = "parse"  // reading, parsing and checking the source
+	PhaseLower  = "lower"  // building the ir
+	PhaseReach  = "reach"  // the engine's reachability analysis
+	PhaseTrace  = "trace"  // building the counterexample
+	PhaseReplay = "replay" // checking the trace with interp.Replay
+)
+
+// AddPhase adds d to the time of the named phase.
+func (s *Stats) AddPhase(name string, d time.Duration) {
+	if s.Phases == nil {
+		s.Phases = make(map[string]time.Duration)
+	}
+	s.Phases[name] += d
+}
+
+// PhaseNames returns the names of the phases timed: the standard phases in
+// order of execution, then any others sorted.
+func (s *Stats) PhaseNames() []string {
+	var names, other []string
+	std := []string{PhaseParse, PhaseLower, PhaseReach, PhaseTrace, PhaseReplay}
+	for _, n := range std {
+		if _, ok := s.Phases[n]; ok {
+			names = append(names, n)
+		}
+	}
+	for n := range s.Phases {
+		if !slices.Contains(std, n) {
+			other = append(other, n)
+		}
+	}
+	sort.Strings(other)
+	return append(names, other...)
 }
 
 // Set sets a named counter.

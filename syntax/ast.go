@@ -1,14 +1,3 @@
-// Package syntax reads Boolean programs: it holds the positions, tokens,
-// scanner, parser, syntax tree and printer of the language described in
-// DESIGN.md ("The language"), which is the union of the public dialects
-// (SLAM/Bebop, SATABS/c2bp, Getafix and WALi).
-//
-// The tree is deliberately free of spelling: `call f()` and `f()`, `T` and
-// `1`, `*` and `?`, `&&` and `&`, `fi;` and `fi` all parse to the same nodes,
-// and the printer writes one canonical spelling. Parentheses are not kept
-// either; the printer puts back exactly those needed so that its output
-// parses to the same tree under both precedence dialects. That makes
-// "print(parse(x)) parses to the tree of x" a precise, testable promise.
 package syntax
 
 import "fmt"

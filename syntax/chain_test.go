@@ -120,9 +120,10 @@ func TestPrintUnbalanced(t *testing.T) {
 	}
 }
 
-// TestHugeChain parses and prints a 2M-term `|` chain (10 MB): linear work,
-// a tree of logarithmic height, and no stack overflow anywhere (parser,
-// printer, Inspect).
+// TestHugeChain parses and prints a 2M-term `|` chain (10 MB): a tree of
+// logarithmic height, and no stack overflow anywhere (parser, printer,
+// Inspect). That such chains round-trip is TestBalancedChains' business;
+// that the work is linear, BenchmarkChain's.
 func TestHugeChain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10 MB input")
@@ -159,14 +160,8 @@ func TestHugeChain(t *testing.T) {
 	if !bytes.Contains(out.Bytes(), []byte("g := g | g | g")) || bytes.Contains(out.Bytes(), []byte("(g")) {
 		t.Errorf("printed chain is not flat")
 	}
-	f2, err := ParseFile("big.bp", out.Bytes(), Getafix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out2 bytes.Buffer
-	Fprint(&out2, f2)
-	if !bytes.Equal(out.Bytes(), out2.Bytes()) {
-		t.Error("printing the reparsed chain differs")
+	if out.Len() < src.Len()-10 {
+		t.Errorf("printed %d bytes of a %d-byte program", out.Len(), src.Len())
 	}
 }
 

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,4 +153,57 @@ func TestBenchmarkAmbiguities(t *testing.T) {
 	if report.String() != string(want) {
 		t.Errorf("benchmark ambiguities differ from %s (UPDATE_GOLDEN=1 to accept):\n--- got\n%s--- want\n%s", golden, report.String(), want)
 	}
+}
+
+// TestAmbiguitiesRandom checks the warnings against their definition on
+// random expressions: a file has ambiguities exactly when the two
+// precedences give different trees, and then the warnings read the same
+// expressions from either side.
+func TestAmbiguitiesRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ops := []string{"&", "|", "^", "=", "!=", "=>"}
+	var gen func(depth int) string
+	gen = func(depth int) string {
+		var b strings.Builder
+		n := 1 + rng.IntN(6)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(" " + ops[rng.IntN(len(ops))] + " ")
+			}
+			switch r := rng.IntN(10); {
+			case r == 0 && depth < 3:
+				b.WriteString("(" + gen(depth+1) + ")")
+			case r == 1:
+				b.WriteString("!" + string(rune('a'+rng.IntN(4))))
+			default:
+				b.WriteString(string(rune('a' + rng.IntN(4))))
+			}
+		}
+		return b.String()
+	}
+	for range 3000 {
+		src := gen(0)
+		c, g := rhsFile(t, src, CProver), rhsFile(t, src, Getafix)
+		differ := ExprString(c.Procs[0].Body[0].(*AssignStmt).Rhs[0]) != ExprString(g.Procs[0].Body[0].(*AssignStmt).Rhs[0])
+		if differ != (len(c.Ambiguities()) > 0) || differ != (len(g.Ambiguities()) > 0) {
+			t.Fatalf("%s: trees differ %v, warnings %v / %v", src, differ, c.Ambiguities(), g.Ambiguities())
+		}
+		if len(c.Ambiguities()) != len(g.Ambiguities()) {
+			t.Fatalf("%s: %d warnings in cprover, %d in getafix", src, len(c.Ambiguities()), len(g.Ambiguities()))
+		}
+		for i, w := range c.Ambiguities() {
+			if w.Pos != g.Ambiguities()[i].Pos {
+				t.Fatalf("%s: warning %d at %v in cprover, %v in getafix", src, i, w.Pos, g.Ambiguities()[i].Pos)
+			}
+		}
+	}
+}
+
+func rhsFile(t *testing.T, src string, d Dialect) *File {
+	t.Helper()
+	f, err := ParseFile("x.bp", []byte("void main() begin x := "+src+"; end"), d)
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return f
 }

@@ -227,9 +227,30 @@ func (p *parser) parseFile(f *File) {
 		case tSemi:
 			p.next() // a stray semicolon between declarations is harmless
 		default:
-			p.recovering(func() { p.fail("declaration or procedure") }, topStop)
+			p.recovering(p.failTopLevel, topStop)
 		}
 	}
+}
+
+// failTopLevel reports the current token where a declaration or procedure
+// should start, saying why when it is recognisably something else.
+func (p *parser) failTopLevel() {
+	p.failIfCWord()
+	t := p.tok()
+	if t == tIdent {
+		save := p.sc
+		p.next()
+		t = p.tok()
+		p.sc = save
+		if t == tAssign || t == tComma || t == tEq || t == tColon {
+			t = kwSkip // a statement
+		}
+	}
+	if isStmtStart(t) && !closesBlock(t) {
+		p.errorAt(p.sc.pos, fmt.Sprintf("expected declaration or procedure, found %s: statements belong between a procedure's begin and end", p.describe()))
+		panic(syntaxError{})
+	}
+	p.fail("declaration or procedure")
 }
 
 func (p *parser) parseIdent() *Ident {
@@ -248,6 +269,30 @@ func (p *parser) parseVarName() *Ident {
 		p.errorAt(id.NamePos, fmt.Sprintf("cannot declare %s: T and F are the Boolean constants", id.Name))
 	}
 	return id
+}
+
+// parseParam parses a parameter name, recognising C's typed parameters.
+func (p *parser) parseParam() *Ident {
+	typed := p.tok() == kwBool || p.tok() == kwVoid
+	if p.tok() == tIdent && !p.sc.braced && cWords[p.sc.lit] != "" {
+		save := p.sc
+		p.next()
+		typed = p.tok() == tIdent || p.tok() == tStar
+		p.sc = save
+	}
+	if typed {
+		p.errorAt(p.sc.pos, fmt.Sprintf("this looks like C: '%s' is a type, but parameters of a Boolean program have none (write f(x), not f(bool x))", p.tok2text()))
+		panic(syntaxError{})
+	}
+	return p.parseVarName()
+}
+
+// tok2text returns the current token's text.
+func (p *parser) tok2text() string {
+	if p.tok() == tIdent || p.tok() == tNumber {
+		return p.sc.lit
+	}
+	return p.tok().String()
 }
 
 func (p *parser) parseIdentList(parse func() *Ident) []*Ident {
@@ -326,7 +371,7 @@ func (p *parser) parseProc() *Proc {
 		isProc := p.tok() == tLparen
 		p.sc = save
 		if !isProc {
-			p.fail("declaration or procedure")
+			p.failTopLevel()
 		}
 	default:
 		p.fail("procedure")
@@ -338,7 +383,7 @@ func (p *parser) parseProc() *Proc {
 	}
 	p.expect(tLparen)
 	if p.tok() != tRparen {
-		pr.Params = p.parseIdentList(p.parseVarName)
+		pr.Params = p.parseIdentList(p.parseParam)
 	}
 	p.expect(tRparen)
 	pr.Begin = p.expect(kwBegin)
@@ -605,6 +650,16 @@ func (p *parser) parseIf(l Labels) *IfStmt {
 // parseAssignOrCall parses the statements that start with an identifier:
 // `f(e);`, `x, y := e1, e2 [constrain c];` and `x, _ := f(e);`.
 func (p *parser) parseAssignOrCall(l Labels) Stmt {
+	if !p.sc.braced && cWords[p.sc.lit] != "" {
+		// `int x;`, `struct s {`: a C declaration among the statements.
+		save := p.sc
+		p.next()
+		c := p.tok() == tIdent || p.tok() == tStar
+		p.sc = save
+		if c {
+			p.failIfCWord()
+		}
+	}
 	first := p.parseIdent()
 	if first.Name == "sync" && !first.Braced && p.tok() == tIdent {
 		// `sync` is not reserved (Getafix programs may name a variable
@@ -621,6 +676,10 @@ func (p *parser) parseAssignOrCall(l Labels) Stmt {
 	lhs := []*Ident{first}
 	for p.got(tComma) {
 		lhs = append(lhs, p.parseIdent())
+	}
+	if p.tok() == tEq {
+		p.errorAt(p.sc.pos, fmt.Sprintf("this looks like C: '=' is equality in a Boolean program; assignment is written %s := ...", identList(lhs)))
+		panic(syntaxError{})
 	}
 	if p.tok() != tAssign {
 		if len(lhs) == 1 {

@@ -144,7 +144,10 @@ func TestBenchmarksRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Read in either precedence, the file prints to text that
+			// both read back as that tree.
 			roundTrip(t, path, src, CProver)
+			roundTrip(t, path, src, Getafix)
 		})
 	}
 }

@@ -105,6 +105,9 @@ func (s *scanner) next() {
 	case c == '{':
 		s.scanBraced()
 		return
+	case c == '#':
+		s.scanDirective()
+		return
 	}
 	s.advance()
 	two := func(next byte, long, short token) token {
@@ -155,6 +158,10 @@ func (s *scanner) next() {
 		s.tok, s.lit = tStar, string(c)
 	default:
 		s.tok = tIllegal
+		if hint, ok := illegalHints[c]; ok {
+			s.lit = hint
+			return
+		}
 		s.lit = s.illegalText(s.pos.Offset)
 	}
 }
@@ -191,8 +198,12 @@ func (s *scanner) scanBraced() {
 	}
 	if isLineEnd(s.src[s.off]) {
 		// A braced name is one line of text; a '{' that runs on is most
-		// likely a C block.
-		s.err(start, "braced identifier not closed on its line: missing '}' (blocks are written begin ... end)")
+		// likely a C block, certainly so if nothing follows it.
+		if len(bytes.TrimSpace(s.src[textStart:s.off])) == 0 {
+			s.err(start, "this looks like C: '{' opens a block; Boolean programs write begin ... end")
+		} else {
+			s.err(start, "braced identifier not closed on its line: missing '}' (blocks are written begin ... end)")
+		}
 		s.tok, s.lit, s.braced = tIdent, string(s.src[textStart:s.off]), true
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"boolprog/engine"
 	"boolprog/gen"
 	"boolprog/result"
 	"boolprog/sema"
@@ -88,11 +89,15 @@ func BenchmarkTemplateTrace(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			newEngine, _ := findEngine(engines[0].names[0])
+			info, _ := engine.Lookup(defaultEngine)
 			cfg := benchConfig{target: "reach", replay: true, timeout: time.Hour}
 			var m benchRun
 			for i := 0; i < b.N; i++ {
-				m = checkTemplate(context.Background(), newEngine(checkOptions{stats: true}), p, cfg)
+				eng, err := info.New()
+				if err != nil {
+					b.Fatal(err)
+				}
+				m = checkTemplate(context.Background(), eng, p, cfg)
 				if m.res.Verdict != result.Unsafe || m.replayErr != nil {
 					b.Fatalf("T(%d): %s, replay: %v", n, m.res.Banner(), m.replayErr)
 				}

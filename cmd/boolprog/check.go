@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
-	"sort"
 	"strings"
 	"time"
 
@@ -41,11 +39,13 @@ type checkFlags struct {
 	engineName string
 	timeout    time.Duration
 	maxNodes   int
-	maxVars    int
 	format     string
 	style      string
 	trace      string
 	traceFile  string
+	numbers    bool
+	marks      bool
+	maxIndent  int
 	stats      bool
 	all        bool
 	noReplay   bool
@@ -55,7 +55,7 @@ type checkFlags struct {
 
 func runCheck(ctx context.Context, args []string, s *streams) int {
 	c := newCommand("check", checkHead)
-	cf := &checkFlags{engineName: engines[0].names[0], format: "text", style: "forward", trace: "full"}
+	cf := &checkFlags{engineName: defaultEngine, format: "text", style: "forward", trace: "full", numbers: true, marks: true}
 	fs := c.fs
 	cf.load.register(fs)
 	fs.StringVar(&cf.target, "target", "", "error label (default SLIC_ERROR, which may be absent; a label given here must occur); failing assertions are always errors")
@@ -63,12 +63,15 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.StringVar(&cf.engineName, "engine", cf.engineName, "engine: "+engineNames())
 	fs.DurationVar(&cf.timeout, "timeout", 0, "give up on a file after this long (e.g. 30s), search, trace and replay included; 0: no limit")
 	fs.IntVar(&cf.maxNodes, "max-nodes", 0, "BDD node limit of symbolic engines (0: engine default); past it: UNKNOWN")
-	fs.IntVar(&cf.maxVars, "max-vars", 0, "variables in scope the explicit engine enumerates (0: default); past it: UNKNOWN")
+	engFlags := defineEngineFlags(fs)
 	fs.StringVar(&cf.format, "format", cf.format, "output: text or json")
 	fs.StringVar(&cf.style, "trace-style", cf.style, "trace order: forward, or bebop (reverse, indented, as the Bebop paper)")
-	fs.StringVar(&cf.trace, "trace", cf.trace, "trace detail: full (every step with its state) or none (only the error line)")
+	fs.StringVar(&cf.trace, "trace", cf.trace, "trace detail: full (every step with its state), changes (only the values a step changed), or none (only the error line)")
 	fs.StringVar(&cf.traceFile, "trace-file", "", "write the trace to this file instead of standard output")
-	fs.BoolVar(&cf.stats, "stats", false, "print statistics: each phase's time (parse, check, replay), states, BDD nodes, ...")
+	fs.BoolVar(&cf.numbers, "trace-numbers", cf.numbers, "number the steps of a forward trace (replay errors name steps by number)")
+	fs.BoolVar(&cf.marks, "trace-choices", cf.marks, "mark with '* ' the steps of a forward trace that make a nondeterministic choice")
+	fs.IntVar(&cf.maxIndent, "trace-indent", result.DefaultMaxIndent, "call depth past which a trace step is no longer indented and shows '[depth N]'")
+	fs.BoolVar(&cf.stats, "stats", false, "print statistics: each phase's time (parse, lower, reach, trace, replay), states, BDD nodes, ...")
 	fs.BoolVar(&cf.all, "all", false, "compute every reachable state instead of stopping at the first error")
 	fs.BoolVar(&cf.noReplay, "no-replay", false, "do not replay the trace in the concrete interpreter before printing it")
 	fs.BoolVar(&cf.quiet, "q", false, "print no warnings and no progress line")
@@ -86,9 +89,9 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if len(files) == 0 {
 		return checkUsageError(c, s, jsonOut, "no FILE to check")
 	}
-	newEngine, ok := findEngine(cf.engineName)
-	if !ok {
-		return checkUsageError(c, s, jsonOut, "unknown engine %q (have %s)", cf.engineName, engineNames())
+	newEngine := func() (engine.Engine, error) { return engFlags.build(cf.engineName) }
+	if _, err := newEngine(); err != nil {
+		return checkUsageError(c, s, jsonOut, "%v", err)
 	}
 	traceStyle, ok := result.ParseStyle(cf.style)
 	if !ok {
@@ -97,18 +100,32 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if cf.format != "text" && cf.format != "json" {
 		return checkUsageError(c, s, jsonOut, "unknown format %q (want text or json)", cf.format)
 	}
-	if cf.trace != "full" && cf.trace != "none" {
-		return checkUsageError(c, s, jsonOut, "unknown trace detail %q (want full or none)", cf.trace)
+	traceMode, ok := result.ParseMode(cf.trace)
+	if !ok {
+		return checkUsageError(c, s, jsonOut, "unknown trace detail %q (want full, changes or none)", cf.trace)
 	}
-	if cf.maxNodes < 0 || cf.maxVars < 0 || cf.timeout < 0 {
+	if cf.maxIndent < 1 {
+		return checkUsageError(c, s, jsonOut, "--trace-indent must be at least 1")
+	}
+	if cf.maxNodes < 0 || cf.timeout < 0 {
 		return checkUsageError(c, s, jsonOut, "limits must not be negative")
 	}
 	if cf.quiet && cf.verbose {
 		return checkUsageError(c, s, jsonOut, "-q and -v contradict each other")
 	}
-	if set := setFlags(fs); cf.trace == "none" && (set["trace-file"] || set["trace-style"]) {
-		// A flag the user set is never silently ignored.
-		return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --trace-file and --trace-style would have no effect")
+	// A flag the user set is never silently ignored.
+	set := setFlags(fs)
+	traceFlags := []string{"trace-file", "trace-style", "trace-numbers", "trace-choices", "trace-indent"}
+	for _, f := range traceFlags {
+		if set[f] && traceMode == result.None {
+			return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --%s would have no effect", f)
+		}
+		if set[f] && f != "trace-file" && cf.format == "json" {
+			return checkUsageError(c, s, jsonOut, "--%s shapes the text trace; JSON has every step in full", f)
+		}
+	}
+	if cf.style == "bebop" && (set["trace-numbers"] || set["trace-choices"] || cf.trace == "changes") {
+		return checkUsageError(c, s, jsonOut, "the bebop trace style prints the paper's format: no numbers, choice marks or changes")
 	}
 	if cf.traceFile != "" && len(files) > 1 {
 		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
@@ -117,7 +134,11 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		return checkUsageError(c, s, jsonOut, "standard input (-) can be read only once")
 	}
 
-	run := &checkRun{cf: cf, s: s, newEngine: newEngine, style: traceStyle}
+	opts := result.TraceOptions{Style: traceStyle, Mode: traceMode, MaxIndent: cf.maxIndent}
+	if traceStyle == result.Forward {
+		opts.Numbered, opts.MarkChoices = cf.numbers, cf.marks
+	}
+	run := &checkRun{cf: cf, s: s, newEngine: newEngine, opts: opts}
 	worst := exitOK
 	for _, path := range files {
 		code := run.file(ctx, path)
@@ -192,7 +213,7 @@ func worse(a, b int) int {
 // report on stdout when --format json was asked for.
 func checkUsageError(c *command, s *streams, jsonOut bool, format string, args ...any) int {
 	if jsonOut {
-		writeJSONErrors(s.stdout, "", syntax.ErrorList{{Msg: fmt.Sprintf(format, args...)}})
+		result.ErrorReport("", result.Message{Message: fmt.Sprintf(format, args...)}).WriteJSON(s.stdout)
 		return exitUsage
 	}
 	return c.usageError(s, format, args...)
@@ -202,15 +223,8 @@ func checkUsageError(c *command, s *streams, jsonOut bool, format string, args .
 type checkRun struct {
 	cf        *checkFlags
 	s         *streams
-	newEngine func(checkOptions) engine.Engine
-	style     result.Style
-}
-
-// phases are the wall-clock times of a check's phases, for --stats and
-// JSON. The engine's search and its trace construction are one phase until
-// engines report them apart.
-type phases struct {
-	parse, check, replay time.Duration
+	newEngine func() (engine.Engine, error)
+	opts      result.TraceOptions
 }
 
 // file checks one file and returns its exit code.
@@ -219,29 +233,41 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	start := time.Now()
 	prog := newProgress(s.stderr, s.tty, cf.verbose, cf.quiet)
 	defer prog.stop()
-	prog.set("parse", displayName(path))
+	prog.set(result.PhaseParse, displayName(path))
+	eng, err := r.newEngine()
+	if err != nil { // checked once before any file
+		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
+		return exitUsage
+	}
 
 	// The time limit covers the whole run of the file, reading and parsing
 	// included (which are not interruptible, but count).
 	ctx := parent
 	if cf.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(parent, cf.timeout, errTimeout)
+		ctx, cancel = context.WithTimeoutCause(parent, cf.timeout, engine.ErrTimeout)
 		defer cancel()
 	}
 	l, errs := load(ctx, path, &cf.load, s.stdin)
 	if len(errs) > 0 && ctx.Err() != nil {
 		// Standard input was still being read.
-		r.unknownBeforeProgram(displayName(path), r.limitReason(ctx))
-		return exitUnknown // interrupted: the caller exits with the signal's code
+		r.report(&outcome{path: displayName(path), res: result.NewUnknown(eng.Name(), r.limitReason(ctx))})
+		return exitUnknown // if interrupted, the caller exits with the signal's code
 	}
 	if len(errs) > 0 {
 		r.inputErrors(displayName(path), errs)
 		return exitInput
 	}
-	if !cf.quiet {
+	var stats result.Stats
+	stats.AddPhase(result.PhaseParse, time.Since(start))
+	if !cf.quiet && cf.format != "json" {
+		if l.note != "" {
+			fmt.Fprintln(s.stderr, l.note)
+		}
 		printWarnings(s.stderr, l.warns)
 	}
+	t := time.Now()
+	prog.set(result.PhaseLower, l.name)
 	p, errs := l.lower(cf.target)
 	if len(errs) > 0 {
 		r.inputErrors(l.name, errs)
@@ -251,39 +277,68 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		r.inputErrors(l.name, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
 		return exitInput
 	}
-	var ph phases
-	ph.parse = time.Since(start)
+	stats.AddPhase(result.PhaseLower, time.Since(t))
 
-	eng := r.newEngine(checkOptions{stats: cf.stats})
-	q := engine.Query{MaxNodes: cf.maxNodes, MaxVars: cf.maxVars, AllReachable: cf.all}
-	prog.set("check", eng.Name())
-	t := time.Now()
-	res := checkSafely(ctx, eng, p, q)
-	ph.check = time.Since(t)
+	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all}
+	prog.set("reach+trace", eng.Name())
+	res := engine.Run(ctx, eng, p, q)
 
 	var note string
-	if !cf.noReplay {
-		prog.set("replay", fmt.Sprintf("%d steps", traceLen(res.Trace)))
+	if !cf.noReplay && res.Verdict == result.Unsafe && !res.TraceCut {
+		prog.set(result.PhaseReplay, fmt.Sprintf("%d steps", traceLen(res.Trace)))
 		t := time.Now()
 		res, note = judge(ctx, p, res)
-		ph.replay = time.Since(t)
+		res.Stats.AddPhase(result.PhaseReplay, time.Since(t))
 	}
 	if interruption(ctx) != nil || (res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout) {
 		// Whatever the engine got to, the user stopped the run (or the
-		// time limit did): say which.
+		// time limit did): say which, with the statistics so far.
 		res = &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats, Reason: r.limitReason(ctx)}
 		note = ""
 	}
+	if res.Verdict == result.Unsafe && res.TraceCut {
+		note = res.Note()
+		if cf.timeout > 0 && res.Reason == engine.ReasonTimeout {
+			note += fmt.Sprintf(" (%v)", cf.timeout)
+		}
+	}
+	for _, name := range stats.PhaseNames() {
+		res.Stats.AddPhase(name, stats.Phases[name])
+	}
+	markChoices(p, res.Trace)
 	prog.stop()
 
-	out := &outcome{path: l.name, prog: p, res: res, phases: ph, total: time.Since(start), note: note}
-	if cf.format == "json" {
-		writeJSON(s.stdout, out)
-	} else if err := r.writeText(out); err != nil {
+	out := &outcome{path: l.name, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note}
+	if err := r.report(out); err != nil {
 		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 		return exitUsage
 	}
 	return res.Verdict.ExitCode()
+}
+
+// markChoices sets Step.Choice from the ir (result.Chooses, as
+// result.NewStep does) when the engine marked no step: not every engine
+// builds its steps with NewStep yet, and --trace-choices must not be
+// silently without effect.
+func markChoices(p *ir.Program, tr *result.Trace) {
+	if tr == nil {
+		return
+	}
+	for i := range tr.Steps {
+		if tr.Steps[i].Choice {
+			return
+		}
+	}
+	procs := make(map[string]*ir.Proc, len(p.Procs))
+	for _, pr := range p.Procs {
+		procs[pr.Name] = pr
+	}
+	for i := range tr.Steps {
+		s := &tr.Steps[i]
+		if pr := procs[s.Proc]; pr != nil && s.Edge >= 0 && s.Edge < len(pr.Edges) {
+			s.Choice = result.Chooses(p, pr, s.Edge)
+		}
+	}
 }
 
 // judge replays the trace of an Unsafe result in the concrete interpreter
@@ -293,7 +348,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 // replay, the engine has established the error and only its independent
 // check was cut: the result stays Unsafe, with a note that says so.
 func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Result, string) {
-	if res.Verdict != result.Unsafe {
+	if res.Verdict != result.Unsafe || res.TraceCut {
 		return res, ""
 	}
 	err := replay(ctx, p, res.Trace)
@@ -308,7 +363,7 @@ func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Resu
 		return res, fmt.Sprintf("the %s cut the replay: the interpreter did not check this trace (%v)", what, err)
 	}
 	return &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats,
-		Reason: "internal error: the engine's trace does not replay: " + err.Error()}, ""
+		Reason: engine.InternalErrorPrefix + "the engine's trace does not replay: " + err.Error()}, ""
 }
 
 // replay checks tr in the concrete interpreter within ctx.
@@ -320,7 +375,7 @@ func replay(ctx context.Context, p *ir.Program, tr *result.Trace) error {
 // "interrupted", or "timeout (30s)".
 func (r *checkRun) limitReason(ctx context.Context) string {
 	if interruption(ctx) != nil {
-		return "interrupted"
+		return engine.ReasonInterrupted
 	}
 	if r.cf.timeout > 0 {
 		return fmt.Sprintf("%s (%v)", engine.ReasonTimeout, r.cf.timeout)
@@ -328,83 +383,89 @@ func (r *checkRun) limitReason(ctx context.Context) string {
 	return engine.ReasonTimeout
 }
 
-// unknownBeforeProgram reports a run that ended (interrupted, or out of
-// time) before its program was read.
-func (r *checkRun) unknownBeforeProgram(name, reason string) {
-	res := result.NewUnknown(r.cf.engineName, reason)
-	if r.cf.format == "json" {
-		encodeJSON(r.s.stdout, &jsonReport{File: name, Result: res})
-		return
-	}
-	fmt.Fprintln(r.s.stdout, res.Banner())
-}
-
 // inputErrors reports the input errors of one file: as text on stderr, or
 // as a JSON report on stdout.
 func (r *checkRun) inputErrors(name string, errs syntax.ErrorList) {
 	if r.cf.format == "json" {
-		writeJSONErrors(r.s.stdout, name, errs)
+		result.ErrorReport(name, messages(errs)...).WriteJSON(r.s.stdout)
 		return
 	}
 	printDiagnostics(r.s.stderr, errs)
 }
 
-// checkSafely runs the engine and turns an internal failure (an error or
-// a panic) into an UNKNOWN verdict that says so, rather than a crash.
-func checkSafely(ctx context.Context, eng engine.Engine, p *ir.Program, q engine.Query) (res *result.Result) {
-	defer func() {
-		if r := recover(); r != nil {
-			res = result.NewUnknown(eng.Name(), fmt.Sprintf("internal error: %v\n%s", r, debug.Stack()))
-		}
-	}()
-	start := time.Now()
-	res, err := eng.Check(ctx, p, q)
-	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			return result.NewUnknown(eng.Name(), engine.ReasonTimeout)
-		}
-		return result.NewUnknown(eng.Name(), "internal error: "+err.Error())
-	}
-	if res.Stats.Time == 0 {
-		res.Stats.Time = time.Since(start)
-	}
-	return res
-}
-
 // outcome is everything reported about one checked file.
 type outcome struct {
-	path   string
-	prog   *ir.Program
-	res    *result.Result
-	phases phases
-	total  time.Duration
-	note   string // a remark on the verdict, e.g. that a limit cut the replay
+	path  string
+	prog  *ir.Program // nil if the run ended before the program was read
+	res   *result.Result
+	total time.Duration
+	note  string // a remark on the verdict, e.g. that a limit cut the replay
+	warns syntax.ErrorList
+	// dialectNote says which precedence dialect was detected, if one was.
+	dialectNote string
+}
+
+// report writes the outcome of one file as text or JSON.
+func (r *checkRun) report(o *outcome) error {
+	if r.cf.format == "json" {
+		target := ""
+		if o.prog != nil {
+			target = o.prog.Target
+		}
+		rep := result.NewReport(o.res, o.path, target)
+		if !r.cf.quiet {
+			rep.Warnings = messages(o.warns)
+			if o.dialectNote != "" {
+				rep.Warnings = append([]result.Message{{File: o.path, Message: strings.TrimPrefix(o.dialectNote, o.path+": ")}}, rep.Warnings...)
+			}
+		}
+		if p := o.prog; p != nil && p.Concurrent && o.res.Verdict == result.Unknown && p.ConcurrentWhy != "" {
+			rep.Warnings = append(rep.Warnings, result.Message{File: o.path, Line: p.ConcurrentPos.Line, Col: p.ConcurrentPos.Col,
+				Message: "the program is concurrent: " + p.ConcurrentWhy})
+		}
+		if o.note != "" && !o.res.TraceCut {
+			// The note of a replay cut short: reason is otherwise empty
+			// for an unsafe answer.
+			rep.Reason = o.note
+		}
+		return rep.WriteJSON(r.s.stdout)
+	}
+	return r.writeText(o)
 }
 
 func (r *checkRun) writeText(o *outcome) error {
 	w := r.s.stdout
 	res := o.res
-	if tr := res.Trace; tr != nil && len(tr.Steps) > 0 {
+	if tr := res.Trace; tr != nil && len(tr.Steps) > 0 && !res.TraceCut {
 		if err := r.writeTrace(o); err != nil {
 			return err
 		}
 		fmt.Fprintln(w, errorLine(o.path, tr, o.prog.Target))
+	} else if res.Property != nil {
+		fmt.Fprintln(w, propertyLine(res.Property, o.path))
 	}
 	if o.note != "" {
 		fmt.Fprintf(w, "note: %s\n", o.note)
 	}
-	if r.cf.stats || res.Reason == "interrupted" {
+	if p := o.prog; p != nil && p.Concurrent && res.Verdict == result.Unknown && p.ConcurrentWhy != "" {
+		// Point at what made the program concurrent, which the engine
+		// refused (or could not finish).
+		fmt.Fprintln(w, (&syntax.Error{Filename: o.path, Pos: p.ConcurrentPos, Msg: "note: the program is concurrent: " + p.ConcurrentWhy}).Error())
+	}
+	if r.cf.stats || res.Reason == engine.ReasonInterrupted {
 		writeStats(w, o)
 	}
-	fmt.Fprintln(w, checkedText(o.prog))
-	fmt.Fprintln(w, res.Banner())
-	return nil
+	if o.prog != nil {
+		fmt.Fprintln(w, checkedText(o.prog))
+	}
+	_, err := fmt.Fprintln(w, res.Banner())
+	return err
 }
 
 // writeTrace writes the trace as --trace, --trace-style and --trace-file
 // ask.
 func (r *checkRun) writeTrace(o *outcome) error {
-	if r.cf.trace == "none" {
+	if r.opts.Mode == result.None {
 		return nil
 	}
 	tr := o.res.Trace
@@ -414,7 +475,7 @@ func (r *checkRun) writeTrace(o *outcome) error {
 		if err != nil {
 			return err
 		}
-		if err := writeTraceText(f, o, r.style); err != nil {
+		if err := r.writeTraceText(f, o); err != nil {
 			f.Close()
 			return err
 		}
@@ -424,19 +485,21 @@ func (r *checkRun) writeTrace(o *outcome) error {
 		fmt.Fprintf(w, "trace: %d steps written to %s\n", tr.Len(), r.cf.traceFile)
 		return nil
 	}
-	return writeTraceText(w, o, r.style)
+	return r.writeTraceText(w, o)
 }
 
-func writeTraceText(w io.Writer, o *outcome, style result.Style) error {
+func (r *checkRun) writeTraceText(w io.Writer, o *outcome) error {
 	tr := o.res.Trace
-	if style == result.Bebop {
+	if r.opts.Style == result.Bebop {
 		// The paper's header: "Label R reachable by following path:".
 		what := errorWhat(tr, o.prog.Target)
 		if _, err := fmt.Fprintf(w, "%s%s reachable by following path:\n", strings.ToUpper(what[:1]), what[1:]); err != nil {
 			return err
 		}
 	}
-	return result.WriteTrace(w, tr, style)
+	opts := r.opts
+	opts.Globals = len(o.prog.Globals)
+	return result.WriteTraceOptions(w, tr, opts)
 }
 
 // errorWhat names what the last step of a trace reaches, in the Bebop
@@ -461,18 +524,45 @@ func errorLine(path string, tr *result.Trace, target string) string {
 	return (&syntax.Error{Filename: path, Pos: syntax.Pos{Line: last.Line, Col: last.Col}, Msg: msg}).Error()
 }
 
+// propertyLine is errorLine for an error established without a complete
+// trace.
+func propertyLine(pr *result.Property, path string) string {
+	msg := "error: assertion " + pr.Text + " fails"
+	if pr.Kind == result.PropertyLabel {
+		msg = "error: label " + pr.Label + " reached"
+	}
+	return (&syntax.Error{Filename: path, Pos: syntax.Pos{Line: pr.Line, Col: pr.Col}, Msg: msg}).Error()
+}
+
 func writeStats(w io.Writer, o *outcome) {
 	res := o.res
 	fmt.Fprintf(w, "engine: %s\n", res.Engine)
-	fmt.Fprintf(w, "time: %v (parse %v, check %v, replay %v)\n", o.total.Round(time.Microsecond),
-		o.phases.parse.Round(time.Microsecond), o.phases.check.Round(time.Microsecond), o.phases.replay.Round(time.Microsecond))
+	var phases []string
+	for _, name := range res.Stats.PhaseNames() {
+		phases = append(phases, fmt.Sprintf("%s %v", name, roundDuration(res.Stats.Phases[name])))
+	}
+	fmt.Fprintf(w, "time: %v (%s)\n", roundDuration(o.total), strings.Join(phases, ", "))
 	fmt.Fprintf(w, "states: %d\n", res.Stats.States)
 	if res.Trace != nil {
 		fmt.Fprintf(w, "trace steps: %d\n", res.Trace.Len())
 	}
-	names := res.Stats.CounterNames()
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range res.Stats.CounterNames() {
 		fmt.Fprintf(w, "%s: %d\n", name, res.Stats.Counters[name])
 	}
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
+// messages converts diagnostics to the JSON report's messages.
+func messages(list syntax.ErrorList) []result.Message {
+	var out []result.Message
+	for _, e := range list {
+		out = append(out, result.Message{File: e.Filename, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg})
+	}
+	return out
 }

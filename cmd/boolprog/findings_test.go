@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,6 +17,7 @@ import (
 
 	"boolprog/engine"
 	"boolprog/gen"
+	"boolprog/internal/jsonschema"
 	"boolprog/result"
 )
 
@@ -244,7 +246,7 @@ func TestFinding8JSON(t *testing.T) {
 			var v struct {
 				File    string
 				Verdict string
-				Errors  []jsonError
+				Errors  []result.Message
 			}
 			if err := dec.Decode(&v); err != nil {
 				t.Fatal(err)
@@ -270,18 +272,18 @@ func TestFinding8JSON(t *testing.T) {
 		name string
 		args []string
 		code int
-		want jsonError
+		want result.Message
 	}{
 		{"syntax error", []string{"check", "--format", "json", "testdata/syntax.bp"}, exitInput,
-			jsonError{File: "testdata/syntax.bp", Line: 4, Col: 1, Message: "expected 'fi', found keyword end"}},
+			result.Message{File: "testdata/syntax.bp", Line: 4, Col: 1, Message: "expected 'fi', found keyword end"}},
 		{"semantic error", []string{"check", "--format=json", "testdata/bad.bp"}, exitInput,
-			jsonError{File: "testdata/bad.bp", Line: 5, Col: 8, Message: "undeclared variable h"}},
+			result.Message{File: "testdata/bad.bp", Line: 5, Col: 8, Message: "undeclared variable h"}},
 		{"unknown label", []string{"check", "--format", "json", "-l", "NOPE", fig1}, exitInput,
-			jsonError{File: fig1, Message: "target label NOPE occurs nowhere; the program's labels, closest first: R"}},
+			result.Message{File: fig1, Message: "target label NOPE occurs nowhere; the program's labels, closest first: R"}},
 		{"usage error", []string{"check", "--format", "json", "--frobnicate", fig1}, exitUsage,
-			jsonError{Message: "flag provided but not defined: -frobnicate"}},
+			result.Message{Message: "flag provided but not defined: -frobnicate"}},
 		{"missing file", []string{"check", "--format", "json", "testdata/nonexistent.bp"}, exitInput,
-			jsonError{File: "testdata/nonexistent.bp", Message: "open: no such file or directory"}},
+			result.Message{File: "testdata/nonexistent.bp", Message: "open: no such file or directory"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -290,12 +292,53 @@ func TestFinding8JSON(t *testing.T) {
 			if code != tt.code || stderr.Len() > 0 {
 				t.Errorf("exit %d (want %d), stderr %q", code, tt.code, stderr.String())
 			}
-			var out struct{ Errors []jsonError }
+			var out struct{ Errors []result.Message }
 			if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 				t.Fatalf("not JSON: %v\n%s", err, stdout.String())
 			}
 			if len(out.Errors) == 0 || out.Errors[0] != tt.want {
 				t.Errorf("errors %+v, want first %+v", out.Errors, tt.want)
+			}
+		})
+	}
+}
+
+// TestReportSchema validates the JSON of every verdict kind, of input
+// errors and of usage errors against the report's published schema.
+func TestReportSchema(t *testing.T) {
+	schema, err := jsonschema.Parse(result.ReportSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"safe", []string{"check", "--format", "json", "testdata/safe.bp"}, exitOK},
+		{"unsafe, label", []string{"check", "--format", "json", "-l", "R", fig1}, exitFailed},
+		{"unsafe, assertion", []string{"check", "--format", "json", "testdata/assert.bp"}, exitFailed},
+		{"unknown", []string{"check", "--format", "json", "--engine", "explicit", "testdata/threads.bp"}, exitUnknown},
+		{"unknown, interrupted", []string{"check", "--format", "json", "-l", "R", fig1}, 130},
+		{"warnings", []string{"check", "--format", "json", "testdata/getafix.bp"}, exitUnknown},
+		{"input error", []string{"check", "--format", "json", "testdata/bad.bp"}, exitInput},
+		{"usage error", []string{"check", "--format", "json", "--engine", "magic", fig1}, exitUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			if tt.code == 130 {
+				c, cancel := context.WithCancelCause(ctx)
+				cancel(&interrupted{syscall.SIGINT})
+				ctx = c
+			}
+			var stdout, stderr bytes.Buffer
+			code := runContext(ctx, tt.args, &streams{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %s", code, tt.code, stderr.String())
+			}
+			if err := schema.Validate(stdout.Bytes()); err != nil {
+				t.Errorf("report does not satisfy the schema: %v\n%s", err, stdout.String())
 			}
 		})
 	}
@@ -319,14 +362,30 @@ func TestFinding4Interrupt(t *testing.T) {
 	}
 }
 
+// Finding 4: the time limit reaches every phase. (Where inside the engine
+// and the replay it is polled is tested by their packages; here, a limit
+// that has passed when the engine starts gives UNKNOWN with the limit.)
+func TestFinding4Timeout(t *testing.T) {
+	runCases(t, []cliCase{
+		{name: "T(100) -l reach --timeout 1ns", args: []string{"check", "--timeout", "1ns", "-l", "reach", "-"}, stdin: gen.BebopTemplate(100), code: exitUnknown,
+			last: "VERIFICATION UNKNOWN: timeout (1ns)"},
+		{name: "explicit engine", args: []string{"check", "--engine", "explicit", "--timeout", "1ns", "-l", "R", fig1}, code: exitUnknown,
+			last: "VERIFICATION UNKNOWN: timeout (1ns)"},
+	})
+}
+
 func TestFinding4ReplayCut(t *testing.T) {
 	// A trace long enough for the interpreter to look at its context.
 	p, err := templateProgram(100, gen.NoError, "reach")
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, _ := findEngine("summary")
-	res := checkSafely(context.Background(), eng(checkOptions{}), p, engine.Query{})
+	info, _ := engine.Lookup(defaultEngine)
+	eng, err := info.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := engine.Run(context.Background(), eng, p, engine.Query{})
 	if res.Verdict != result.Unsafe {
 		t.Fatalf("verdict %v", res.Verdict)
 	}
@@ -407,14 +466,28 @@ func TestFinding7Trace(t *testing.T) {
 		{name: "--trace-file", args: []string{"check", "--trace-file", traceFile, "-l", "R", fig1}, code: exitFailed,
 			stdout: []string{"trace: 17 steps written to " + traceFile + "\n", fig1 + ":12:8: error: label R reached\n"}, notStdout: []string{"Line "}, last: "VERIFICATION FAILED"},
 		{name: "--stats has every phase", args: []string{"check", "--stats", "-l", "R", fig1}, code: exitFailed,
-			stdout: []string{"time: ", "parse ", "check ", "replay "}},
+			stdout: []string{"time: ", "parse ", "lower ", "replay "}},
 		{name: "bad --trace", args: []string{"check", "--trace", "some", fig1}, code: exitUsage, stderr: []string{"unknown trace detail"}},
 		{name: "--trace-file with several files", args: []string{"check", "--trace-file", traceFile, fig1, fig1}, code: exitUsage, stderr: []string{"one FILE"}},
 		{name: "--trace none with --trace-style", args: []string{"check", "--trace", "none", "--trace-style", "bebop", fig1}, code: exitUsage, stderr: []string{"no effect"}},
+		{name: "numbered steps, marked choices", args: []string{"check", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{" 1. Line 6 main: h := !g  State g=1 h=0\n", "17. Line 12 main: skip  State g=1 h=0\n"}},
+		{name: "choices marked", args: []string{"check", "testdata/assert.bp"}, code: exitFailed,
+			stdout: []string{"1. Line 5 main: * g := *  State g=0\n2. Line 6 main: assert(g)  State g=0\n"}},
+		{name: "--trace-choices=false", args: []string{"check", "--trace-choices=false", "testdata/assert.bp"}, code: exitFailed,
+			stdout: []string{"1. Line 5 main: g := *  State g=0\n"}},
+		{name: "--trace-numbers=false", args: []string{"check", "--trace-numbers=false", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{"\nLine 7 main: A(g, h)  State g=1 h=0\n"}, notStdout: []string{" 1. "}},
+		{name: "--trace changes", args: []string{"check", "--trace", "changes", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{" 1. Line 6 main: h := !g  State g=1 h=0\n 2. Line 7 main: A(g, h)\n 3.   Line 20 A: if (a1)  State a1=1 a2=0\n"}},
+		{name: "indentation capped", args: []string{"check", "--trace-indent", "1", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{" 5.   [depth 2] Line 20 A: if (a1)"}},
+		{name: "bebop style is the paper's", args: []string{"check", "--trace-style", "bebop", "--trace-numbers", "-l", "R", fig1}, code: exitUsage, stderr: []string{"paper's format"}},
+		{name: "trace flags do not shape JSON", args: []string{"check", "--format", "json", "--trace-indent", "3", fig1}, code: exitUsage, stdout: []string{`"message": "--trace-indent shapes the text trace`}},
 		{name: "-q and -v", args: []string{"check", "-q", "-v", fig1}, code: exitUsage, stderr: []string{"contradict"}},
 	})
 	got := readFile(t, traceFile)
-	if !strings.HasPrefix(got, "Line 6 main: h := !g  State g=1 h=0\n") || strings.Count(got, "\n") != 17 {
+	if !strings.HasPrefix(got, " 1. Line 6 main: h := !g  State g=1 h=0\n") || strings.Count(got, "\n") != 17 {
 		t.Errorf("trace file:\n%s", got)
 	}
 }
@@ -431,3 +504,70 @@ func buildCommand(t *testing.T) string {
 }
 
 func execCommand(bin string, args ...string) *exec.Cmd { return exec.Command(bin, args...) }
+
+// Finding 6: `assert(a & b = c)` with a, b, c false was SUCCESSFUL by
+// default and FAILED with --dialect getafix, without a warning; nothing
+// said which dialect a Getafix file needs.
+func TestFinding6Dialect(t *testing.T) {
+	src := "decl a, b, c;\nvoid main() begin a, b, c := F, F, F; assert(a & b = c); end\n"
+	getafix := "decl g;\nvoid main() begin g := T; end\nvoid thread1() begin assert(a & b = c); end\n"
+	getafix = strings.Replace(getafix, "decl g;", "decl g, a, b, c;", 1)
+	runCases(t, []cliCase{
+		{name: "default: cprover, with a warning", args: []string{"check", "-"}, stdin: src, code: exitOK,
+			stderr: []string{"<stdin>:2:46: warning: a & b = c means (a & b) = c here (cprover precedence) but a & (b = c) with getafix precedence; add parentheses to say which\n"},
+			last:   "VERIFICATION SUCCESSFUL"},
+		{name: "getafix, with a warning", args: []string{"check", "--dialect", "getafix", "-"}, stdin: src, code: exitFailed,
+			stderr: []string{"<stdin>:2:46: warning: a & b = c means a & (b = c) here (getafix precedence) but (a & b) = c with cprover precedence"},
+			last:   "VERIFICATION FAILED"},
+		{name: "-q silences the warning", args: []string{"check", "-q", "-"}, stdin: src, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
+		{name: "a Getafix file is detected, with a note", args: []string{"check", "-"}, stdin: getafix, code: exitUnknown,
+			stderr: []string{"<stdin>: note: reading with the getafix operator precedence: procedure thread1", "<stdin>:3:29: warning: a & b = c means a & (b = c) here (getafix precedence)"}},
+		{name: "--dialect cprover overrides the detection", args: []string{"check", "--dialect", "cprover", "-"}, stdin: getafix, code: exitUnknown,
+			stderr: []string{"<stdin>:3:29: warning: a & b = c means (a & b) = c here (cprover precedence)"}},
+	})
+}
+
+// Finding 9: a concurrent program's UNKNOWN points at the line that made
+// it concurrent.
+func TestFinding9Concurrent(t *testing.T) {
+	runCases(t, []cliCase{
+		{name: "start_thread", args: []string{"check", "testdata/threads.bp"}, code: exitUnknown,
+			stdout: []string{"testdata/threads.bp:7:3: note: the program is concurrent: start_thread\n"}, last: "VERIFICATION UNKNOWN: concurrent program: not supported by the summary engine"},
+		{name: "Getafix convention", args: []string{"check", "-q", "--engine", "explicit", "testdata/getafix.bp"}, code: exitUnknown,
+			stdout: []string{"testdata/getafix.bp:", ": note: the program is concurrent: procedure thread"}},
+	})
+}
+
+// Finding 3: long flat chains of operators and of elsif, and CR-only line
+// ends. The stack is capped far below Go's default (1 GB) so that a
+// recursion over a chain's length fails here at a size a test can afford
+// (the issue's 2M-term chain overflowed the default stack).
+func TestFinding3Chains(t *testing.T) {
+	chain := func(n int, op string) string {
+		return "decl g;\nvoid main() begin g := g" + strings.Repeat(" "+op+" g", n-1) + "; assert(g); end\n"
+	}
+	var elsif strings.Builder
+	elsif.WriteString("decl g;\nvoid main() begin\n  if (g) then skip;\n")
+	for range 1000 {
+		elsif.WriteString("  elsif (g) then skip;\n")
+	}
+	elsif.WriteString("  fi\nend\n")
+	runCases(t, []cliCase{
+		{name: "32k-term & chain", args: []string{"check", "-"}, stdin: chain(32_000, "&"), code: exitFailed, last: "VERIFICATION FAILED"},
+		{name: "1,001-branch elsif chain", args: []string{"check", "-"}, stdin: elsif.String(), code: exitOK, last: "VERIFICATION SUCCESSFUL"},
+		{name: "CR-only line ends", args: []string{"check", "-"}, stdin: "decl g;\rvoid main() begin\r  g := T;\r  h := F;\rend\r", code: exitInput,
+			stderr: []string{"<stdin>:4:3: undeclared variable h\n"}},
+		{name: "CRLF line ends", args: []string{"check", "-"}, stdin: "decl g;\r\nvoid main() begin\r\n  g := T;\r\n  h := F;\r\nend\r\n", code: exitInput,
+			stderr: []string{"<stdin>:4:3: undeclared variable h\n"}},
+	})
+	if testing.Short() {
+		t.Skip("long chains take seconds")
+	}
+	defer debug.SetMaxStack(debug.SetMaxStack(16 << 20))
+	long := chain(200_000, "|")
+	runCases(t, []cliCase{
+		{name: "200k-term | chain: check", args: []string{"check", "-"}, stdin: long, code: exitFailed, last: "VERIFICATION FAILED"},
+		{name: "200k-term | chain: fmt", args: []string{"fmt", "-"}, stdin: long, code: exitOK, stdout: []string{"g := g | g | g"}},
+		{name: "200k-term | chain: graph", args: []string{"graph", "-"}, stdin: long, code: exitOK, stdout: []string{"digraph"}},
+	})
+}

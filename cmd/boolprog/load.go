@@ -34,7 +34,8 @@ type loadFlags struct {
 
 func (lf *loadFlags) register(fs *flag.FlagSet) {
 	lf.maxInput = defaultMaxInput
-	fs.Var(&lf.dialect, "dialect", "operator precedence: cprover or getafix")
+	lf.dialect.d = syntax.Auto
+	fs.Var(&lf.dialect, "dialect", "operator precedence: auto (getafix for a file that follows the Getafix convention, else cprover), cprover or getafix")
 	fs.Var(&lf.maxInput, "max-input", "largest input file read, e.g. 64MiB, 1GiB, 500000 (bytes)")
 }
 
@@ -45,7 +46,7 @@ func (f *dialectFlag) String() string { return f.d.String() }
 func (f *dialectFlag) Set(s string) error {
 	d, ok := syntax.ParseDialect(s)
 	if !ok {
-		return fmt.Errorf("unknown dialect %q (want cprover or getafix)", s)
+		return fmt.Errorf("unknown dialect %q (want auto, cprover or getafix)", s)
 	}
 	f.d = d
 	return nil
@@ -181,11 +182,16 @@ func unwrapPathError(err error) error {
 
 // loaded is a source file that parsed and checked.
 type loaded struct {
-	name  string // file name in diagnostics
-	src   []byte
-	file  *syntax.File
-	info  *sema.Info
+	name string // file name in diagnostics
+	src  []byte
+	file *syntax.File
+	info *sema.Info
+	// warns are sema's warnings and the expressions that the other
+	// precedence dialect would read differently, sorted by position.
 	warns syntax.ErrorList
+	// note says which dialect was detected ("" when none was detected or
+	// the user chose one).
+	note string
 }
 
 // load reads, parses and checks a file. Any error (unreadable file, syntax
@@ -205,7 +211,14 @@ func load(ctx context.Context, path string, lf *loadFlags, stdin io.Reader) (*lo
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	return &loaded{name: name, src: src, file: f, info: info, warns: warns}, nil
+	warns = append(warns, f.Ambiguities()...)
+	warns.Sort()
+	l := &loaded{name: name, src: src, file: f, info: info, warns: warns}
+	if lf.dialect.d == syntax.Auto && f.Dialect == syntax.Getafix {
+		_, why := syntax.DetectDialect(f)
+		l.note = fmt.Sprintf("%s: note: reading with the getafix operator precedence: %s (--dialect cprover reads it otherwise)", name, why)
+	}
+	return l, nil
 }
 
 // fileError is a diagnostic about a whole file (no position). The message

@@ -51,7 +51,12 @@ type streams struct {
 }
 
 func main() {
-	ctx, stop := notifyInterrupt(context.Background())
+	// Only check and bench answer a signal with a verdict; the other
+	// commands keep the default: a signal ends them at once.
+	ctx, stop := context.Background(), func() {}
+	if len(os.Args) > 1 && (os.Args[1] == "check" || os.Args[1] == "bench") {
+		ctx, stop = notifyInterrupt(ctx)
+	}
 	code := runContext(ctx, os.Args[1:], &streams{
 		stdin:  os.Stdin,
 		stdout: os.Stdout,
@@ -94,9 +99,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, &streams{stdin: strings.NewReader(""), stdout: stdout, stderr: stderr})
 }
 
-// runContext is the whole program. Cancelling ctx with cause
-// errInterrupted (see notifyInterrupt) ends a check with
-// "VERIFICATION UNKNOWN: interrupted".
+// runContext is the whole program. Cancelling ctx with an *interrupted
+// cause (see notifyInterrupt) ends a check with
+// "VERIFICATION UNKNOWN: interrupted" and the signal's exit code.
 func runContext(ctx context.Context, args []string, s *streams) int {
 	if len(args) == 0 {
 		fmt.Fprint(s.stderr, usage)

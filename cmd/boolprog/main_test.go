@@ -32,7 +32,7 @@ func TestCLI(t *testing.T) {
 		{"bebop style", []string{"check", "--trace-style", "bebop", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Label R (line 12) reachable by following path:\nLine 12 State g=1 h=0\nLine 11 State g=1 h=0"},
 		{"stats", []string{"check", "--stats", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", "engine: summary\n"},
 		{"threads unsupported", []string{"check", "--engine", "explicit", "testdata/threads.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program (threads): not supported by the explicit engine", "", ""},
-		{"getafix threads unsupported", []string{"check", "--engine", "explicit", "testdata/getafix.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program (threads): not supported by the explicit engine", "", ""},
+		{"getafix threads unsupported", []string{"check", "--engine", "explicit", "testdata/getafix.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program (threads): not supported by the explicit engine", "testdata/getafix.bp: note: reading with the getafix operator precedence: procedure thread1 at 16:6", ""},
 		{"variable limit", []string{"check", "--engine", "explicit", "--max-vars", "1", "-l", "R", "../../examples/bebop-fig1.bp"}, exitUnknown, "", "", "VERIFICATION UNKNOWN"},
 		{"enforce holds to the end of its block", []string{"check", "testdata/enforce_block.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 13 main: assert(a)  State a=0\n"},
 		{"constrain statement", []string{"check", "testdata/constrain_stmt.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 10 main: assert(b)  State a=0 b=0\n"},

@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"boolprog/engine"
 )
 
 // interrupted is the cause of a context cancelled by SIGINT or SIGTERM. Its
@@ -17,6 +19,9 @@ type interrupted struct{ sig os.Signal }
 
 func (e *interrupted) Error() string { return "interrupted by " + e.sig.String() }
 
+// Unwrap makes an interruption an engine.ErrInterrupted.
+func (e *interrupted) Unwrap() error { return engine.ErrInterrupted }
+
 // exitCode returns 128 + the signal number.
 func (e *interrupted) exitCode() int {
 	if s, ok := e.sig.(syscall.Signal); ok {
@@ -24,9 +29,6 @@ func (e *interrupted) exitCode() int {
 	}
 	return 128 + int(syscall.SIGINT)
 }
-
-// errTimeout is the cause of a context whose --timeout expired.
-var errTimeout = errors.New("timeout")
 
 // notifyInterrupt returns a context cancelled, with an *interrupted cause,
 // by the first SIGINT or SIGTERM. The first signal only cancels: the run

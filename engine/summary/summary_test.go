@@ -57,10 +57,11 @@ func check(t testing.TB, p *ir.Program, q engine.Query, opts summary.Options) *r
 
 func oracle(t testing.TB, p *ir.Program, q engine.Query) *result.Result {
 	t.Helper()
-	if q.MaxVars == 0 {
-		q.MaxVars = 24
+	ex, err := explicit.NewWithOptions(explicit.Options{MaxVars: 24})
+	if err != nil {
+		t.Fatal(err)
 	}
-	res, err := explicit.New().Check(context.Background(), p, q)
+	res, err := ex.Check(context.Background(), p, q)
 	if err != nil {
 		t.Fatalf("explicit: %v", err)
 	}

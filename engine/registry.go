@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Info describes a registered engine.
+type Info struct {
+	// Names are the names `--engine` accepts: the canonical name (the
+	// engine's Name) first, then aliases.
+	Names []string
+	// Doc is a one-line description for the CLI's engine list.
+	Doc string
+	// Flags defines the engine's own flags in fs (with their defaults and
+	// usage) and returns the constructor that builds the engine from their
+	// values once fs is parsed. The constructor's error is a usage error:
+	// a flag value the engine cannot honour ("--max-vars 65: the explicit
+	// engine enumerates at most 64 variables"). An engine without flags
+	// ignores fs.
+	Flags func(fs *flag.FlagSet) func() (Engine, error)
+}
+
+// Name returns the canonical name.
+func (i Info) Name() string { return i.Names[0] }
+
+// New builds the engine with the default values of its flags.
+func (i Info) New() (Engine, error) {
+	fs := flag.NewFlagSet(i.Name(), flag.ContinueOnError)
+	return i.Flags(fs)()
+}
+
+// FlagSet returns a new flag set holding only the engine's own flags, and
+// the engine's constructor bound to them: parse (or Set) the flags, then
+// call the constructor.
+func (i Info) FlagSet() (*flag.FlagSet, func() (Engine, error)) {
+	fs := flag.NewFlagSet(i.Name(), flag.ContinueOnError)
+	return fs, i.Flags(fs)
+}
+
+var registry struct {
+	sync.Mutex
+	infos []Info
+}
+
+// Register adds an engine to the registry. It panics if the Info has no
+// names or no Flags, or a name is already registered: registration happens
+// in init functions, where such a mistake must stop the program at once.
+func Register(info Info) {
+	if len(info.Names) == 0 || info.Flags == nil {
+		panic("engine: Register needs Names and Flags")
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	for _, name := range info.Names {
+		for _, other := range registry.infos {
+			if slices.Contains(other.Names, name) {
+				panic(fmt.Sprintf("engine: engine name %q registered twice", name))
+			}
+		}
+	}
+	info.Names = slices.Clone(info.Names)
+	registry.infos = append(registry.infos, info)
+}
+
+// Engines returns the registered engines sorted by canonical name.
+func Engines() []Info {
+	registry.Lock()
+	defer registry.Unlock()
+	out := slices.Clone(registry.infos)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}
+
+// Lookup returns the engine registered under name (canonical or alias).
+func Lookup(name string) (Info, bool) {
+	registry.Lock()
+	defer registry.Unlock()
+	for _, info := range registry.infos {
+		if slices.Contains(info.Names, name) {
+			return info, true
+		}
+	}
+	return Info{}, false
+}
+
+// NamesText lists the registered engines for usage messages:
+// "explicit, summary|bebop".
+func NamesText() string {
+	var names []string
+	for _, info := range Engines() {
+		names = append(names, strings.Join(info.Names, "|"))
+	}
+	return strings.Join(names, ", ")
+}
+
+// NoFlags is the Info.Flags of an engine without flags of its own: it
+// returns a constructor that calls newEngine.
+func NoFlags(newEngine func() Engine) func(*flag.FlagSet) func() (Engine, error) {
+	return func(*flag.FlagSet) func() (Engine, error) {
+		return func() (Engine, error) { return newEngine(), nil }
+	}
+}

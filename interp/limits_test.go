@@ -1,0 +1,108 @@
+package interp_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"boolprog/engine"
+	"boolprog/engine/summary"
+	"boolprog/internal/testsuite"
+	"boolprog/interp"
+	"boolprog/ir"
+	"boolprog/result"
+)
+
+// names returns "x0, x1, …" (n names).
+func names(prefix string, n int) string {
+	var s []string
+	for i := range n {
+		s = append(s, fmt.Sprintf("%s%d", prefix, i))
+	}
+	return strings.Join(s, ", ")
+}
+
+// summaryTrace returns the summary engine's error trace of p.
+func summaryTrace(t *testing.T, p *ir.Program) *result.Trace {
+	t.Helper()
+	res, err := summary.New(summary.Options{}).Check(context.Background(), p, engine.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != result.Unsafe {
+		t.Fatalf("verdict %s, want unsafe", res.Verdict)
+	}
+	return res.Trace
+}
+
+// TestWide checks programs at the limits of the width: 64 returned values
+// falling off the end (discarded, or assigned to 64 locals), 64 globals.
+// Replay takes the values the trace states instead of enumerating 2^64 of
+// them; where the trace omits them, it reports an error instead.
+func TestWide(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+	}{
+		{"discarded", "void main() begin f(); assert(F); end\nbool<64> f() begin skip; end\n"},
+		{"assigned", fmt.Sprintf("void main() begin decl %s; %s := f(); assert(F); end\nbool<64> f() begin skip; end\n", names("x", 64), names("x", 64))},
+		{"assigned and returned", fmt.Sprintf("void main() begin decl %s; %s := f(); assert(F); end\nbool<64> f() begin decl %s; %s := g(); end\nbool<64> g() begin skip; end\n", names("x", 64), names("x", 64), names("x", 64), names("x", 64))},
+		{"globals", fmt.Sprintf("decl %s;\nvoid main() begin %s := f(); assert(F); end\nbool<64> f() begin skip; end\n", names("g", 64), names("g", 64))},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := testsuite.Lower(t, "w.bp", c.src, "")
+			tr := summaryTrace(t, p)
+			if err := interp.Replay(p, tr); err != nil {
+				t.Fatalf("Replay: %v", err)
+			}
+			// Without values, every choice would have to be enumerated.
+			for i := range tr.Steps {
+				tr.Steps[i].Values = nil
+			}
+			err := interp.Replay(p, tr)
+			if c.name == "discarded" {
+				if err != nil {
+					t.Errorf("Replay without values: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, interp.ErrTooManyChoices) || !strings.Contains(err.Error(), "omits") {
+				t.Errorf("Replay without values: %v, want too many choices", err)
+			}
+		})
+	}
+}
+
+// TestTooManyChoices checks that Exec, Successors and Initials refuse to
+// enumerate more than MaxOmitted choices instead of wrapping or blowing up.
+func TestTooManyChoices(t *testing.T) {
+	src := fmt.Sprintf("decl %s;\nvoid main() begin decl %s; %s := f(); skip; end\nbool<64> f() begin skip; end\n", names("g", 64), names("x", 64), names("x", 64))
+	p := testsuite.Lower(t, "w.bp", src, "")
+	if _, err := interp.Initials(p); err == nil || !strings.Contains(err.Error(), "128 variables") {
+		t.Errorf("Initials: %v, want an error about 128 variables", err)
+	}
+	c := interp.Initial(p, make([]bool, 64), make([]bool, 64))
+	succ, err := interp.Successors(p, c) // the call: f has no locals
+	if err != nil || len(succ) != 1 {
+		t.Fatalf("Successors of the call: %d, %v", len(succ), err)
+	}
+	// f's skip falls off the end: 64 returned values, all observable.
+	if _, err := interp.Successors(p, succ[0].Next); !errors.Is(err, interp.ErrTooManyChoices) {
+		t.Errorf("Successors of the return: %v, want too many choices", err)
+	}
+}
+
+func TestReplayContext(t *testing.T) {
+	p := testsuite.LowerFile(t, "../examples/bebop-fig1.bp", "R")
+	tr := search(t, p, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := interp.ReplayContext(ctx, p, tr)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("ReplayContext with a cancelled context: %v", err)
+	}
+	if err := interp.ReplayContext(context.Background(), p, tr); err != nil {
+		t.Errorf("ReplayContext: %v", err)
+	}
+}
