@@ -25,7 +25,8 @@ type reach struct {
 	prank []int     // per procedure: rank in the call graph (callees first)
 
 	errorFound bool
-	stopEarly  bool // stop as soon as an error location is reached
+	firstError locRef // the first error location reached
+	stopEarly  bool   // stop as soon as an error location is reached
 	iterations int64
 }
 
@@ -129,6 +130,9 @@ func (r *reach) propagate(proc, loc int, p bdd.Node) {
 		r.pe[proc][loc] = m.Keep(nw)
 	}
 	if r.md.procs[proc].proc.Locations[loc].Error {
+		if !r.errorFound {
+			r.firstError = locRef{int32(proc), int32(loc)}
+		}
 		r.errorFound = true
 		return // executions stop at an error: nothing to propagate
 	}
