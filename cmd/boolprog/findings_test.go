@@ -571,3 +571,43 @@ func TestFinding3Chains(t *testing.T) {
 		{name: "200k-term | chain: graph", args: []string{"graph", "-"}, stdin: long, code: exitOK, stdout: []string{"digraph"}},
 	})
 }
+
+// Finding 1: a procedure returning 64 values (a shift 1<<64 is 0) made the
+// explicit engine answer SUCCESSFUL, and replay enumerate 2^64 values.
+func TestFinding1WideReturn(t *testing.T) {
+	src := "void main() begin f(); assert(F); end  bool<64> f() begin skip; end"
+	runCases(t, []cliCase{
+		{name: "explicit: UNKNOWN with the reason", args: []string{"check", "--engine", "explicit", "-"}, stdin: src, code: exitUnknown,
+			last: "VERIFICATION UNKNOWN: f returns 64 values: more than the explicit engine enumerates (limit 20)"},
+		{name: "summary: FAILED, replayed", args: []string{"check", "--timeout", "5s", "-"}, stdin: src, code: exitFailed,
+			stdout: []string{"<stdin>:1:24: error: assertion assert(F) fails\n"}, last: "VERIFICATION FAILED"},
+	})
+}
+
+// Finding 2: --max-vars 64 made the explicit engine answer SUCCESSFUL for
+// 64 globals and assert(F); larger values were clamped; 27 to 63 ran out
+// of memory.
+func TestFinding2MaxVars(t *testing.T) {
+	globals := func(n int) string {
+		var b strings.Builder
+		b.WriteString("decl g0")
+		for i := 1; i < n; i++ {
+			fmt.Fprintf(&b, ", g%d", i)
+		}
+		b.WriteString(";\nvoid main() begin assert(F); end\n")
+		return b.String()
+	}
+	var cases []cliCase
+	for _, n := range []int{27, 40, 63, 64} {
+		cases = append(cases, cliCase{name: fmt.Sprintf("%d globals, --max-vars %d", n, n),
+			args: []string{"check", "-q", "--engine", "explicit", "--max-vars", fmt.Sprint(n), "-"}, stdin: globals(n), code: exitUnknown,
+			last: "VERIFICATION UNKNOWN: state budget exhausted (2097152 states)", notStdout: []string{"goroutine", "SUCCESSFUL"}})
+	}
+	cases = append(cases,
+		cliCase{name: "--max-vars 65 is a usage error", args: []string{"check", "--engine", "explicit", "--max-vars", "65", "-"}, stdin: globals(64), code: exitUsage,
+			stderr: []string{"max-vars 65: the explicit engine enumerates between 1 and 64 variables"}},
+		cliCase{name: "--max-vars with another engine is a usage error", args: []string{"check", "--max-vars", "10", fig1}, code: exitUsage,
+			stderr: []string{"flag --max-vars is an option of the explicit engine, not of summary"}},
+	)
+	runCases(t, cases)
+}
