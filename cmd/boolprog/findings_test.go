@@ -18,6 +18,7 @@ import (
 	"boolprog/engine"
 	"boolprog/gen"
 	"boolprog/internal/jsonschema"
+	"boolprog/ir"
 	"boolprog/result"
 )
 
@@ -318,6 +319,7 @@ func TestReportSchema(t *testing.T) {
 		{"safe", []string{"check", "--format", "json", "testdata/safe.bp"}, exitOK},
 		{"unsafe, label", []string{"check", "--format", "json", "-l", "R", fig1}, exitFailed},
 		{"unsafe, assertion", []string{"check", "--format", "json", "testdata/assert.bp"}, exitFailed},
+		{"unsafe, trace cut", []string{"check", "--format", "json", "--engine", "test-cut", "-l", "R", fig1}, exitFailed},
 		{"unknown", []string{"check", "--format", "json", "--engine", "explicit", "testdata/threads.bp"}, exitUnknown},
 		{"unknown, interrupted", []string{"check", "--format", "json", "-l", "R", fig1}, 130},
 		{"warnings", []string{"check", "--format", "json", "testdata/getafix.bp"}, exitUnknown},
@@ -610,4 +612,39 @@ func TestFinding2MaxVars(t *testing.T) {
 			stderr: []string{"flag --max-vars is an option of the explicit engine, not of summary"}},
 	)
 	runCases(t, cases)
+}
+
+// cutEngine answers FAILED with a trace cut short, as an engine does when
+// its time runs out after the error is established.
+type cutEngine struct{}
+
+func (cutEngine) Name() string { return "test-cut" }
+
+func (cutEngine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	for _, pr := range p.Procs {
+		for _, l := range pr.Locations {
+			if l.Error {
+				return &result.Result{Verdict: result.Unsafe, TraceCut: true, Reason: engine.ReasonTimeout,
+					Property: result.PropertyAt(p, pr, l.ID)}, nil
+			}
+		}
+	}
+	return &result.Result{Verdict: result.Safe}, nil
+}
+
+func init() {
+	engine.Register(engine.Info{Names: []string{"test-cut"}, Doc: "a test engine whose traces are cut (tests only)",
+		Flags: engine.NoFlags(func() engine.Engine { return cutEngine{} })})
+}
+
+// Finding 4: expiry after the error is established is FAILED with a note
+// that the trace was cut, in text and JSON.
+func TestFinding4TraceCut(t *testing.T) {
+	runCases(t, []cliCase{
+		{name: "text", args: []string{"check", "--engine", "test-cut", "--timeout", "1h", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{fig1 + ":12:8: error: label R reached\nnote: the error is reachable, but the trace was cut: timeout (1h0m0s)\n"},
+			notStdout: []string{"Line "}, last: "VERIFICATION FAILED"},
+		{name: "json", args: []string{"check", "--format", "json", "--engine", "test-cut", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{`"verdict": "unsafe"`, `"reason": "timeout"`, `"property": {`, `"trace_cut": true`}},
+	})
 }
