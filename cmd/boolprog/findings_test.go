@@ -642,7 +642,7 @@ func init() {
 func TestFinding4TraceCut(t *testing.T) {
 	runCases(t, []cliCase{
 		{name: "text", args: []string{"check", "--engine", "test-cut", "--timeout", "1h", "-l", "R", fig1}, code: exitFailed,
-			stdout: []string{fig1 + ":12:8: error: label R reached\nnote: the error is reachable, but the trace was cut: timeout (1h0m0s)\n"},
+			stdout:    []string{fig1 + ":12:8: error: label R reached\nnote: the error is reachable, but the trace was cut: timeout (1h0m0s)\n"},
 			notStdout: []string{"Line "}, last: "VERIFICATION FAILED"},
 		{name: "json", args: []string{"check", "--format", "json", "--engine", "test-cut", "-l", "R", fig1}, code: exitFailed,
 			stdout: []string{`"verdict": "unsafe"`, `"reason": "timeout"`, `"property": {`, `"trace_cut": true`}},
