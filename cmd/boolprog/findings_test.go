@@ -608,6 +608,8 @@ func TestFinding2MaxVars(t *testing.T) {
 	cases = append(cases,
 		cliCase{name: "--max-vars 65 is a usage error", args: []string{"check", "--engine", "explicit", "--max-vars", "65", "-"}, stdin: globals(64), code: exitUsage,
 			stderr: []string{"max-vars 65: the explicit engine enumerates between 1 and 64 variables"}},
+		cliCase{name: "--max-nodes with the explicit engine is a usage error", args: []string{"check", "--engine", "explicit", "--max-nodes", "100", fig1}, code: exitUsage,
+			stderr: []string{"--max-nodes bounds BDD nodes, which the explicit engine does not use"}},
 		cliCase{name: "--max-vars with another engine is a usage error", args: []string{"check", "--max-vars", "10", fig1}, code: exitUsage,
 			stderr: []string{"flag --max-vars is an option of the explicit engine, not of summary"}},
 	)
