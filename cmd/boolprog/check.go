@@ -271,6 +271,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	var stats result.Stats
 	stats.AddPhase(result.PhaseParse, time.Since(start))
 	if !cf.quiet && cf.format != "json" {
+		prog.clear()
 		if l.note != "" {
 			fmt.Fprintln(s.stderr, l.note)
 		}
