@@ -48,7 +48,9 @@
 //     returns (or executes end_thread), threads 0, 1, … start at the entries
 //     of Program.Threads[0], [1], … (main first if there is one), with
 //     nondeterministic locals, and the globals as init left them. Without
-//     init (or with an empty one) the program starts with those threads.
+//     init (or with an empty one) the program starts with those threads. A
+//     start_thread inside init is an error (Exec reports it): the convention
+//     has no threads before init returns.
 //   - StartThread f(args): the arguments are evaluated in the starting
 //     thread's state; a new thread (the next number) starts with one frame,
 //     f at its entry, parameters bound, other locals nondeterministic; the
@@ -63,9 +65,10 @@
 //     program has ended when every thread has ended.
 //   - Interleaving: any live thread may take the next step, subject to
 //     atomicity. The thread that took the last step is Config.Running; a
-//     step by another thread is a context switch. There is no switch before
-//     the first step, nor after Getafix's init returns (the first thread to
-//     run is a free choice, and it is thread 0 only in name).
+//     step by another thread is a context switch. There is no switch at the
+//     first step, nor at the first step after Getafix's init returns: which
+//     thread runs first is a free choice (Config.Running is -1), although
+//     init ran as thread 0.
 //   - Atomic sections: atomic_begin makes its thread the owner of the
 //     atomic section (Config.Atomic) and atomic_end releases it (sections do
 //     not nest: a second atomic_begin changes nothing, an atomic_end

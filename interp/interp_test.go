@@ -30,7 +30,7 @@ func step(p *ir.Program, c interp.Config, e int) result.Step {
 // stacks up to maxStack frames) from every initial state; it returns a
 // shortest error trace, or nil. It is a third, brute-force judge used only
 // by the tests.
-func search(t *testing.T, p *ir.Program, maxStack int) *result.Trace {
+func search(t testing.TB, p *ir.Program, maxStack int) *result.Trace {
 	t.Helper()
 	type node struct {
 		c      interp.Config

@@ -32,7 +32,9 @@ func Replay(p *ir.Program, tr *result.Trace) error {
 //     must exist, not have ended, and be allowed to run: a step by another
 //     thread than the previous step's is a context switch, forbidden while
 //     a thread owns an atomic section and, in the Getafix convention, while
-//     the global `atomic` is T;
+//     the global `atomic` is T; a step is marked result.Step.Switch iff it is
+//     a context switch (the first step, and the first after Getafix's init,
+//     are none);
 //   - every step names a location of its procedure, with the line and text
 //     of that location's statement, an edge leaving it, and the procedure,
 //     call depth and values of the configuration of its thread (the
@@ -82,6 +84,7 @@ type replayer struct {
 	slots     [][]int     // per step: the variable slot of each value, computed on demand
 	slotErr   []error
 
+	iota []int       // 0, 1, 2, …: the slots of a step that lists every variable
 	kept []Config    // buffer: the candidates a step describes
 	bufs [2][]Config // buffers: the outcomes of a step, alternately
 	flip bool
@@ -218,8 +221,8 @@ func (r *replayer) run(ctx context.Context) error {
 			r.s.g = nil
 			cands, ended, err = r.advance(kept, t, edge.ID)
 			r.s.g = r
-			if err != nil {
-				cands = nil
+			if err != nil || len(cands) > maxCandidates {
+				return fmt.Errorf("%s: %q cannot be executed in this state, or not to the values the trace states next (%s)", where, edge.Text, kept[0].String(p))
 			}
 		}
 		switch {
@@ -450,6 +453,30 @@ func (r *replayer) stepSlots(k int) ([]int, error) {
 		r.localIdx[proc] = locals
 	}
 	ng := len(r.p.Globals)
+	if n := ng + len(proc.Locals); len(s.Values) == n {
+		// The common case: every variable in scope, in order (as
+		// result.ValuesOf lists them). The slots are 0, 1, …, n-1.
+		all := true
+		for i, v := range s.Values {
+			name := ""
+			if i < ng {
+				name = r.p.Globals[i]
+			} else {
+				name = proc.Locals[i-ng]
+			}
+			if v.Name != name {
+				all = false
+				break
+			}
+		}
+		if all {
+			for len(r.iota) < n {
+				r.iota = append(r.iota, len(r.iota))
+			}
+			r.slots[k] = r.iota[:n:n]
+			return r.slots[k], nil
+		}
+	}
 	slots := make([]int, len(s.Values))
 	next := 0
 	for i, v := range s.Values {
@@ -549,6 +576,12 @@ func (r *replayer) describes(c Config, t int, proc *ir.Proc, s *result.Step, slo
 	}
 	if len(bad) > 0 {
 		return "values do not agree: " + strings.Join(bad, ", ")
+	}
+	switch sw := c.Running >= 0 && c.Running != t; {
+	case sw && !s.Switch:
+		return fmt.Sprintf("a context switch from thread %d to thread %d that the step does not mark", c.Running, t)
+	case !sw && s.Switch:
+		return "the step is marked as a context switch, but it is not one"
 	}
 	return ""
 }
