@@ -685,14 +685,19 @@ type dist struct {
 
 // distances holds the result of phase 2.
 type distances struct {
-	pes      map[peKey]*dist
+	pes      map[peKey]int32 // index in slab (one allocation for all, not one per path edge)
+	slab     []dist
 	errors   []peKey              // error path edges, in the order they were finalised
 	calls    map[ctxKey][]callOut // finalised call sites of each context, with the contexts they enter
 	ctxOrder []ctxKey             // contexts in a deterministic order
 }
 
 // d returns the same-level distance of a path edge phase 2 reached.
-func (ds *distances) d(pe peKey) int { return ds.pes[pe].d }
+func (ds *distances) d(pe peKey) int { return ds.get(pe).d }
+
+// get returns what phase 2 knows about a path edge it reached. The pointer
+// is valid until the next path edge is added.
+func (ds *distances) get(pe peKey) *dist { return &ds.slab[ds.pes[pe]] }
 
 // callOut is a finalised call site and a context it enters.
 type callOut struct {
@@ -706,21 +711,26 @@ type callOut struct {
 // exit's distance. Keys pushed are never smaller than the key popped, so
 // each path edge's distance is final when popped.
 func (s *search) sameLevel() (*distances, error) {
-	ds := &distances{pes: make(map[peKey]*dist), calls: make(map[ctxKey][]callOut)}
+	ds := &distances{
+		pes:   make(map[peKey]int32, len(s.reached)),
+		slab:  make([]dist, 0, len(s.reached)),
+		calls: make(map[ctxKey][]callOut, len(s.contexts)),
+	}
 	waiting := make(map[ctxKey][]callSite) // finalised call sites per callee context
 	exits := make(map[ctxKey][]peKey)      // finalised exits per context
 	var q pq
 	seq := 0
 	relax := func(pe peKey, d int, h how) {
 		s.tick++
-		x := ds.pes[pe]
-		if x == nil {
-			x = &dist{}
-			ds.pes[pe] = x
-		} else if x.d <= d {
+		i, ok := ds.pes[pe]
+		if !ok {
+			i = int32(len(ds.slab))
+			ds.pes[pe] = i
+			ds.slab = append(ds.slab, dist{})
+		} else if ds.slab[i].d <= d {
 			return
 		}
-		x.d, x.pred = d, h
+		ds.slab[i].d, ds.slab[i].pred = d, h
 		heap.Push(&q, item{d: d, seq: seq, pe: pe})
 		seq++
 	}
@@ -764,11 +774,11 @@ func (s *search) sameLevel() (*distances, error) {
 		}
 		it := heap.Pop(&q).(item)
 		pe := it.pe
-		x := ds.pes[pe]
+		x := ds.get(pe)
 		if x.done || it.d != x.d {
 			continue
 		}
-		x.done = true
+		x.done = true // x is not used past here: relax may move the slab
 		switch {
 		case s.isError(pe):
 			ds.errors = append(ds.errors, pe)
@@ -969,7 +979,7 @@ func (b *builder) sameLevel(pe peKey, depth int) error {
 		if err := b.s.cancelled(); err != nil {
 			return err
 		}
-		h := b.ds.pes[x].pred
+		h := b.ds.get(x).pred
 		if h.kind == howEntry {
 			break
 		}
