@@ -20,15 +20,22 @@ import (
 // path, one depth deeper), or, at the entry of a context whose key is its
 // P, from a call site that entered it. The result is a skeleton: the
 // locations, edges and path edges (cubes over the tracked variables) of a
-// shortest execution.
+// shortest execution. Each step is appended once to one buffer, in the
+// order found (reverse execution order), nested calls being kept on an
+// explicit stack, and the buffer is reversed once: time and memory are
+// linear in the number of steps plus the depth.
 //
 // Forwards: choose concrete values. A path edge fixes only the tracked
 // (live) variables; the others are given values that follow from the
-// previous step (or false at the start), by executing each step with the
-// full semantics (explicit frames) restricted to the next path edge. Dead
-// variables never influence tracked ones, so the restriction is always
-// satisfiable; the engine checks it anyway and reports an internal error
-// if not.
+// previous step (or false at the start), by executing each step (its
+// relation, the slots it does not change keeping their values) restricted
+// to the next path edge. Dead variables never influence tracked ones, so
+// the restriction is always satisfiable; the engine checks it anyway and
+// reports an internal error if not.
+//
+// Both passes poll the context and the node limit; when either strikes,
+// the error is established, and the engine answers Unsafe with a cut
+// trace.
 
 // tstep is one step of the skeleton.
 type tstep struct {
