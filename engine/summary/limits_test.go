@@ -138,14 +138,19 @@ func (c *pollCtx) Err() error {
 // Unknown "timeout", after it Unsafe with TraceCut and no trace (never
 // Safe); and the answer changes once, from the first to the second.
 func TestCancelAtEveryPoll(t *testing.T) {
-	for _, c := range []struct{ name, src, target string }{
-		{"chain", chainProgram(3000), ""},
-		{"T(100)", gen.BebopTemplate(100), "reach"},
-		{"T(3) unreachable", gen.BebopTemplateWith(3, gen.UnreachableError), ""},
+	for _, c := range []struct {
+		name, src, target string
+		all               bool // compute every reachable state
+	}{
+		{"chain", chainProgram(3000), "", false},
+		{"T(100)", gen.BebopTemplate(100), "reach", false},
+		{"T(100) all states", gen.BebopTemplate(100), "reach", true},
+		{"T(3) unreachable", gen.BebopTemplateWith(3, gen.UnreachableError), "", false},
 	} {
 		p := testsuite.Lower(t, c.name, c.src, c.target)
+		q := engine.Query{AllReachable: c.all}
 		full := &pollCtx{Context: context.Background(), cancelAt: -1}
-		want, err := summary.New(summary.Options{}).Check(full, p, engine.Query{})
+		want, err := summary.New(summary.Options{}).Check(full, p, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +160,7 @@ func TestCancelAtEveryPoll(t *testing.T) {
 		}
 		sawTrace := false
 		for _, k := range []int{1, 2, n / 4, n / 2, 3 * n / 4, n - 1, n} {
-			res, err := summary.New(summary.Options{}).Check(&pollCtx{Context: context.Background(), cancelAt: k}, p, engine.Query{})
+			res, err := summary.New(summary.Options{}).Check(&pollCtx{Context: context.Background(), cancelAt: k}, p, q)
 			if err != nil {
 				t.Fatalf("%s cancelled at poll %d of %d: %v", c.name, k, n, err)
 			}

@@ -197,11 +197,14 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	err := r.run()
 	res.Stats.Set("time_reach_ns", int64(time.Since(start)))
 	res.Stats.AddPhase(result.PhaseReach, time.Since(start))
+	if r.errorFound {
+		// Established even if the search was then stopped (when asked
+		// for every reachable state): error locations get only exact path
+		// edges.
+		found = result.PropertyAt(p, p.Procs[r.firstError.proc], int(r.firstError.loc))
+	}
 	if err != nil {
 		return stopped(err)
-	}
-	if r.errorFound {
-		found = result.PropertyAt(p, p.Procs[r.firstError.proc], int(r.firstError.loc))
 	}
 	if ctx.Err() != nil { // counting the states can take a while
 		return stopped(errTimeout)
