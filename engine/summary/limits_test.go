@@ -11,6 +11,7 @@ import (
 	"boolprog/engine/summary"
 	"boolprog/gen"
 	"boolprog/internal/testsuite"
+	"boolprog/ir"
 	"boolprog/result"
 )
 
@@ -212,5 +213,34 @@ func TestNodeLimitEverywhere(t *testing.T) {
 			}
 		}
 		t.Logf("%s: peak %d nodes, a limit struck while tracing: %v", c.name, peak, sawTrace)
+	}
+}
+
+// TestSupports: the engine refuses concurrent programs and bounded queries
+// (it would answer an unbounded question), through engine.Run and Check.
+func TestSupports(t *testing.T) {
+	seq := testsuite.Lower(t, "seq.bp", "void main() begin assert(F); end\n", "")
+	conc := testsuite.Lower(t, "conc.bp", "decl g;\nvoid main() begin start_thread w(); assert(!g); end\nvoid w() begin g := T; end\n", "")
+	bounded := engine.Query{Bound: result.Bound{Kind: result.ContextSwitches, K: 2}}
+	for _, c := range []struct {
+		name string
+		p    *ir.Program
+		q    engine.Query
+		want string
+	}{
+		{"bounded", seq, bounded, "a bound (2 context switches) applies only to concurrent programs"},
+		{"concurrent", conc, engine.Query{}, summary.ReasonConcurrent},
+	} {
+		e := summary.New(summary.Options{})
+		if err := e.Supports(c.p, c.q); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Supports = %v, want %q", c.name, err, c.want)
+		}
+		res := engine.Run(context.Background(), e, c.p, c.q)
+		if res.Verdict != result.Unknown || !strings.Contains(res.Reason, c.want) {
+			t.Errorf("%s: %s (%s), want unknown (%s)", c.name, res.Verdict, res.Reason, c.want)
+		}
+	}
+	if err := summary.New(summary.Options{}).Supports(seq, engine.Query{}); err != nil {
+		t.Errorf("a sequential unbounded query refused: %v", err)
 	}
 }

@@ -106,7 +106,21 @@ func New(opts Options) *Engine { return &Engine{opts: opts} }
 // Name returns "summary".
 func (*Engine) Name() string { return Name }
 
-var _ engine.Engine = (*Engine)(nil)
+var (
+	_ engine.Engine    = (*Engine)(nil)
+	_ engine.Supporter = (*Engine)(nil)
+)
+
+// Supports refuses concurrent programs and bounded queries.
+func (*Engine) Supports(p *ir.Program, q engine.Query) error {
+	if p.Concurrent {
+		return errors.New(ReasonConcurrent)
+	}
+	if q.Bound.Kind != result.Unbounded {
+		return fmt.Errorf("the summary engine explores every execution: a bound (%s) applies only to concurrent programs", q.Bound)
+	}
+	return nil
+}
 
 // errTimeout reports a cancelled context.
 var errTimeout = errors.New("timeout")
@@ -126,8 +140,8 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	}
 	var res *result.Result
 	var err error
-	if p.Concurrent {
-		res = result.NewUnknown(Name, ReasonConcurrent)
+	if why := e.Supports(p, q); why != nil {
+		res = result.NewUnknown(Name, why.Error())
 	} else {
 		res, err = e.check(ctx, p, q)
 	}
