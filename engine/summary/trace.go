@@ -647,29 +647,11 @@ func (tb *tracer) enter(ei *edgeInfo, vals []bool, target bdd.Node) ([]bool, err
 	return nv, nil
 }
 
-// step renders a skeleton step with concrete values.
+// step renders a skeleton step with concrete values, through the one step
+// constructor of every engine (result.NewStep: text, position and choice
+// mark from the ir).
 func (tb *tracer) step(pi *procInfo, st *tstep, vals []bool) result.Step {
 	p, l := tb.md.p, tb.md.l
-	proc := pi.proc
-	loc := proc.Locations[st.loc]
-	rs := result.Step{
-		Proc:  proc.Name,
-		Loc:   loc.ID,
-		Edge:  st.edge,
-		Line:  loc.Pos.Line,
-		Col:   loc.Pos.Col,
-		Text:  loc.Text,
-		Depth: st.depth,
-	}
-	if st.edge != result.NoEdge {
-		rs.Text = proc.Edges[st.edge].Text
-	}
-	rs.Values = make([]result.Value, 0, len(p.Globals)+len(proc.Locals))
-	for i, name := range p.Globals {
-		rs.Values = append(rs.Values, result.Value{Name: name, Value: vals[i]})
-	}
-	for j, name := range proc.Locals {
-		rs.Values = append(rs.Values, result.Value{Name: name, Value: vals[l.Local(j)]})
-	}
-	return rs
+	values := result.ValuesOf(p, pi.proc, func(v ir.VarRef) bool { return vals[l.Slot(v)] })
+	return result.NewStep(p, pi.proc, st.loc, st.edge, values, st.depth, 0)
 }
