@@ -32,6 +32,13 @@ func step(p *ir.Program, c interp.Config, e int) result.Step {
 // by the tests.
 func search(t testing.TB, p *ir.Program, maxStack int) *result.Trace {
 	t.Helper()
+	return searchCapped(t, p, maxStack, 0)
+}
+
+// searchCapped is search giving up (nil) after maxConfigs configurations
+// (0: no limit).
+func searchCapped(t testing.TB, p *ir.Program, maxStack, maxConfigs int) *result.Trace {
+	t.Helper()
 	type node struct {
 		c      interp.Config
 		parent *node
@@ -81,6 +88,9 @@ func search(t testing.TB, p *ir.Program, maxStack int) *result.Trace {
 			}
 			if k := tr.Next.Key(); !seen[k] {
 				seen[k] = true
+				if maxConfigs > 0 && len(seen) > maxConfigs {
+					return nil
+				}
 				queue = append(queue, &node{c: tr.Next, parent: x, edge: tr.Edge})
 			}
 		}
