@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"boolprog/engine"
+	"boolprog/engine/summary"
 	"boolprog/interp"
 	"boolprog/ir"
 	"boolprog/result"
@@ -127,6 +129,11 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if cf.style == "bebop" && (set["trace-numbers"] || set["trace-choices"] || cf.trace == "changes") {
 		return checkUsageError(c, s, jsonOut, "the bebop trace style prints the paper's format: no numbers, choice marks or changes")
 	}
+	if set["max-nodes"] {
+		if eng, _ := newEngine(); !slices.Contains(nodeLimitedEngines, eng.Name()) {
+			return checkUsageError(c, s, jsonOut, "--max-nodes bounds BDD nodes, which the %s engine does not use", eng.Name())
+		}
+	}
 	if cf.traceFile != "" && len(files) > 1 {
 		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
 	}
@@ -149,6 +156,9 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	}
 	return worst
 }
+
+// nodeLimitedEngines are the engines that honour Query.MaxNodes (--max-nodes).
+var nodeLimitedEngines = []string{summary.Name}
 
 // setFlags returns the names of the flags given on the command line.
 func setFlags(fs *flag.FlagSet) map[string]bool {
@@ -261,6 +271,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	var stats result.Stats
 	stats.AddPhase(result.PhaseParse, time.Since(start))
 	if !cf.quiet && cf.format != "json" {
+		prog.clear()
 		if l.note != "" {
 			fmt.Fprintln(s.stderr, l.note)
 		}

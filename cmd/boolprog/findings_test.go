@@ -18,6 +18,7 @@ import (
 	"boolprog/engine"
 	"boolprog/gen"
 	"boolprog/internal/jsonschema"
+	"boolprog/ir"
 	"boolprog/result"
 )
 
@@ -318,6 +319,7 @@ func TestReportSchema(t *testing.T) {
 		{"safe", []string{"check", "--format", "json", "testdata/safe.bp"}, exitOK},
 		{"unsafe, label", []string{"check", "--format", "json", "-l", "R", fig1}, exitFailed},
 		{"unsafe, assertion", []string{"check", "--format", "json", "testdata/assert.bp"}, exitFailed},
+		{"unsafe, trace cut", []string{"check", "--format", "json", "--engine", "test-cut", "-l", "R", fig1}, exitFailed},
 		{"unknown", []string{"check", "--format", "json", "--engine", "explicit", "testdata/threads.bp"}, exitUnknown},
 		{"unknown, interrupted", []string{"check", "--format", "json", "-l", "R", fig1}, 130},
 		{"warnings", []string{"check", "--format", "json", "testdata/getafix.bp"}, exitUnknown},
@@ -569,5 +571,82 @@ func TestFinding3Chains(t *testing.T) {
 		{name: "200k-term | chain: check", args: []string{"check", "-"}, stdin: long, code: exitFailed, last: "VERIFICATION FAILED"},
 		{name: "200k-term | chain: fmt", args: []string{"fmt", "-"}, stdin: long, code: exitOK, stdout: []string{"g := g | g | g"}},
 		{name: "200k-term | chain: graph", args: []string{"graph", "-"}, stdin: long, code: exitOK, stdout: []string{"digraph"}},
+	})
+}
+
+// Finding 1: a procedure returning 64 values (a shift 1<<64 is 0) made the
+// explicit engine answer SUCCESSFUL, and replay enumerate 2^64 values.
+func TestFinding1WideReturn(t *testing.T) {
+	src := "void main() begin f(); assert(F); end  bool<64> f() begin skip; end"
+	runCases(t, []cliCase{
+		{name: "explicit: UNKNOWN with the reason", args: []string{"check", "--engine", "explicit", "-"}, stdin: src, code: exitUnknown,
+			last: "VERIFICATION UNKNOWN: f returns 64 values: more than the explicit engine enumerates (limit 20)"},
+		{name: "summary: FAILED, replayed", args: []string{"check", "--timeout", "5s", "-"}, stdin: src, code: exitFailed,
+			stdout: []string{"<stdin>:1:24: error: assertion assert(F) fails\n"}, last: "VERIFICATION FAILED"},
+	})
+}
+
+// Finding 2: --max-vars 64 made the explicit engine answer SUCCESSFUL for
+// 64 globals and assert(F); larger values were clamped; 27 to 63 ran out
+// of memory.
+func TestFinding2MaxVars(t *testing.T) {
+	globals := func(n int) string {
+		var b strings.Builder
+		b.WriteString("decl g0")
+		for i := 1; i < n; i++ {
+			fmt.Fprintf(&b, ", g%d", i)
+		}
+		b.WriteString(";\nvoid main() begin assert(F); end\n")
+		return b.String()
+	}
+	var cases []cliCase
+	for _, n := range []int{27, 40, 63, 64} {
+		cases = append(cases, cliCase{name: fmt.Sprintf("%d globals, --max-vars %d", n, n),
+			args: []string{"check", "-q", "--engine", "explicit", "--max-vars", fmt.Sprint(n), "-"}, stdin: globals(n), code: exitUnknown,
+			last: "VERIFICATION UNKNOWN: state budget exhausted (2097152 states)", notStdout: []string{"goroutine", "SUCCESSFUL"}})
+	}
+	cases = append(cases,
+		cliCase{name: "--max-vars 65 is a usage error", args: []string{"check", "--engine", "explicit", "--max-vars", "65", "-"}, stdin: globals(64), code: exitUsage,
+			stderr: []string{"max-vars 65: the explicit engine enumerates between 1 and 64 variables"}},
+		cliCase{name: "--max-nodes with the explicit engine is a usage error", args: []string{"check", "--engine", "explicit", "--max-nodes", "100", fig1}, code: exitUsage,
+			stderr: []string{"--max-nodes bounds BDD nodes, which the explicit engine does not use"}},
+		cliCase{name: "--max-vars with another engine is a usage error", args: []string{"check", "--max-vars", "10", fig1}, code: exitUsage,
+			stderr: []string{"flag --max-vars is an option of the explicit engine, not of summary"}},
+	)
+	runCases(t, cases)
+}
+
+// cutEngine answers FAILED with a trace cut short, as an engine does when
+// its time runs out after the error is established.
+type cutEngine struct{}
+
+func (cutEngine) Name() string { return "test-cut" }
+
+func (cutEngine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	for _, pr := range p.Procs {
+		for _, l := range pr.Locations {
+			if l.Error {
+				return &result.Result{Verdict: result.Unsafe, TraceCut: true, Reason: engine.ReasonTimeout,
+					Property: result.PropertyAt(p, pr, l.ID)}, nil
+			}
+		}
+	}
+	return &result.Result{Verdict: result.Safe}, nil
+}
+
+func init() {
+	engine.Register(engine.Info{Names: []string{"test-cut"}, Doc: "a test engine whose traces are cut (tests only)",
+		Flags: engine.NoFlags(func() engine.Engine { return cutEngine{} })})
+}
+
+// Finding 4: expiry after the error is established is FAILED with a note
+// that the trace was cut, in text and JSON.
+func TestFinding4TraceCut(t *testing.T) {
+	runCases(t, []cliCase{
+		{name: "text", args: []string{"check", "--engine", "test-cut", "--timeout", "1h", "-l", "R", fig1}, code: exitFailed,
+			stdout:    []string{fig1 + ":12:8: error: label R reached\nnote: the error is reachable, but the trace was cut: timeout (1h0m0s)\n"},
+			notStdout: []string{"Line "}, last: "VERIFICATION FAILED"},
+		{name: "json", args: []string{"check", "--format", "json", "--engine", "test-cut", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{`"verdict": "unsafe"`, `"reason": "timeout"`, `"property": {`, `"trace_cut": true`}},
 	})
 }

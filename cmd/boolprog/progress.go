@@ -56,6 +56,20 @@ func (p *progress) set(phase, detail string) {
 	p.mu.Unlock()
 }
 
+// clear erases the progress line from a terminal so that other output
+// (warnings) starts on a clean line; the next refresh draws it again.
+func (p *progress) clear() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown && p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}
+
 // stop ends the progress line (clearing it on a terminal). It may be called
 // more than once.
 func (p *progress) stop() {
@@ -71,9 +85,7 @@ func (p *progress) stop() {
 	close(p.done)
 	p.mu.Unlock()
 	p.wg.Wait()
-	if p.shown && p.tty {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
+	p.clear()
 }
 
 func (p *progress) loop() {
@@ -96,13 +108,13 @@ func (p *progress) loop() {
 			p.mu.Lock()
 			line := fmt.Sprintf("boolprog: %s %s: %v in phase, %v total, heap %d MB", p.phase, p.detail,
 				now.Sub(p.since).Round(100*time.Millisecond), now.Sub(p.start).Round(100*time.Millisecond), heapBytes(sample)>>20)
-			p.mu.Unlock()
 			if p.tty {
 				fmt.Fprintf(p.w, "\r\033[K%s", line)
 			} else {
 				fmt.Fprintln(p.w, line)
 			}
 			p.shown = true
+			p.mu.Unlock()
 		}
 	}
 }

@@ -30,8 +30,13 @@ func (l layout) set(val valuation, v ir.VarRef, x bool) valuation {
 	return val &^ (1 << l.bit(v))
 }
 
-// globalsMask returns the bits of the globals.
-func (l layout) globalsMask() valuation { return 1<<uint(l.ng) - 1 }
+// globalsMask returns the bits of the globals (all 64 when there are 64).
+func (l layout) globalsMask() valuation {
+	if l.ng >= 64 {
+		return ^valuation(0)
+	}
+	return 1<<uint(l.ng) - 1
+}
 
 // possible is the set of values an expression can take: bit 0 false, bit 1
 // true.
@@ -104,11 +109,17 @@ func (l layout) eval(e ir.Expr, cur, next valuation) possible {
 }
 
 // vectors returns every combination of values of the expressions evaluated
-// in cur, as bit vectors (bit i is the value of es[i]).
-func (l layout) vectors(es []ir.Expr, cur valuation) []uint64 {
+// in cur, as bit vectors (bit i is the value of es[i]; len(es) <= 64, as
+// every caller's expressions are bounded by the variables or returned
+// values in scope). The number of vectors doubles with each
+// nondeterministic expression, so it is checked against the budget first.
+func (s *search) vectors(es []ir.Expr, cur valuation) []uint64 {
 	out := []uint64{0}
 	for i, e := range es {
-		p := l.eval(e, cur, cur)
+		p := s.lay.eval(e, cur, cur)
+		if p == pBoth {
+			s.need(2 * uint64(len(out)))
+		}
 		var next []uint64
 		for _, v := range out {
 			if p.has(false) {
@@ -125,23 +136,23 @@ func (l layout) vectors(es []ir.Expr, cur valuation) []uint64 {
 
 // post returns the valuations after an intraprocedural Skip, Assume or
 // Assign edge from cur.
-func (l layout) post(op ir.Op, cur valuation) []valuation {
+func (s *search) post(op ir.Op, cur valuation) []valuation {
 	switch op := op.(type) {
 	case *ir.Skip, *ir.Return:
 		return []valuation{cur}
 	case *ir.Assume:
-		if l.eval(op.Cond, cur, cur).has(true) {
+		if s.lay.eval(op.Cond, cur, cur).has(true) {
 			return []valuation{cur}
 		}
 		return nil
 	case *ir.Assign:
 		var out []valuation
-		for _, vec := range l.vectors(op.Values, cur) {
+		for _, vec := range s.vectors(op.Values, cur) {
 			next := cur
 			for i, t := range op.Targets {
-				next = l.set(next, t, vec>>uint(i)&1 != 0)
+				next = s.lay.set(next, t, vec>>uint(i)&1 != 0)
 			}
-			if op.Constrain == nil || l.eval(op.Constrain, cur, next).has(true) {
+			if op.Constrain == nil || s.lay.eval(op.Constrain, cur, next).has(true) {
 				out = append(out, next)
 			}
 		}

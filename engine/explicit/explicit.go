@@ -40,12 +40,20 @@
 //
 // # Limits
 //
-// Programs with thread operations get Unknown. Before enumerating states,
-// the engine checks the control-flow graph: if no error location is
-// reachable even ignoring data, the program is safe whatever its size.
-// Otherwise, if some procedure reachable from main has more than
-// Query.MaxVars variables in scope (default DefaultMaxVars, at most 64), the
-// answer is Unknown. A cancelled or expired context gives Unknown "timeout".
+// Programs with thread operations and bounded queries are not supported
+// (Supports). Before enumerating states, the engine checks the
+// control-flow graph: if no error location is reachable even ignoring
+// data, the program is safe whatever its size. Otherwise it answers Unknown
+// with the reason when a procedure reachable from main has more than
+// Options.MaxVars variables in scope or returns more than MaxVars values
+// (default DefaultMaxVars, at most MaxVarsLimit = 64: a valuation is one
+// 64-bit word), and when the state budget (Options.MaxStates, about 0.5 KB
+// per state) would be exceeded: every enumeration of 2^n valuations is
+// checked against the budget before it starts, so no shift overflows and no
+// allocation outgrows the budget. The context is polled in every long loop,
+// trace building included: when it ends before the error is established
+// the answer is Unknown ("timeout" or "interrupted", with the statistics so
+// far); after, it is Unsafe with Result.TraceCut and the error's Property.
 package explicit
 
 import (
@@ -55,7 +63,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"slices"
+	"time"
 
 	"boolprog/engine"
 	"boolprog/ir"
@@ -75,6 +85,13 @@ const MaxVarsLimit = 64
 // ReasonConcurrent is the Unknown reason for programs with threads.
 const ReasonConcurrent = "concurrent program (threads): not supported by the explicit engine"
 
+// DefaultMaxStates is the default state budget: the path edges and
+// contexts the engine may create, and the valuations one step may
+// enumerate. Each path edge costs about 0.5 KB over the three phases
+// (measured with the state-budget test), so the default bounds the engine
+// to roughly 1 GB.
+const DefaultMaxStates = 1 << 21
+
 // Options are the engine's limits. The zero value takes the defaults.
 type Options struct {
 	// MaxVars bounds the number of variables in scope (globals plus the
@@ -82,6 +99,10 @@ type Options struct {
 	// it the engine answers Unknown. 0 means DefaultMaxVars; at most
 	// MaxVarsLimit.
 	MaxVars int
+	// MaxStates is the state budget (0: DefaultMaxStates): past it the
+	// engine answers Unknown "state budget exhausted (N states)" rather
+	// than exhaust the machine's memory.
+	MaxStates int
 }
 
 // Validate reports an error for limits the engine cannot honour.
@@ -89,7 +110,17 @@ func (o Options) Validate() error {
 	if o.MaxVars < 0 || o.MaxVars > MaxVarsLimit {
 		return fmt.Errorf("max-vars %d: the explicit engine enumerates between 1 and %d variables (a valuation is a 64-bit word)", o.MaxVars, MaxVarsLimit)
 	}
+	if o.MaxStates < 0 {
+		return fmt.Errorf("max-states %d: the state budget must be positive", o.MaxStates)
+	}
 	return nil
+}
+
+func (o Options) maxStates() int {
+	if o.MaxStates == 0 {
+		return DefaultMaxStates
+	}
+	return o.MaxStates
 }
 
 func (o Options) maxVars() int {
@@ -124,6 +155,7 @@ func init() {
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
 			var o Options
 			fs.IntVar(&o.MaxVars, "max-vars", DefaultMaxVars, fmt.Sprintf("enumerate at most `n` variables in scope (globals and one procedure's locals), 1-%d; past it: UNKNOWN", MaxVarsLimit))
+			fs.IntVar(&o.MaxStates, "max-states", DefaultMaxStates, "state budget: at most `n` path edges and contexts (about 0.5 KB each); past it: UNKNOWN")
 			return func() (engine.Engine, error) { return NewWithOptions(o) }
 		},
 	})
@@ -177,38 +209,76 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 			return result.NewUnknown(Name, fmt.Sprintf(
 				"too many variables in scope for the explicit engine: %d in %s (limit %d)", n, proc.Name, limit)), nil
 		}
+		if proc.Returns > limit {
+			return result.NewUnknown(Name, fmt.Sprintf(
+				"%s returns %d values: more than the explicit engine enumerates (limit %d)", proc.Name, proc.Returns, limit)), nil
+		}
 	}
 
-	s := newSearch(ctx, p)
-	if err := s.reach(); err != nil {
-		return timeoutOr(err)
-	}
+	s := newSearch(ctx, p, e.opts.maxStates())
 	r := &result.Result{Verdict: result.Safe}
-	r.Stats.States = int64(len(s.reached))
-	r.Stats.Set("path_edges", int64(len(s.reached)))
-	r.Stats.Set("contexts", int64(len(s.contexts)))
-	r.Stats.Set("summaries", int64(s.summaries))
+	stats := func() {
+		r.Stats.States = int64(len(s.reached))
+		r.Stats.Set("path_edges", int64(len(s.reached)))
+		r.Stats.Set("contexts", int64(len(s.contexts)))
+		r.Stats.Set("summaries", int64(s.summaries))
+	}
+	start := time.Now()
+	err := s.reach()
+	r.Stats.AddPhase(result.PhaseReach, time.Since(start))
+	stats()
+	if err != nil {
+		return s.stopped(r, err)
+	}
 	if !s.errorFound {
 		return r, nil
 	}
-	tr, err := s.shortestTrace()
-	if err != nil {
-		return timeoutOr(err)
-	}
 	r.Verdict = result.Unsafe
+	r.Property = result.PropertyAt(p, p.Procs[s.firstError.ctx.proc], int(s.firstError.loc))
+	start = time.Now()
+	tr, err := s.shortestTrace()
+	r.Stats.AddPhase(result.PhaseTrace, time.Since(start))
+	if err != nil {
+		// The error is established: a search that cannot finish the
+		// trace leaves FAILED with the note that the trace was cut.
+		r.TraceCut = true
+		switch {
+		case errors.As(err, new(errStop)):
+			r.Reason = engine.StopReason(ctx)
+		case errors.As(err, new(errBudget)):
+			r.Reason = err.Error()
+		default:
+			return nil, err
+		}
+		return r, nil
+	}
+	r.Property = nil // Run derives it from the trace: the shortest trace's error
 	r.Trace = tr
 	r.Stats.Set("trace_steps", int64(len(tr.Steps)))
 	return r, nil
 }
 
-// errTimeout reports a cancelled context.
-type errTimeout struct{ error }
+// errStop reports that the context ended.
+type errStop struct{ error }
 
-func timeoutOr(err error) (*result.Result, error) {
-	if _, ok := err.(errTimeout); ok {
-		return result.NewUnknown(Name, engine.ReasonTimeout), nil
+// errBudget reports that the state budget is exhausted.
+type errBudget struct{ n int }
+
+func (e errBudget) Error() string { return fmt.Sprintf("state budget exhausted (%d states)", e.n) }
+
+// stopped turns the error of an unfinished search into an Unknown result
+// with the statistics so far.
+func (s *search) stopped(r *result.Result, err error) (*result.Result, error) {
+	r.Verdict = result.Unknown
+	switch {
+	case errors.As(err, new(errStop)):
+		r.Reason = engine.StopReason(s.ctx)
+	case errors.As(err, new(errBudget)):
+		r.Reason = err.Error()
+	default:
+		return nil, err
 	}
-	return nil, err
+	return r, nil
 }
 
 // syntacticReach returns the procedures reachable from main through calls
@@ -278,10 +348,12 @@ type callSite struct {
 
 // search holds the tabulation.
 type search struct {
-	ctx  context.Context
-	p    *ir.Program
-	lay  layout
-	tick int
+	ctx    context.Context
+	p      *ir.Program
+	lay    layout
+	tick   int
+	budget uint64 // states the search may create
+	used   uint64 // states created: path edges and contexts
 
 	// Phase 1.
 	reached    map[peKey]bool
@@ -291,13 +363,15 @@ type search struct {
 	exits      map[ctxKey][]peKey    // path edges at the exit of a context
 	summaries  int
 	errorFound bool
+	firstError peKey // the first error path edge reached
 }
 
-func newSearch(ctx context.Context, p *ir.Program) *search {
+func newSearch(ctx context.Context, p *ir.Program, budget int) *search {
 	return &search{
 		ctx:      ctx,
 		p:        p,
 		lay:      layout{ng: len(p.Globals)},
+		budget:   uint64(budget),
 		reached:  make(map[peKey]bool),
 		contexts: make(map[ctxKey]bool),
 		callers:  make(map[ctxKey][]callSite),
@@ -306,25 +380,67 @@ func newSearch(ctx context.Context, p *ir.Program) *search {
 }
 
 // cancelled checks the context after every few thousand units of work
-// (path edges created or popped).
+// (path edges created or popped, valuations enumerated).
 func (s *search) cancelled() error {
 	s.tick++
 	if s.tick >= 4096 {
 		s.tick = 0
 		if s.ctx.Err() != nil {
-			return errTimeout{s.ctx.Err()}
+			return errStop{s.ctx.Err()}
 		}
 	}
 	return nil
+}
+
+// budgetPanic carries errBudget from deep inside an enumeration to guard.
+type budgetPanic struct{ err errBudget }
+
+// need checks, before k states or valuations are enumerated, that they
+// fit in what is left of the budget; if not, it ends the search (through
+// guard) with errBudget. Enumerations of 2^n values call it first, so that
+// no shift overflows and no slice outgrows the budget.
+func (s *search) need(k uint64) {
+	if k > s.budget-min(s.used, s.budget) {
+		panic(budgetPanic{errBudget{int(min(s.budget, math.MaxInt))}})
+	}
+}
+
+// spend records one new state (path edge or context) against the budget.
+func (s *search) spend() {
+	s.need(1)
+	s.used++
+}
+
+// guard runs f, turning a budget panic into its error.
+func guard(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			bp, ok := r.(budgetPanic)
+			if !ok {
+				panic(r)
+			}
+			err = bp.err
+		}
+	}()
+	return f()
+}
+
+// pow2 returns 2^n, saturated at the largest uint64 for n >= 64.
+func pow2(n int) uint64 {
+	if n >= 64 {
+		return math.MaxUint64
+	}
+	return 1 << uint(n)
 }
 
 // mainContexts returns the contexts of main: every valuation of the
 // globals and main's locals, in increasing order.
 func (s *search) mainContexts() []ctxKey {
 	main := s.p.Procs[s.p.Main]
-	n := s.p.NumVars(main)
-	out := make([]ctxKey, 0, 1<<uint(n))
-	for v := valuation(0); v < 1<<uint(n); v++ {
+	n := pow2(s.p.NumVars(main))
+	s.need(n)
+	out := make([]ctxKey, 0, n)
+	for v := uint64(0); v < n; v++ {
 		out = append(out, ctxKey{proc: int32(s.p.Main), entry: v})
 	}
 	return out
@@ -339,8 +455,11 @@ func (s *search) arrivals(c ctxKey, loc int, val valuation, rets []uint64) []peK
 		return []peKey{{ctx: c, loc: int32(loc), val: val}}
 	}
 	if rets == nil {
-		for r := uint64(0); r < 1<<uint(proc.Returns); r++ {
-			rets = append(rets, r)
+		n := pow2(proc.Returns)
+		s.need(n)
+		rets = make([]uint64, n)
+		for r := range rets {
+			rets[r] = uint64(r)
 		}
 	}
 	out := make([]peKey, len(rets))
@@ -367,9 +486,9 @@ func (s *search) localSteps(pe peKey) []step {
 		}
 		var rets []uint64
 		if r, ok := e.Op.(*ir.Return); ok {
-			rets = s.lay.vectors(r.Values, pe.val)
+			rets = s.vectors(r.Values, pe.val)
 		}
-		for _, val := range s.lay.post(e.Op, pe.val) {
+		for _, val := range s.post(e.Op, pe.val) {
 			for _, to := range s.arrivals(pe.ctx, e.To, val, rets) {
 				out = append(out, step{edge: id, to: to})
 			}
@@ -384,9 +503,12 @@ func (s *search) entries(call *ir.Call, val valuation) []ctxKey {
 	callee := s.p.Procs[call.Proc]
 	globals := val & s.lay.globalsMask()
 	var out []ctxKey
-	nrest := len(callee.Locals) - callee.Params
-	for _, args := range s.lay.vectors(call.Args, val) {
-		for rest := uint64(0); rest < 1<<uint(nrest); rest++ {
+	rests := pow2(len(callee.Locals) - callee.Params)
+	argVecs := s.vectors(call.Args, val)
+	s.need(rests)
+	s.need(rests * uint64(len(argVecs))) // no overflow: both factors fit the budget
+	for _, args := range argVecs {
+		for rest := uint64(0); rest < rests; rest++ {
 			locals := args | rest<<uint(callee.Params)
 			out = append(out, ctxKey{proc: int32(call.Proc), entry: globals | locals<<uint(s.lay.ng)})
 		}
@@ -433,6 +555,7 @@ func (s *search) isExit(pe peKey) bool { return int(pe.loc) == s.p.Procs[pe.ctx.
 func (s *search) propagate(pe peKey) {
 	s.tick++
 	if !s.reached[pe] {
+		s.spend()
 		s.reached[pe] = true
 		s.work = append(s.work, pe)
 	}
@@ -442,6 +565,7 @@ func (s *search) enter(c ctxKey) {
 	if s.contexts[c] {
 		return
 	}
+	s.spend()
 	s.contexts[c] = true
 	proc := s.p.Procs[c.proc]
 	for _, pe := range s.arrivals(c, proc.Entry, c.entry, nil) {
@@ -450,8 +574,13 @@ func (s *search) enter(c ctxKey) {
 }
 
 // reach computes all reachable path edges.
-func (s *search) reach() error {
+func (s *search) reach() error { return guard(s.reach1) }
+
+func (s *search) reach1() error {
 	for _, c := range s.mainContexts() {
+		if err := s.cancelled(); err != nil {
+			return err
+		}
 		s.enter(c)
 	}
 	for len(s.work) > 0 {
@@ -462,7 +591,10 @@ func (s *search) reach() error {
 		s.work = s.work[:len(s.work)-1]
 		switch {
 		case s.isError(pe):
-			s.errorFound = true // executions stop at an error
+			if !s.errorFound {
+				s.errorFound, s.firstError = true, pe
+			}
+			// Executions stop at an error.
 		case s.isExit(pe):
 			s.summaries++
 			s.exits[pe.ctx] = append(s.exits[pe.ctx], pe)
@@ -690,7 +822,7 @@ type prefix struct {
 // prefixes runs Dijkstra over contexts: main's contexts at 0, and a call
 // site in context c with same-level distance d enters its callee at
 // P(c) + d + 1.
-func (s *search) prefixes(ds *distances) map[ctxKey]prefix {
+func (s *search) prefixes(ds *distances) (map[ctxKey]prefix, error) {
 	best := make(map[ctxKey]prefix)
 	index := make(map[ctxKey]int) // context -> position in ds.ctxOrder, for tie-breaking
 	for i, c := range ds.ctxOrder {
@@ -703,6 +835,9 @@ func (s *search) prefixes(ds *distances) map[ctxKey]prefix {
 	}
 	done := make(map[ctxKey]bool)
 	for q.Len() > 0 {
+		if err := s.cancelled(); err != nil {
+			return nil, err
+		}
 		it := heap.Pop(&q).(ctxItem)
 		if done[it.c] || best[it.c].p != it.p {
 			continue
@@ -717,7 +852,7 @@ func (s *search) prefixes(ds *distances) map[ctxKey]prefix {
 			heap.Push(&q, ctxItem{p: p, order: index[co.callee], c: co.callee})
 		}
 	}
-	return best
+	return best, nil
 }
 
 type ctxItem struct {
@@ -744,12 +879,26 @@ func (q *ctxQueue) Pop() any {
 }
 
 // shortestTrace runs phases 2-4 and builds the trace.
-func (s *search) shortestTrace() (*result.Trace, error) {
+func (s *search) shortestTrace() (tr *result.Trace, err error) {
+	// Phases 2-4 revisit the states of phase 1 (which fit the budget)
+	// and create no new ones: their enumerations are checked afresh.
+	s.used = 0
+	err = guard(func() error {
+		tr, err = s.shortestTrace1()
+		return err
+	})
+	return tr, err
+}
+
+func (s *search) shortestTrace1() (*result.Trace, error) {
 	ds, err := s.sameLevel()
 	if err != nil {
 		return nil, err
 	}
-	pre := s.prefixes(ds)
+	pre, err := s.prefixes(ds)
+	if err != nil {
+		return nil, err
+	}
 	bestLen, bestPE := -1, peKey{}
 	for _, pe := range ds.errors {
 		pf, ok := pre[pe.ctx]
@@ -776,15 +925,18 @@ func (s *search) shortestTrace() (*result.Trace, error) {
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		depth := len(chain) - 1 - i
-		b.sameLevel(chain[i].pe, depth)
+		if err := b.sameLevel(chain[i].pe, depth); err != nil {
+			return nil, err
+		}
 		b.add(chain[i].pe, chain[i].edge, depth)
 	}
 	depth := len(chain)
-	if s.p.Procs[bestPE.ctx.proc].Locations[bestPE.loc].Kind == ir.FailLoc {
-		// The failing assert is the last step of the same-level path.
-		b.sameLevel(bestPE, depth)
-	} else {
-		b.sameLevel(bestPE, depth)
+	// A failing assert is the last step of the same-level path; a target
+	// label adds the final step at the label.
+	if err := b.sameLevel(bestPE, depth); err != nil {
+		return nil, err
+	}
+	if s.p.Procs[bestPE.ctx.proc].Locations[bestPE.loc].Kind != ir.FailLoc {
 		b.add(bestPE, result.NoEdge, depth)
 	}
 	if len(b.steps) != bestLen {
@@ -810,10 +962,13 @@ func (b *builder) add(pe peKey, edge int, depth int) {
 
 // sameLevel appends the steps of the shortest same-level path from the
 // entry of pe's context to pe (exclusive), expanding calls.
-func (b *builder) sameLevel(pe peKey, depth int) {
+func (b *builder) sameLevel(pe peKey, depth int) error {
 	// Collect the links backwards, then emit forwards.
 	var links []how
 	for x := pe; ; {
+		if err := b.s.cancelled(); err != nil {
+			return err
+		}
 		h := b.ds.pes[x].pred
 		if h.kind == howEntry {
 			break
@@ -825,7 +980,10 @@ func (b *builder) sameLevel(pe peKey, depth int) {
 		h := links[i]
 		b.add(h.from, h.edge, depth)
 		if h.kind == howReturn {
-			b.sameLevel(h.exit, depth+1)
+			if err := b.sameLevel(h.exit, depth+1); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
 }

@@ -1,0 +1,152 @@
+package explicit
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"boolprog/engine"
+	"boolprog/internal/testsuite"
+	"boolprog/result"
+)
+
+// globals returns a program with n globals and `assert(F)` in main.
+func globals(n int) string {
+	var b strings.Builder
+	b.WriteString("decl ")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "g%d", i)
+	}
+	b.WriteString(";\nvoid main() begin assert(F); end\n")
+	return b.String()
+}
+
+// TestWidthLimits checks the programs at the width of a valuation (issue
+// 16, findings 1 and 2): no shift or enumeration may overflow into a wrong
+// SUCCESSFUL; the engine answers Unknown with its reason instead.
+func TestWidthLimits(t *testing.T) {
+	ret64 := "void main() begin f(); assert(F); end\nbool<64> f() begin skip; end\n"
+	for _, c := range []struct {
+		name   string
+		src    string
+		opts   Options
+		reason string
+	}{
+		{"64 returned values", ret64, Options{}, "f returns 64 values: more than the explicit engine enumerates (limit 20)"},
+		{"64 returned values, max-vars 64", ret64, Options{MaxVars: 64}, "state budget exhausted (2097152 states)"},
+		{"64 globals", globals(64), Options{MaxVars: 64}, "state budget exhausted"},
+		{"63 globals", globals(63), Options{MaxVars: 64}, "state budget exhausted"},
+		{"24 globals", globals(24), Options{MaxVars: 24}, "state budget exhausted"},
+		{"21 globals, default", globals(21), Options{}, "too many variables in scope for the explicit engine: 21 in main (limit 20)"},
+		{"small budget", globals(10), Options{MaxStates: 100}, "state budget exhausted (100 states)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := testsuite.Lower(t, "w.bp", c.src, "")
+			eng, err := NewWithOptions(c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := engine.Run(context.Background(), eng, p, engine.Query{})
+			if res.Verdict != result.Unknown || !strings.HasPrefix(res.Reason, c.reason) {
+				t.Errorf("%s %q, want Unknown %q", res.Verdict, res.Reason, c.reason)
+			}
+		})
+	}
+	// Within the budget the wide programs are decided.
+	for _, c := range []struct {
+		src  string
+		opts Options
+	}{
+		{"void main() begin f(); assert(F); end\nbool<16> f() begin skip; end\n", Options{}},
+		{globals(16), Options{}},
+	} {
+		p := testsuite.Lower(t, "w.bp", c.src, "")
+		eng, _ := NewWithOptions(c.opts)
+		if res := engine.Run(context.Background(), eng, p, engine.Query{}); res.Verdict != result.Unsafe {
+			t.Errorf("%s: %s %q", c.src, res.Verdict, res.Reason)
+		}
+	}
+}
+
+// countdown is a context whose Err becomes context.Canceled after a given
+// number of calls: a deterministic way to end a search at a chosen poll.
+type countdown struct {
+	context.Context
+	left atomic.Int64
+	done chan struct{}
+}
+
+func newCountdown(n int64) *countdown {
+	c := &countdown{Context: context.Background(), done: make(chan struct{})}
+	c.left.Store(n)
+	return c
+}
+
+func (c *countdown) Err() error {
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+func (c *countdown) Done() <-chan struct{} { return c.done }
+
+// polls is a context that counts the calls of Err and never ends.
+type polls struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *polls) Err() error { c.n.Add(1); return nil }
+
+// TestTraceCut checks that a search stopped after the error is established
+// answers FAILED with the note that the trace was cut, and one stopped
+// before answers Unknown (issue 16, finding 4).
+func TestTraceCut(t *testing.T) {
+	loop := "decl a, b, c, d, e, f;\nvoid main() begin\n L: a, b, c, d, e, f := *, *, *, *, *, *; goto L, M;\n M: SLIC_ERROR: skip;\nend\n"
+	p := testsuite.Lower(t, "loop.bp", loop, "")
+	// Count the polls of phase 1.
+	pc := &polls{Context: context.Background()}
+	s := newSearch(pc, p, DefaultMaxStates)
+	if err := s.reach(); err != nil || !s.errorFound {
+		t.Fatalf("reach: %v, error found %v", err, s.errorFound)
+	}
+	reachPolls := pc.n.Load()
+	// One engine.Run poll comes before Check.
+	res := engine.Run(newCountdown(reachPolls+1), New(), p, engine.Query{})
+	if res.Verdict != result.Unsafe || !res.TraceCut || res.Trace != nil || res.Property == nil ||
+		res.Note() != "the error is reachable, but the trace was cut: interrupted" {
+		t.Errorf("stopped after reach: %s cut=%v %q property %+v", res.Verdict, res.TraceCut, res.Note(), res.Property)
+	}
+	res = engine.Run(newCountdown(reachPolls/2), New(), p, engine.Query{})
+	if res.Verdict != result.Unknown || res.Reason != engine.ReasonInterrupted || res.Stats.States == 0 {
+		t.Errorf("stopped during reach: %s %q, %d states so far", res.Verdict, res.Reason, res.Stats.States)
+	}
+	if res := engine.Run(context.Background(), New(), p, engine.Query{}); res.Verdict != result.Unsafe || res.TraceCut {
+		t.Errorf("not stopped: %s cut=%v", res.Verdict, res.TraceCut)
+	}
+}
+
+// TestBudgetPromptly checks that the case of issue 16 (24 variables with
+// --max-vars 24, which ran 34 s and took 6.2 GB) ends with Unknown without
+// exploring: the 2^24 initial valuations do not fit the budget. The time
+// is not asserted (the machine is shared); the test's own timeout would
+// catch a regression to the old behaviour.
+func TestBudgetPromptly(t *testing.T) {
+	src := "decl a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23;\n" +
+		"void main() begin L: a0, a1 := *, *; goto L, M; M: assert(!(a0 & a1 & a23)); end\n"
+	p := testsuite.Lower(t, "v24.bp", src, "")
+	eng, _ := NewWithOptions(Options{MaxVars: 24})
+	ctx, cancel := context.WithTimeoutCause(context.Background(), 5*time.Second, engine.ErrTimeout)
+	defer cancel()
+	res := engine.Run(ctx, eng, p, engine.Query{})
+	if res.Verdict != result.Unknown || !strings.HasPrefix(res.Reason, "state budget exhausted") {
+		t.Errorf("%s %q", res.Verdict, res.Reason)
+	}
+}
