@@ -1,6 +1,8 @@
 package interp_test
 
 import (
+	"errors"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -159,6 +161,11 @@ func TestConcurrentBenchmarks(t *testing.T) {
 			}
 			if err := interp.Replay(p, tr); err != nil {
 				t.Errorf("Replay: %v\n%s", err, traceString(tr))
+			}
+			if thin := thinned(tr, 1); interp.Replay(p, thin) != nil {
+				if err := interp.Replay(p, thin); !errors.Is(err, interp.ErrTooManyChoices) {
+					t.Errorf("Replay with values left out: %v\n%s", err, traceString(thin))
+				}
 			}
 			if len(tr.Steps) > 1 && !hasSwitch(tr) && strings.HasPrefix(d.Name, "Threads") {
 				t.Logf("trace without a context switch (%d steps)", len(tr.Steps))
@@ -486,7 +493,27 @@ func TestGetafixBenchmarks(t *testing.T) {
 				if err := interp.Replay(p, tr); err != nil {
 					t.Errorf("Replay: %v\n%s", err, traceString(tr))
 				}
+				if err := interp.Replay(p, thinned(tr, 2)); err != nil && !errors.Is(err, interp.ErrTooManyChoices) {
+					t.Errorf("Replay with values left out: %v", err)
+				}
 			}
 		})
 	}
+}
+
+// thinned returns tr with about a third of its values left out, chosen
+// with the given seed.
+func thinned(tr *result.Trace, seed uint64) *result.Trace {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	thin := &result.Trace{Steps: append([]result.Step(nil), tr.Steps...)}
+	for i := range thin.Steps {
+		var kept []result.Value
+		for _, v := range thin.Steps[i].Values {
+			if rng.IntN(3) > 0 {
+				kept = append(kept, v)
+			}
+		}
+		thin.Steps[i].Values = kept
+	}
+	return thin
 }

@@ -3,13 +3,11 @@ package interp_test
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"boolprog/gen"
 	"boolprog/internal/testsuite"
 	"boolprog/interp"
-	"boolprog/result"
 )
 
 // TestRandomReplay replays the brute-force search's error traces of random
@@ -34,17 +32,7 @@ func TestRandomReplay(t *testing.T) {
 		if err := interp.Replay(p, tr); err != nil {
 			t.Fatalf("seed %d: Replay: %v\n%s\n%s", seed, err, src, traceString(tr))
 		}
-		rng := rand.New(rand.NewPCG(uint64(seed), 1))
-		thin := &result.Trace{Steps: append([]result.Step(nil), tr.Steps...)}
-		for i := range thin.Steps {
-			var kept []result.Value
-			for _, v := range thin.Steps[i].Values {
-				if rng.IntN(3) > 0 {
-					kept = append(kept, v)
-				}
-			}
-			thin.Steps[i].Values = kept
-		}
+		thin := thinned(tr, uint64(seed))
 		if err := interp.Replay(p, thin); err != nil && !errors.Is(err, interp.ErrTooManyChoices) {
 			t.Fatalf("seed %d: Replay with values left out: %v\n%s\n%s", seed, err, src, traceString(thin))
 		}
