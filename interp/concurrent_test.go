@@ -91,6 +91,13 @@ func searchFrom(t testing.TB, p *ir.Program, inits []interp.Config, maxSwitches,
 		if err != nil {
 			t.Fatal(err)
 		}
+		// A thread that starts at an error location has reached it too
+		// (the final step shows it there, if the thread may run).
+		for _, tr := range succ {
+			if top := x.c.Thread(tr.Thread); p.Procs[top.Proc].Locations[top.Loc].Error {
+				return trace(x, threadStep(p, x.c, tr.Thread, result.NoEdge))
+			}
+		}
 		for _, tr := range succ {
 			sw := x.switches
 			if x.c.Running >= 0 && tr.Thread != x.c.Running {
@@ -178,8 +185,8 @@ func TestConcurrentBenchmarks(t *testing.T) {
 }
 
 func hasSwitch(tr *result.Trace) bool {
-	for i := 1; i < len(tr.Steps); i++ {
-		if tr.Steps[i].Thread != tr.Steps[i-1].Thread {
+	for _, s := range tr.Steps {
+		if s.Switch {
 			return true
 		}
 	}
