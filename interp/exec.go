@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -94,6 +95,9 @@ type stepper struct {
 	atomicVar int      // index of Getafix's global `atomic`, or -1
 	free      int      // free two-valued choices enumerated in the current step
 	out       []Config // the outcomes of the current step
+
+	ctx   context.Context // polled during long enumerations, if not nil
+	polls int
 }
 
 func newStepper(p *ir.Program, g guide) *stepper {
@@ -157,11 +161,20 @@ func (s *stepper) pick(vs values, f fate) ([]bool, error) {
 }
 
 // each calls fn with every combination of one value from each list of
-// opts (a nil list leaves its position false). fn must not keep vals.
-func each(opts [][]bool, fn func(vals []bool) error) error {
+// opts (a nil list leaves its position false). fn must not keep vals. A
+// step may have up to 2^MaxOmitted combinations: each polls s.ctx (if set)
+// every 1024 of them.
+func (s *stepper) each(opts [][]bool, fn func(vals []bool) error) error {
 	idx := make([]int, len(opts))
 	vals := make([]bool, len(opts))
 	for {
+		if s.ctx != nil {
+			if s.polls++; s.polls%1024 == 0 {
+				if err := s.ctx.Err(); err != nil {
+					return err
+				}
+			}
+		}
 		for i, o := range opts {
 			if o != nil {
 				vals[i] = o[idx[i]]
@@ -370,7 +383,7 @@ func (s *stepper) exec(c Config, t, id int) error {
 			}
 			opts[i] = o
 		}
-		err := each(opts, func(vals []bool) error {
+		err := s.each(opts, func(vals []bool) error {
 			g, l := c.Globals, top.Locals
 			if anyGlobal {
 				g = slices.Clone(g)
@@ -416,7 +429,7 @@ func (s *stepper) exec(c Config, t, id int) error {
 			}
 			opts[j] = o
 		}
-		err := each(opts, func(vals []bool) error {
+		err := s.each(opts, func(vals []bool) error {
 			f := *entry
 			f.Locals = slices.Clone(vals)
 			return s.pop(n, t, &f, nil, &pl, 0)
@@ -453,7 +466,7 @@ func (s *stepper) exec(c Config, t, id int) error {
 			}
 			opts[j] = o
 		}
-		err := each(opts, func(vals []bool) error {
+		err := s.each(opts, func(vals []bool) error {
 			var nf *Frame
 			if callee.Entry != callee.Exit {
 				nf = &Frame{Proc: op.Proc, Loc: callee.Entry, Locals: slices.Clone(vals), Call: -1}
@@ -507,7 +520,7 @@ func (s *stepper) pop(n Config, t int, f *Frame, rets []values, pl *plan, level 
 		}
 		opts[i] = o
 	}
-	err := each(opts, func(vals []bool) error {
+	err := s.each(opts, func(vals []bool) error {
 		g, l := n.Globals, caller.Locals
 		if anyGlobal {
 			g = slices.Clone(g)
@@ -562,7 +575,7 @@ func (s *stepper) threadEnds(n Config, t int) error {
 			opts = append(opts, o)
 		}
 	}
-	err := each(opts, func(vals []bool) error {
+	err := s.each(opts, func(vals []bool) error {
 		m := n
 		m.Threads = make([]*Frame, len(s.p.Threads))
 		for i, pi := range s.p.Threads {

@@ -65,7 +65,9 @@ func ReplayContext(ctx context.Context, p *ir.Program, tr *result.Trace) error {
 	if tr == nil || len(tr.Steps) == 0 {
 		return fmt.Errorf("replay: empty trace")
 	}
-	return newReplayer(p, tr.Steps).run(ctx)
+	r := newReplayer(p, tr.Steps)
+	r.s.ctx = ctx
+	return r.run(ctx)
 }
 
 // replayer holds what Replay knows about the trace; it is also the guide
@@ -221,6 +223,9 @@ func (r *replayer) run(ctx context.Context) error {
 			r.s.g = nil
 			cands, ended, err = r.advance(kept, t, edge.ID)
 			r.s.g = r
+			if cerr := ctx.Err(); cerr != nil {
+				return fmt.Errorf("replay: stopped at step %d of %d: %w", i+1, len(steps), cerr)
+			}
 			if err != nil || len(cands) > maxCandidates {
 				return fmt.Errorf("%s: %q cannot be executed in this state, or not to the values the trace states next (%s)", where, edge.Text, kept[0].String(p))
 			}
@@ -333,7 +338,7 @@ func (s *stepper) initials() ([]Config, error) {
 	}
 	ng := len(s.p.Globals)
 	var out []Config
-	err := each(opts, func(vals []bool) error {
+	err := s.each(opts, func(vals []bool) error {
 		out = append(out, Initial(s.p, vals[:ng], vals[ng:]))
 		return nil
 	})
