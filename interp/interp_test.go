@@ -313,3 +313,20 @@ func TestBenchmarks(t *testing.T) {
 		})
 	}
 }
+
+// TestStringDeep checks that a deep stack and many globals are abridged.
+func TestStringDeep(t *testing.T) {
+	p := testsuite.Lower(t, "d.bp", "decl "+names("g", 40)+";\nvoid main() begin f(); end\nvoid f() begin f(); end\n", "")
+	c := interp.Initial(p, make([]bool, 40), nil)
+	for range 20 {
+		succ, err := interp.Successors(p, c)
+		if err != nil || len(succ) != 1 {
+			t.Fatal(len(succ), err)
+		}
+		c = succ[0].Next
+	}
+	want := "g30=0 g31=0 … 8 more globals | main@2 | … 13 frames … | f@3 | f@3 | f@3 | f@3 | f@3 | f@3 | f@3"
+	if got := c.String(p); !strings.HasSuffix(got, want) {
+		t.Errorf("String: %s\nwant it to end with %s", got, want)
+	}
+}
