@@ -331,28 +331,24 @@ func (s *stepper) exec(c Config, t, id int) error {
 	n := c
 	n.Running = t
 	moved := &Frame{Proc: top.Proc, Loc: e.To, Locals: top.Locals, Call: -1, Caller: top.Caller, Depth: top.Depth}
-	finish := func(n Config, rets []values) error {
-		pl := s.plan(moved, nil)
-		return s.pop(n, t, moved, rets, &pl, 0)
-	}
 
 	switch op := e.Op.(type) {
 	case *ir.Skip:
-		return finish(n, nil)
+		return s.finish(n, t, moved, nil)
 
 	case *ir.Assume:
 		if !canBe(st.eval(op.Cond), true) {
 			return nil
 		}
-		return finish(n, nil)
+		return s.finish(n, t, moved, nil)
 
 	case *ir.AtomicBegin:
 		n.Atomic = t
-		return finish(n, nil)
+		return s.finish(n, t, moved, nil)
 
 	case *ir.AtomicEnd:
 		n.Atomic = -1
-		return finish(n, nil)
+		return s.finish(n, t, moved, nil)
 
 	case *ir.EndThread:
 		return s.threadEnds(n, t)
@@ -362,7 +358,7 @@ func (s *stepper) exec(c Config, t, id int) error {
 		for i, v := range op.Values {
 			rets[i] = st.eval(v)
 		}
-		return finish(n, rets)
+		return s.finish(n, t, moved, rets)
 
 	case *ir.Assign:
 		pl := s.plan(moved, op.Constrain)
@@ -383,6 +379,7 @@ func (s *stepper) exec(c Config, t, id int) error {
 			}
 			opts[i] = o
 		}
+		reuse := true
 		err := s.each(opts, func(vals []bool) error {
 			g, l := c.Globals, top.Locals
 			if anyGlobal {
@@ -406,9 +403,14 @@ func (s *stepper) exec(c Config, t, id int) error {
 			}
 			m := n
 			m.Globals = g
-			f := *moved
+			f := moved
+			if reuse {
+				reuse = false // moved is not shared yet: the first outcome takes it
+			} else {
+				f = &Frame{Proc: moved.Proc, Loc: moved.Loc, Call: -1, Caller: moved.Caller, Depth: moved.Depth}
+			}
 			f.Locals = l
-			return s.pop(m, t, &f, nil, &pl, 0)
+			return s.pop(m, t, f, nil, &pl, 0)
 		})
 		return err
 
@@ -444,7 +446,7 @@ func (s *stepper) exec(c Config, t, id int) error {
 		if op.Goto >= 0 {
 			nf := &Frame{Proc: top.Proc, Loc: op.Goto, Locals: top.Locals, Call: -1, Caller: top.Caller, Depth: top.Depth}
 			n.Threads = append(slices.Clone(c.Threads), nf)
-			return finish(n, nil)
+			return s.finish(n, t, moved, nil)
 		}
 		callee := s.p.Procs[op.Proc]
 		opts := make([][]bool, len(callee.Locals))
@@ -473,11 +475,18 @@ func (s *stepper) exec(c Config, t, id int) error {
 			}
 			m := n
 			m.Threads = append(slices.Clone(c.Threads), nf)
-			return finish(m, nil)
+			return s.finish(m, t, moved, nil)
 		})
 		return err
 	}
 	return fmt.Errorf("interp: %s (line %d): unknown operation %T", proc.Name, e.Pos.Line, e.Op)
+}
+
+// finish finishes a step that left frame f (at the edge's target) on top
+// of thread t: see pop.
+func (s *stepper) finish(n Config, t int, f *Frame, rets []values) error {
+	pl := s.plan(f, nil)
+	return s.pop(n, t, f, rets, &pl, 0)
 }
 
 // pop finishes a step whose frame of the given level, f, has arrived at

@@ -84,7 +84,7 @@ type replayer struct {
 	nextSame  []int       // the next step of the same thread, or -1
 	first     map[int]int // thread → its first step
 	slots     [][]int     // per step: the variable slot of each value, computed on demand
-	slotErr   []error
+	slotErr   map[int]error
 
 	iota []int       // 0, 1, 2, …: the slots of a step that lists every variable
 	kept []Config    // buffer: the candidates a step describes
@@ -103,7 +103,7 @@ func newReplayer(p *ir.Program, steps []result.Step) *replayer {
 		nextSame:  make([]int, len(steps)),
 		first:     make(map[int]int),
 		slots:     make([][]int, len(steps)),
-		slotErr:   make([]error, len(steps)),
+		slotErr:   make(map[int]error),
 	}
 	r.s = newStepper(p, r)
 	for _, proc := range p.Procs {
@@ -449,14 +449,6 @@ func (r *replayer) stepSlots(k int) ([]int, error) {
 		r.slotErr[k] = fmt.Errorf("no procedure %q", s.Proc)
 		return nil, r.slotErr[k]
 	}
-	locals := r.localIdx[proc]
-	if locals == nil {
-		locals = make(map[string][]int)
-		for j, name := range proc.Locals {
-			locals[name] = append(locals[name], j)
-		}
-		r.localIdx[proc] = locals
-	}
 	ng := len(r.p.Globals)
 	if n := ng + len(proc.Locals); len(s.Values) == n {
 		// The common case: every variable in scope, in order (as
@@ -481,6 +473,14 @@ func (r *replayer) stepSlots(k int) ([]int, error) {
 			r.slots[k] = r.iota[:n:n]
 			return r.slots[k], nil
 		}
+	}
+	locals := r.localIdx[proc]
+	if locals == nil {
+		locals = make(map[string][]int)
+		for j, name := range proc.Locals {
+			locals[name] = append(locals[name], j)
+		}
+		r.localIdx[proc] = locals
 	}
 	slots := make([]int, len(s.Values))
 	next := 0
