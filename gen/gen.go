@@ -43,12 +43,18 @@ const (
 // parameters and locals), so that an explicit-state checker needs only tens
 // of milliseconds per program.
 type Options struct {
-	Globals   int     // number of global variables (default 3; negative for none)
-	MaxLocals int     // maximum number of parameters plus locals of a procedure (default 4; negative for none)
-	Procs     int     // number of procedures, main included (default 4)
-	Stmts     int     // maximum number of statements at the top level of a procedure body (default 5)
-	Depth     int     // maximum nesting depth of if and while (default 2; negative for none)
-	Omit      Feature // features not to use (default none)
+	Globals   int // number of global variables (default 3; negative for none)
+	MaxLocals int // maximum number of parameters plus locals of a procedure (default 4; negative for none)
+	Procs     int // number of procedures, main included (default 4)
+	Stmts     int // maximum number of statements at the top level of a procedure body (default 5)
+	Depth     int // maximum nesting depth of if and while (default 2; negative for none)
+	// MaxReturns is the number of values a multi-value procedure returns
+	// (default 2; negative for 1), e.g. 64 for programs at the width
+	// limit of explicit-state engines. With Globals and MaxLocals it makes
+	// the programs "at the limits": Globals 64 and MaxLocals -1 put exactly
+	// 64 variables in scope in every procedure.
+	MaxReturns int
+	Omit       Feature // features not to use (default none)
 }
 
 // Default returns the options Random uses for a zero Options.
@@ -68,6 +74,10 @@ func (o Options) withDefaults() Options {
 	def(&o.Procs, 4)
 	def(&o.Stmts, 5)
 	def(&o.Depth, 2)
+	def(&o.MaxReturns, 2)
+	if o.MaxReturns < 1 {
+		o.MaxReturns = 1
+	}
 	if o.Procs < 1 {
 		o.Procs = 1
 	}
@@ -148,7 +158,7 @@ func (g *generator) program() *program {
 				pr.params = append(pr.params, "p"+strconv.Itoa(j))
 			}
 			nown -= np
-			maxRet := 2
+			maxRet := o.MaxReturns
 			if !g.has(MultiReturn) {
 				maxRet = 1
 			}

@@ -4,7 +4,6 @@ import (
 	"boolprog/internal/testsuite"
 	"bytes"
 	"context"
-	"slices"
 	"strings"
 	"testing"
 
@@ -50,103 +49,6 @@ func checkWith(t testing.TB, p *ir.Program, q engine.Query, opts explicit.Option
 		}
 	}
 	return res
-}
-
-// TestBenchmarks checks every satabs-boppo test against its test.desc:
-// sequential ones must get the expected verdict (FAILED ones with a trace
-// that replays), concurrent ones Unknown.
-func TestBenchmarks(t *testing.T) {
-	cases, err := testsuite.SatabsBoppo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cases == nil {
-		t.Skip("benchmarks not found")
-	}
-	sequential := 0
-	for _, d := range cases {
-		t.Run(d.Name, func(t *testing.T) {
-			p := testsuite.LowerFile(t, d.File, d.Target)
-			res := check(t, p, engine.Query{})
-			if p.Concurrent {
-				if res.Verdict != result.Unknown || res.Reason != explicit.ReasonConcurrent {
-					t.Errorf("concurrent program: %s %s", res.Verdict, res.Reason)
-				}
-				return
-			}
-			sequential++
-			want := result.Safe
-			if d.Failed {
-				want = result.Unsafe
-			}
-			if res.Verdict != want {
-				t.Errorf("verdict %s (%s), want %s", res.Verdict, res.Reason, want)
-			}
-			if d.Target != "" && res.Verdict == result.Unsafe {
-				last := res.Trace.Steps[len(res.Trace.Steps)-1]
-				proc := p.Proc(last.Proc)
-				if !containsString(proc.Locations[last.Loc].Labels, d.Target) {
-					t.Errorf("trace ends at %+v, not at label %s", last, d.Target)
-				}
-			}
-		})
-	}
-	if sequential != 23 {
-		t.Errorf("%d sequential benchmarks, want 23", sequential)
-	}
-}
-
-func containsString(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// TestFigure1 checks the trace of the Bebop paper's Figure 1.
-func TestFigure1(t *testing.T) {
-	p := testsuite.LowerFile(t, "../../"+testsuite.Figure1File, "R")
-	res := check(t, p, engine.Query{Target: "R"})
-	if res.Verdict != result.Unsafe {
-		t.Fatalf("verdict %s", res.Verdict)
-	}
-	var lines []int
-	for _, s := range res.Trace.Steps {
-		lines = append(lines, s.Line)
-	}
-	want := testsuite.Figure1Lines
-	if !slices.Equal(lines, want) {
-		t.Errorf("lines %v\nwant  %v", lines, want)
-	}
-	var b bytes.Buffer
-	if err := result.WriteTrace(&b, res.Trace, result.Bebop); err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != testsuite.Figure1Bebop {
-		t.Errorf("Bebop trace:\n%s\nwant:\n%s", b.String(), testsuite.Figure1Bebop)
-	}
-}
-
-// TestShortest checks trace lengths on programs where the shortest trace
-// must look through calls: the engine must not prefer a path with fewer
-// top-level steps but a long callee.
-func TestShortest(t *testing.T) {
-	for _, c := range testsuite.Shortest {
-		t.Run(c.Name, func(t *testing.T) {
-			p := testsuite.Lower(t, "s.bp", c.Src, "")
-			res := check(t, p, engine.Query{})
-			if res.Verdict != result.Unsafe {
-				t.Fatalf("verdict %s", res.Verdict)
-			}
-			if n := len(res.Trace.Steps); n != c.Steps {
-				var b bytes.Buffer
-				result.WriteTrace(&b, res.Trace, result.Forward)
-				t.Errorf("%d steps, want %d:\n%s", n, c.Steps, b.String())
-			}
-		})
-	}
 }
 
 // TestLimits checks the Unknown answers.

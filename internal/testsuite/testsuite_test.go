@@ -3,13 +3,7 @@ package testsuite
 import "testing"
 
 func TestSatabsBoppo(t *testing.T) {
-	cases, err := SatabsBoppo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cases == nil {
-		t.Skip("shared benchmarks not found")
-	}
+	cases := SatabsBoppoOrSkip(t)
 	byName := make(map[string]Case)
 	for _, c := range cases {
 		byName[c.Name] = c
