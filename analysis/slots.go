@@ -68,6 +68,15 @@ func (s Slots) Scope(proc *ir.Proc) Set {
 	return set
 }
 
+// All returns the set of every slot.
+func (s Slots) All() Set {
+	set := NewSet(s.N())
+	for i := 0; i < s.N(); i++ {
+		set.Add(i)
+	}
+	return set
+}
+
 // Globals returns the set of all global slots.
 func (s Slots) Globals() Set {
 	set := NewSet(s.N())

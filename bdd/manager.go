@@ -96,6 +96,7 @@ type Manager struct {
 	marks []uint64 // scratch mark bits, one per node
 
 	blocks       []block
+	blocked      map[int32]bool // the variables in blocks
 	autoReorder  bool
 	reorderAt    int // live-node count triggering the next automatic reorder
 	inReorder    bool

@@ -47,16 +47,22 @@ func (m *Manager) AddBlock(vars ...int) error {
 			return fmt.Errorf("bdd: AddBlock: variables %v do not occupy consecutive levels", vars)
 		}
 	}
-	for _, b := range m.blocks {
-		for _, v := range b.vars {
-			if slices.Contains(vars, int(v)) {
-				return fmt.Errorf("bdd: AddBlock: variable %d is already in a block", v)
-			}
+	// blocked indexes the variables already in blocks: scanning every
+	// block made declaring one block per program variable quadratic.
+	if m.blocked == nil {
+		m.blocked = make(map[int32]bool)
+	}
+	for _, v := range vars {
+		if m.blocked[int32(v)] {
+			return fmt.Errorf("bdd: AddBlock: variable %d is already in a block", v)
 		}
 	}
 	b := block{}
 	for _, l := range ls {
 		b.vars = append(b.vars, m.level2var[l])
+	}
+	for _, v := range b.vars {
+		m.blocked[v] = true
 	}
 	m.blocks = append(m.blocks, b)
 	return nil

@@ -1,6 +1,7 @@
 package interp_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -48,6 +49,19 @@ func searchConcurrent(t testing.TB, p *ir.Program, maxSwitches, maxDepth, maxThr
 	inits, err := interp.Initials(p)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return searchFrom(t, p, inits, maxSwitches, maxDepth, maxThreads, maxConfigs)
+}
+
+// searchFrom is searchConcurrent from the given initial configurations.
+func searchFrom(t testing.TB, p *ir.Program, inits []interp.Config, maxSwitches, maxDepth, maxThreads, maxConfigs int) *result.Trace {
+	t.Helper()
+	type node struct {
+		c        interp.Config
+		switches int
+		parent   *node
+		thread   int
+		edge     int
 	}
 	var queue []*node
 	seen := make(map[string]bool)
@@ -435,5 +449,44 @@ end
 	tr.Steps = tr.Steps[1:]
 	if err := interp.Replay(p, tr); err == nil || !strings.Contains(err.Error(), "thread 1") {
 		t.Errorf("thread 1 in a sequential program: %v", err)
+	}
+}
+
+// TestGetafixBenchmarks searches Getafix's regression programs from the
+// state where every variable is F (init assigns every global): the two
+// test programs are safe (an atomic section hides the bad state; the label
+// follows assume(F)), and fib_3_unsafe's error (i or j reaches 21 after
+// three additions in each thread: six contexts, then main) is found within
+// 6 context switches and replays.
+func TestGetafixBenchmarks(t *testing.T) {
+	dir := "../../shared/benchmarks/getafix/"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("Getafix benchmarks not found: %v", err)
+	}
+	for _, c := range []struct {
+		name     string
+		switches int
+		unsafe   bool
+	}{
+		{"testGetafix", 4, false},
+		{"testGetafixAtomic", 4, false},
+		{"fib_3_unsafe", 6, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.unsafe && testing.Short() {
+				t.Skip("a million configurations")
+			}
+			p := testsuite.LowerFile(t, dir+c.name+".bp", "")
+			start := interp.Initial(p, make([]bool, len(p.Globals)), make([]bool, interp.StartLocals(p)))
+			tr := searchFrom(t, p, []interp.Config{start}, c.switches, 3, 3, 1000000)
+			if got := tr != nil; got != c.unsafe {
+				t.Fatalf("error found = %v, want %v", got, c.unsafe)
+			}
+			if tr != nil {
+				if err := interp.Replay(p, tr); err != nil {
+					t.Errorf("Replay: %v\n%s", err, traceString(tr))
+				}
+			}
+		})
 	}
 }

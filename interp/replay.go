@@ -84,6 +84,7 @@ type replayer struct {
 	slots     [][]int     // per step: the variable slot of each value, computed on demand
 	slotErr   []error
 
+	iota []int       // 0, 1, 2, …: the slots of a step that lists every variable
 	kept []Config    // buffer: the candidates a step describes
 	bufs [2][]Config // buffers: the outcomes of a step, alternately
 	flip bool
@@ -452,6 +453,30 @@ func (r *replayer) stepSlots(k int) ([]int, error) {
 		r.localIdx[proc] = locals
 	}
 	ng := len(r.p.Globals)
+	if n := ng + len(proc.Locals); len(s.Values) == n {
+		// The common case: every variable in scope, in order (as
+		// result.ValuesOf lists them). The slots are 0, 1, …, n-1.
+		all := true
+		for i, v := range s.Values {
+			name := ""
+			if i < ng {
+				name = r.p.Globals[i]
+			} else {
+				name = proc.Locals[i-ng]
+			}
+			if v.Name != name {
+				all = false
+				break
+			}
+		}
+		if all {
+			for len(r.iota) < n {
+				r.iota = append(r.iota, len(r.iota))
+			}
+			r.slots[k] = r.iota[:n:n]
+			return r.slots[k], nil
+		}
+	}
 	slots := make([]int, len(s.Values))
 	next := 0
 	for i, v := range s.Values {

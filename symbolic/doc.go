@@ -16,13 +16,20 @@
 //
 // # Copies, interleaved
 //
-// Every slot has three BDD variables, adjacent in the order: its Entry copy
-// (the value when the current procedure was entered: the context of a path
-// edge), its Cur copy (the value now) and its Next copy (the value after a
-// transition). A path edge of the RHS/Bebop algorithm is a BDD over Entry
-// and Cur copies, a transition relation a BDD over Cur and Next copies, and
-// the image of one by the other a relational product over Cur followed by a
-// Next→Cur renaming (bdd.Pairs built once).
+// Every slot has at least three BDD variables, adjacent in the order: its
+// Entry copy (the value when the current procedure was entered: the context
+// of a path edge), its Cur copy (the value now) and its Next copy (the value
+// after a transition). A path edge of the RHS/Bebop algorithm is a BDD over
+// Entry and Cur copies, a transition relation a BDD over Cur and Next
+// copies, and the image of one by the other a relational product over Cur
+// followed by a Next→Cur renaming (bdd.Pairs built once).
+//
+// A layout may have more copies (LayoutOptions): Mid, the intermediate
+// state of a composition of relations (Compose), and more copies of the
+// globals only (for instance the k+1 valuations at the context switches of
+// a context-bounded analysis), and program-counter bits (PC, PCBitsFor),
+// each with its copies. The variables are taken after those the manager
+// already has, and each slot and each pc bit is a reordering block.
 //
 // # Order
 //

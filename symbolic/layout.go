@@ -1,6 +1,8 @@
 package symbolic
 
 import (
+	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,7 +11,9 @@ import (
 	"boolprog/ir"
 )
 
-// Copy selects one of the three BDD variables of a slot.
+// Copy selects one of the BDD variables of a slot: every slot has at least
+// the copies Entry, Cur and Next, and a layout may give the slots (or only
+// the globals) more (see LayoutOptions).
 type Copy int
 
 // The copies of a slot, adjacent in the BDD order in this order.
@@ -17,10 +21,15 @@ const (
 	Entry Copy = iota // value at the entry of the executing procedure
 	Cur               // value now
 	Next              // value after a transition
-	numCopies
+	// Mid is the first copy after Next: the intermediate state when two
+	// relations are composed (Layout.Compose), in a layout with at least
+	// four copies.
+	Mid
+
+	minCopies = 3
 )
 
-// String returns "entry", "cur" or "next".
+// String returns "entry", "cur", "next", "mid" or "copyK".
 func (c Copy) String() string {
 	switch c {
 	case Entry:
@@ -29,8 +38,10 @@ func (c Copy) String() string {
 		return "cur"
 	case Next:
 		return "next"
+	case Mid:
+		return "mid"
 	}
-	return "Copy(" + strconv.Itoa(int(c)) + ")"
+	return "copy" + strconv.Itoa(int(c))
 }
 
 // Order selects the initial order of the slots.
@@ -56,6 +67,12 @@ type Layout struct {
 
 	pos    []int // slot -> position in the order
 	atPos  []int // position -> slot
+	base   int   // the first BDD variable of the layout
+	first  []int // position -> the slot's first variable (its Entry copy)
+	ncopy  []int // slot -> its number of copies
+	pcBits int
+	pcCopy int // copies of each pc bit
+	nvars  int // variables created
 	sets   map[string]*bdd.VarSet
 	pairs  map[string]*bdd.Pairs
 	scopes []Set // per procedure
@@ -63,10 +80,37 @@ type Layout struct {
 	possSteps int // steps of the expression walks (for the linearity test)
 }
 
-// NewLayout creates the BDD variables of p's slots in m (3 per slot, in the
-// order chosen by order) and returns the layout. m should be fresh: the
-// layout assumes that the variables it creates are the first ones.
+// LayoutOptions configure a layout (NewLayoutWith).
+type LayoutOptions struct {
+	// Order is the initial order of the slots.
+	Order Order
+	// Copies is the number of copies of every slot: Entry, Cur, Next and
+	// Copies-3 more (Mid first). Less than 3 means 3.
+	Copies int
+	// GlobalCopies, if more than Copies, is the number of copies of the
+	// global slots: room, for instance, for the k+1 valuations of the
+	// globals at the context switches of a context-bounded analysis.
+	GlobalCopies int
+	// PCBits is the number of program-counter bits (see PCBitsFor), with
+	// Copies copies each; 0 for none.
+	PCBits int
+}
+
+// NewLayout creates the BDD variables of p's slots in m, three per slot
+// (Entry, Cur, Next) in the order chosen by order, and returns the layout.
 func NewLayout(m *bdd.Manager, p *ir.Program, order Order) *Layout {
+	return NewLayoutWith(m, p, LayoutOptions{Order: order})
+}
+
+// NewLayoutWith creates the BDD variables of a layout of p's slots in m as
+// opts says and returns it. The variables are new ones, after those m
+// already has (several layouts, or other variables, can share a manager),
+// created at the bottom of the order: the pc bits first (on top), each
+// with its copies adjacent, then the slots in the chosen order, each with
+// its copies adjacent. Each pc bit and each slot is a block for dynamic
+// reordering (bdd.Manager.AddBlock): reordering moves a slot's copies
+// together and keeps them interleaved.
+func NewLayoutWith(m *bdd.Manager, p *ir.Program, opts LayoutOptions) *Layout {
 	l := &Layout{
 		Slots: SlotsOf(p),
 		Prog:  p,
@@ -75,7 +119,7 @@ func NewLayout(m *bdd.Manager, p *ir.Program, order Order) *Layout {
 		pairs: make(map[string]*bdd.Pairs),
 	}
 	n := l.N()
-	switch order {
+	switch opts.Order {
 	case OrderDeclaration:
 		l.atPos = make([]int, n)
 		for i := range l.atPos {
@@ -88,8 +132,38 @@ func NewLayout(m *bdd.Manager, p *ir.Program, order Order) *Layout {
 	for i, s := range l.atPos {
 		l.pos[s] = i
 	}
-	if m.VarNum() < int(numCopies)*n {
-		m.ExtVarNum(int(numCopies)*n - m.VarNum())
+	copies := max(opts.Copies, minCopies)
+	l.ncopy = make([]int, n)
+	for s := range l.ncopy {
+		l.ncopy[s] = copies
+		if l.IsGlobal(s) {
+			l.ncopy[s] = max(copies, opts.GlobalCopies)
+		}
+	}
+	l.base = m.VarNum()
+	l.pcBits, l.pcCopy = max(opts.PCBits, 0), copies
+	next := l.base + l.pcBits*l.pcCopy
+	l.first = make([]int, n)
+	for i, s := range l.atPos {
+		l.first[i] = next
+		next += l.ncopy[s]
+	}
+	l.nvars = next - l.base
+	m.ExtVarNum(l.nvars)
+	block := func(first, k int) {
+		vars := make([]int, k)
+		for i := range vars {
+			vars[i] = first + i
+		}
+		if err := m.AddBlock(vars...); err != nil {
+			panic("symbolic: " + err.Error()) // new variables: cannot happen
+		}
+	}
+	for b := 0; b < l.pcBits; b++ {
+		block(l.base+b*l.pcCopy, l.pcCopy)
+	}
+	for i, s := range l.atPos {
+		block(l.first[i], l.ncopy[s])
 	}
 	l.scopes = make([]Set, len(p.Procs))
 	for i, pr := range p.Procs {
@@ -98,11 +172,68 @@ func NewLayout(m *bdd.Manager, p *ir.Program, order Order) *Layout {
 	return l
 }
 
+// NumVars returns the number of BDD variables the layout created.
+func (l *Layout) NumVars() int { return l.nvars }
+
+// Copies returns the number of copies of slot.
+func (l *Layout) Copies(slot int) int { return l.ncopy[slot] }
+
+// PCBitsFor returns the number of bits that encode every location of every
+// procedure of p (at least 1).
+func PCBitsFor(p *ir.Program) int {
+	most := 1
+	for _, pr := range p.Procs {
+		most = max(most, len(pr.Locations))
+	}
+	return max(bits.Len(uint(most-1)), 1)
+}
+
+// PCBits returns the number of pc bits.
+func (l *Layout) PCBits() int { return l.pcBits }
+
+// PCVar returns the BDD variable of copy c of pc bit b (bit 0 is the least
+// significant).
+func (l *Layout) PCVar(b int, c Copy) int {
+	if b < 0 || b >= l.pcBits || c < 0 || int(c) >= l.pcCopy {
+		panic(fmt.Sprintf("symbolic: no copy %v of pc bit %d", c, b))
+	}
+	return l.base + b*l.pcCopy + int(c)
+}
+
+// PC returns the cube that says copy c of the pc holds location loc (in
+// binary, bit b being loc's bit b).
+func (l *Layout) PC(c Copy, loc int) bdd.Node {
+	if loc < 0 || loc>>l.pcBits != 0 {
+		panic(fmt.Sprintf("symbolic: location %d does not fit in %d pc bits", loc, l.pcBits))
+	}
+	vars := make([]int, l.pcBits)
+	vals := make([]bool, l.pcBits)
+	for b := range vars {
+		vars[b] = l.PCVar(b, c)
+		vals[b] = loc>>b&1 != 0
+	}
+	return l.M.Assignment(vars, vals)
+}
+
+// PCVars returns the BDD variables of copy c of the pc bits, bit 0 first.
+func (l *Layout) PCVars(c Copy) []int {
+	out := make([]int, l.pcBits)
+	for b := range out {
+		out[b] = l.PCVar(b, c)
+	}
+	return out
+}
+
 // Order returns the slots in BDD order (top first).
 func (l *Layout) Order() []int { return slices.Clone(l.atPos) }
 
 // Var returns the BDD variable of a copy of a slot.
-func (l *Layout) Var(slot int, c Copy) int { return int(numCopies)*l.pos[slot] + int(c) }
+func (l *Layout) Var(slot int, c Copy) int {
+	if c < 0 || int(c) >= l.ncopy[slot] {
+		panic(fmt.Sprintf("symbolic: slot %d has no copy %v (it has %d)", slot, c, l.ncopy[slot]))
+	}
+	return l.first[l.pos[slot]] + int(c)
+}
 
 // Lit returns the positive literal of a copy of a slot.
 func (l *Layout) Lit(slot int, c Copy) bdd.Node { return l.M.Ithvar(l.Var(slot, c)) }
@@ -160,6 +291,11 @@ func (l *Layout) RenameSlots(from, to Copy, src, dst []int) *bdd.Pairs {
 		f[i] = l.Var(src[i], from)
 		t[i] = l.Var(dst[i], to)
 	}
+	return l.pairsOf(f, t)
+}
+
+// pairsOf returns the (cached) renaming of variables f[i] to t[i].
+func (l *Layout) pairsOf(f, t []int) *bdd.Pairs {
 	key := intsKey(f) + "|" + intsKey(t)
 	if p, ok := l.pairs[key]; ok {
 		return p
@@ -167,6 +303,34 @@ func (l *Layout) RenameSlots(from, to Copy, src, dst []int) *bdd.Pairs {
 	p := l.M.NewPairs(f, t)
 	l.pairs[key] = p
 	return p
+}
+
+// RenameState returns the (cached) renaming of copy from to copy to of the
+// slots in set and of the pc bits: the whole state, when the layout has a
+// pc.
+func (l *Layout) RenameState(from, to Copy, set Set) *bdd.Pairs {
+	f, t := l.Vars(from, set), l.Vars(to, set)
+	if l.pcBits > 0 {
+		f, t = append(f, l.PCVars(from)...), append(t, l.PCVars(to)...)
+	}
+	return l.pairsOf(f, t)
+}
+
+// StateVarSet returns the (cached) set of copy c of the slots in set and of
+// the pc bits.
+func (l *Layout) StateVarSet(c Copy, set Set) *bdd.VarSet {
+	vars := l.Vars(c, set)
+	if l.pcBits > 0 {
+		vars = append(vars, l.PCVars(c)...)
+	}
+	slices.Sort(vars)
+	key := intsKey(vars)
+	if vs, ok := l.sets[key]; ok {
+		return vs
+	}
+	vs := l.M.VarSet(vars...)
+	l.sets[key] = vs
+	return vs
 }
 
 func intsKey(xs []int) string {

@@ -22,6 +22,19 @@ func (l *Layout) Full(r Rel, scope Set) bdd.Node {
 	return l.M.And(r.R, l.Equal(Cur, Next, scope.Minus(r.Changed)))
 }
 
+// Compose returns the relational composition of r1 and r2, relations over
+// the Cur (before) and Next (after) copies of the slots in set and of the
+// pc bits with their frames explicit (see Full): the pairs (s, s”) such
+// that r1 relates s to some s' and r2 relates s' to s”. The intermediate
+// state is the Mid copy (the layout needs at least four copies): ∃Mid.
+// r1[Next→Mid] ∧ r2[Cur→Mid]. Entry copies pass through unchanged.
+func (l *Layout) Compose(r1, r2 bdd.Node, set Set) bdd.Node {
+	m := l.M
+	a := m.Replace(r1, l.RenameState(Next, Mid, set))
+	b := m.Replace(r2, l.RenameState(Cur, Mid, set))
+	return m.AndExists(a, b, l.StateVarSet(Mid, set))
+}
+
 // Skip is the identity relation.
 func (l *Layout) Skip() Rel { return Rel{R: bdd.True, Changed: NewSet(l.N())} }
 

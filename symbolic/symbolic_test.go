@@ -155,17 +155,19 @@ bool<2> f(a, b) begin decl c; return a, c; end
 void main() begin decl x; x, _ := f(g, h); end
 `)
 	m := bdd.New(bdd.Config{})
-	for _, order := range []symbolic.Order{symbolic.OrderAffinity, symbolic.OrderDeclaration} {
+	for k, order := range []symbolic.Order{symbolic.OrderAffinity, symbolic.OrderDeclaration} {
+		// Both layouts share m: the second one's variables follow the
+		// first one's.
 		l := symbolic.NewLayout(m, p, order)
 		if l.G != 2 || l.L != 3 || l.R != 2 || l.N() != 7 {
 			t.Fatalf("slots %+v", l.Slots)
 		}
-		if m.VarNum() != 21 {
-			t.Errorf("%d BDD variables, want 21", m.VarNum())
+		if l.NumVars() != 21 || m.VarNum() != 21*(k+1) {
+			t.Errorf("%d BDD variables (manager: %d), want 21 (%d)", l.NumVars(), m.VarNum(), 21*(k+1))
 		}
 		for s := 0; s < l.N(); s++ {
 			e, c, n := l.Var(s, symbolic.Entry), l.Var(s, symbolic.Cur), l.Var(s, symbolic.Next)
-			if c != e+1 || n != c+1 || e%3 != 0 {
+			if c != e+1 || n != c+1 || e%3 != 0 || e < 21*k {
 				t.Errorf("slot %d: copies %d %d %d not interleaved", s, e, c, n)
 			}
 		}
@@ -210,6 +212,137 @@ func TestAssign(t *testing.T) {
 			x := m.And(full, m.And(l.Cube(symbolic.Cur, slots, cur), l.Cube(symbolic.Next, slots, next)))
 			if got := x != bdd.False; got != want {
 				t.Errorf("%v -> %v: %v, want %v", cur, next, got, want)
+			}
+		}
+	}
+}
+
+// TestLayoutOptions checks layouts with more copies, more copies of the
+// globals, pc bits, and blocks: every variable is used once, a slot's
+// copies and a pc bit's copies are adjacent, and reordering keeps them so.
+func TestLayoutOptions(t *testing.T) {
+	p := lower(t, `decl g, h;
+bool<2> f(a, b) begin decl c; return a, c; end
+void main() begin decl x; x, _ := f(g, h); end
+`)
+	for _, c := range []struct {
+		opts           symbolic.LayoutOptions
+		global, others int
+	}{
+		{symbolic.LayoutOptions{}, 3, 3},
+		{symbolic.LayoutOptions{Copies: 4, PCBits: 3}, 4, 4},
+		{symbolic.LayoutOptions{GlobalCopies: 7, PCBits: 1, Order: symbolic.OrderDeclaration}, 7, 3},
+		{symbolic.LayoutOptions{Copies: 5, GlobalCopies: 2}, 5, 5},
+	} {
+		m := bdd.New(bdd.Config{})
+		m.ExtVarNum(5) // someone else's variables first
+		l := symbolic.NewLayoutWith(m, p, c.opts)
+		want := 2*c.global + 5*c.others + c.opts.PCBits*max(c.opts.Copies, 3)
+		if l.NumVars() != want || m.VarNum() != 5+want {
+			t.Errorf("%+v: %d variables (manager %d), want %d", c.opts, l.NumVars(), m.VarNum(), want)
+		}
+		used := map[int]bool{}
+		use := func(v int) {
+			if v < 5 || used[v] {
+				t.Errorf("%+v: variable %d used twice or not the layout's", c.opts, v)
+			}
+			used[v] = true
+		}
+		adjacent := func(vars []int) {
+			for i := 1; i < len(vars); i++ {
+				if m.Level(vars[i]) != m.Level(vars[i-1])+1 {
+					t.Errorf("%+v: copies %v not adjacent", c.opts, vars)
+				}
+			}
+		}
+		groups := [][]int{}
+		for s := 0; s < l.N(); s++ {
+			want := c.others
+			if l.IsGlobal(s) {
+				want = c.global
+			}
+			if l.Copies(s) != want {
+				t.Errorf("%+v: slot %d has %d copies, want %d", c.opts, s, l.Copies(s), want)
+			}
+			var vars []int
+			for k := 0; k < l.Copies(s); k++ {
+				vars = append(vars, l.Var(s, symbolic.Copy(k)))
+			}
+			groups = append(groups, vars)
+		}
+		for b := 0; b < l.PCBits(); b++ {
+			var vars []int
+			for k := 0; k < max(c.opts.Copies, 3); k++ {
+				vars = append(vars, l.PCVar(b, symbolic.Copy(k)))
+			}
+			groups = append(groups, vars)
+		}
+		for _, g := range groups {
+			for _, v := range g {
+				use(v)
+			}
+			adjacent(g)
+		}
+		// Some BDDs over every variable, reordered: blocks stay together.
+		r := m.Keep(bdd.True)
+		for _, g := range groups {
+			r.Set(m.And(r.Node(), m.Xor(m.Ithvar(g[0]), m.Ithvar(g[len(g)-1]))))
+		}
+		m.Reorder()
+		for _, g := range groups {
+			adjacent(g)
+		}
+		r.Release()
+		if l.PCBits() > 0 {
+			// PC cubes: distinct locations, disjoint cubes.
+			if m.And(l.PC(symbolic.Cur, 0), l.PC(symbolic.Cur, 1)) != bdd.False ||
+				m.And(l.PC(symbolic.Cur, 1), l.PC(symbolic.Next, 1)) == bdd.False {
+				t.Errorf("%+v: pc cubes overlap or exclude each other", c.opts)
+			}
+		}
+	}
+	p3 := lower(t, "void main() begin skip; skip; skip; skip; end\n")
+	if got := symbolic.PCBitsFor(p3); 1<<got < len(p3.Procs[0].Locations) || 1<<(got-1) >= len(p3.Procs[0].Locations) {
+		t.Errorf("PCBitsFor: %d bits for %d locations", got, len(p3.Procs[0].Locations))
+	}
+}
+
+// TestCompose composes random relations over two globals and a pc bit and
+// compares with the composition by enumeration.
+func TestCompose(t *testing.T) {
+	p := lower(t, "decl a, b;\nvoid main() begin skip; end\n")
+	m := bdd.New(bdd.Config{})
+	l := symbolic.NewLayoutWith(m, p, symbolic.LayoutOptions{Copies: 4, PCBits: 1})
+	set := l.Globals()
+	r := rand.New(rand.NewPCG(5, 6))
+	state := func(c symbolic.Copy, x int) bdd.Node {
+		return m.And(l.Cube(c, []int{0, 1}, []bool{x&1 != 0, x&2 != 0}), l.PC(c, x>>2))
+	}
+	for i := 0; i < 100; i++ {
+		var pairs [2][8][8]bool
+		var rels [2]bdd.Node
+		for k := range rels {
+			rels[k] = bdd.False
+			for x := 0; x < 8; x++ {
+				for y := 0; y < 8; y++ {
+					if r.IntN(4) == 0 {
+						pairs[k][x][y] = true
+						rels[k] = m.Or(rels[k], m.And(state(symbolic.Cur, x), state(symbolic.Next, y)))
+					}
+				}
+			}
+		}
+		comp := l.Compose(rels[0], rels[1], set)
+		for x := 0; x < 8; x++ {
+			for z := 0; z < 8; z++ {
+				want := false
+				for y := 0; y < 8; y++ {
+					want = want || pairs[0][x][y] && pairs[1][y][z]
+				}
+				got := m.And(comp, m.And(state(symbolic.Cur, x), state(symbolic.Next, z))) != bdd.False
+				if got != want {
+					t.Fatalf("relations %d: %d -> %d composed %v, want %v", i, x, z, got, want)
+				}
 			}
 		}
 	}

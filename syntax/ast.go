@@ -141,7 +141,10 @@ type Unary struct {
 	X     Expr
 }
 
-// Binary is `X op Y`.
+// Binary is `X op Y`. In a parsed tree, each maximal run of one
+// associative operator (all but `=>`: Binary nodes of that operator below
+// one another) is the balanced tree of its operands in order, the first
+// ⌈n/2⌉ on the left, however the source grouped them.
 type Binary struct {
 	X     Expr
 	OpPos Pos

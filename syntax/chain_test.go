@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -89,35 +90,228 @@ func TestBalancedChains(t *testing.T) {
 	}
 }
 
-// TestPrintUnbalanced checks that trees of shapes the parser does not
-// build (as a program transformation may make them) print with the
-// parentheses that give back exactly that tree.
+// canonical returns the canonical form of x, the tree the parser builds
+// from any grouping of it: each maximal run of one associative operator
+// replaced by the balanced tree of its operands (the first ⌈n/2⌉ on the
+// left). It is the test's own, recursive, reference definition.
+func canonical(x Expr) Expr {
+	switch x := x.(type) {
+	case *Unary:
+		return &Unary{Op: x.Op, X: canonical(x.X)}
+	case *Schoose:
+		return &Schoose{PosCond: canonical(x.PosCond), NegCond: canonical(x.NegCond)}
+	case *Binary:
+		if !associative(x.Op) {
+			return &Binary{X: canonical(x.X), Op: x.Op, Y: canonical(x.Y)}
+		}
+		var leaves []Expr
+		var collect func(e Expr)
+		collect = func(e Expr) {
+			if b, ok := e.(*Binary); ok && b.Op == x.Op {
+				collect(b.X)
+				collect(b.Y)
+				return
+			}
+			leaves = append(leaves, canonical(e))
+		}
+		collect(x)
+		var build func(ls []Expr) Expr
+		build = func(ls []Expr) Expr {
+			if len(ls) == 1 {
+				return ls[0]
+			}
+			m := (len(ls) + 1) / 2
+			return &Binary{X: build(ls[:m]), Op: x.Op, Y: build(ls[m:])}
+		}
+		return build(leaves)
+	}
+	return x
+}
+
+// eval evaluates x (without `*` or schoose) under env.
+func eval(x Expr, env map[string]bool) bool {
+	switch x := x.(type) {
+	case *Const:
+		return x.Value
+	case *VarRef:
+		return env[x.Name.Name]
+	case *Unary:
+		return !eval(x.X, env)
+	case *Binary:
+		a, b := eval(x.X, env), eval(x.Y, env)
+		switch x.Op {
+		case And:
+			return a && b
+		case Or:
+			return a || b
+		case Xor, Neq:
+			return a != b
+		case Eq:
+			return a == b
+		case Implies:
+			return !a || b
+		}
+	}
+	panic(fmt.Sprintf("eval: %T", x))
+}
+
+// checkPrinted checks that the printed text of a hand-built tree x reads
+// back, in both dialects, as the canonical form of x, and means what x
+// means for every value of the variables a..d.
+func checkPrinted(t *testing.T, x Expr) string {
+	t.Helper()
+	got := ExprString(x)
+	for _, d := range []Dialect{CProver, Getafix} {
+		back := rhs(t, got, d)
+		if diff := diffValue("x", reflect.ValueOf(canonical(x)), reflect.ValueOf(back)); diff != "" {
+			t.Errorf("%s (%v) does not parse to the canonical form: %s", got, d, diff)
+		}
+		for m := range 16 {
+			env := map[string]bool{"a": m&1 != 0, "b": m&2 != 0, "c": m&4 != 0, "d": m&8 != 0}
+			if eval(x, env) != eval(back, env) {
+				t.Errorf("%s (%v) means something else than the tree printed, at %v", got, d, env)
+				break
+			}
+		}
+	}
+	return got
+}
+
+// TestPrintUnbalanced checks trees of shapes the parser does not build (as
+// a program transformation may make them): a run of one associative
+// operator prints as a flat chain whatever its shape, and the text parses
+// to the canonical form of the tree, which means the same.
 func TestPrintUnbalanced(t *testing.T) {
 	v := func(name string) Expr { return &VarRef{Name: &Ident{Name: name}} }
 	and := func(x, y Expr) Expr { return &Binary{X: x, Op: And, Y: y} }
+	bin := func(x Expr, op Op, y Expr) Expr { return &Binary{X: x, Op: op, Y: y} }
 	tests := []struct {
 		x    Expr
 		want string
 	}{
-		{and(and(and(v("a"), v("b")), v("c")), v("d")), "(a & b & c) & d"},
-		{and(v("a"), and(v("b"), and(v("c"), v("d")))), "a & (b & (c & d))"},
+		{and(and(and(v("a"), v("b")), v("c")), v("d")), "a & b & c & d"},
+		{and(v("a"), and(v("b"), and(v("c"), v("d")))), "a & b & c & d"},
 		{and(and(v("a"), v("b")), and(v("c"), v("d"))), "a & b & c & d"},
-		{and(v("a"), and(v("b"), v("c"))), "a & (b & c)"},
-		{&Binary{X: and(v("a"), v("b")), Op: Or, Y: and(v("c"), and(v("d"), v("e")))}, "a & b | c & (d & e)"},
+		{and(v("a"), and(v("b"), v("c"))), "a & b & c"},
+		{bin(and(v("a"), v("b")), Or, and(v("c"), and(v("d"), v("a")))), "a & b | c & d & a"},
+		{bin(bin(v("a"), Eq, v("b")), Neq, v("c")), "(a = b) != c"},
+		{bin(v("a"), Eq, bin(v("b"), Neq, bin(v("c"), Neq, v("d")))), "a = (b != c != d)"},
+		{bin(bin(v("a"), Implies, v("b")), Implies, v("c")), "(a => b) => c"},
+		{bin(v("a"), Implies, bin(v("b"), Implies, v("c"))), "a => (b => c)"},
+		{&Unary{Op: Not, X: and(and(v("a"), v("b")), v("c"))}, "!(a & b & c)"},
 	}
 	for _, tt := range tests {
-		got := ExprString(tt.x)
-		if got != tt.want {
+		if got := checkPrinted(t, tt.x); got != tt.want {
 			t.Errorf("got %s, want %s", got, tt.want)
-			continue
 		}
-		for _, d := range []Dialect{CProver, Getafix} {
-			back := rhs(t, got, d)
-			if diff := diffValue("x", reflect.ValueOf(tt.x), reflect.ValueOf(back)); diff != "" {
-				t.Errorf("%s (%v) parses to another tree: %s", got, d, diff)
+	}
+}
+
+// TestPrintRandomTrees checks the printer's promise on random hand-built
+// trees of every shape: the text parses to the tree's canonical form, with
+// the same meaning, in both dialects.
+func TestPrintRandomTrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ops := []Op{And, Or, Xor, Eq, Neq, Implies}
+	var gen func(depth int) Expr
+	gen = func(depth int) Expr {
+		switch r := rng.IntN(8); {
+		case depth == 0 || r == 0:
+			return &VarRef{Name: &Ident{Name: string(rune('a' + rng.IntN(4)))}}
+		case r == 1:
+			return &Unary{Op: Not, X: gen(depth - 1)}
+		case r < 5:
+			// Favour long runs of one operator, of any shape.
+			op := ops[rng.IntN(3)]
+			return &Binary{X: gen(depth - 1), Op: op, Y: &Binary{X: gen(depth - 1), Op: op, Y: gen(depth - 1)}}
+		}
+		return &Binary{X: gen(depth - 1), Op: ops[rng.IntN(len(ops))], Y: gen(depth - 1)}
+	}
+	for range 2000 {
+		checkPrinted(t, gen(5))
+	}
+}
+
+// TestParenthesisedRuns checks that parentheses around a run of the
+// enclosing run's own operator are not recorded: every grouping of a chain
+// gives the same balanced tree, in both dialects, and prints flat.
+func TestParenthesisedRuns(t *testing.T) {
+	tests := []struct {
+		srcs []string
+		want string
+	}{
+		{[]string{"a & b & c & d", "((a & b) & c) & d", "a & (b & c) & d", "(a & (b & (c & d)))", "((a) & ((b & c)) & (d))"}, "a & b & c & d"},
+		{[]string{"a = b = c", "(a = b) = c", "a = (b = c)"}, "a = b = c"},
+		{[]string{"a != b != c", "(a != b) != c"}, "a != b != c"},
+		{[]string{"a ^ b ^ c", "a ^ (b ^ c)"}, "a ^ b ^ c"},
+		{[]string{"(a | b) | (c & d | e)", "a | b | c & d | e"}, "a | b | c & d | e"},
+		// c2bp's fully parenthesised left-deep chains
+		// (satabs-boppo/Deep1/main.bp, line 11).
+		{[]string{"((((!((l0_2)&(!('l0_3))))&(!((l0_1)&(!('l0_2)))))&(!((l0_0)&(!('l0_1)))))&(!((l0_3)&(!('l0_4)))))"},
+			"!(l0_2 & !'l0_3) & !(l0_1 & !'l0_2) & !(l0_0 & !'l0_1) & !(l0_3 & !'l0_4)"},
+		{[]string{"((((T & x & x) & x) & x) & x) & x"}, "T & x & x & x & x & x & x"},
+		// Only the same operator merges.
+		{[]string{"(a = b) != c"}, "(a = b) != c"},
+		{[]string{"!(a & b) & c"}, "!(a & b) & c"},
+		{[]string{"schoose[(a & b) & c, a] & (d)"}, "schoose[a & b & c, a] & d"},
+	}
+	for _, tt := range tests {
+		first := rhs(t, tt.srcs[0], CProver)
+		for _, src := range tt.srcs {
+			for _, d := range []Dialect{CProver, Getafix} {
+				x := rhs(t, src, d)
+				if got := ExprString(x); got != tt.want {
+					t.Errorf("%s (%v) printed as %s, want %s", src, d, got, tt.want)
+				}
+				if diff := diffValue("x", reflect.ValueOf(first), reflect.ValueOf(x)); diff != "" {
+					t.Errorf("%s (%v) and %s give different trees: %s", src, d, tt.srcs[0], diff)
+				}
+				if diff := diffValue("x", reflect.ValueOf(canonical(x)), reflect.ValueOf(x)); diff != "" {
+					t.Errorf("%s (%v) is not in canonical form: %s", src, d, diff)
+				}
 			}
 		}
 	}
+}
+
+// TestNestedParenthesisedRuns parses left-deep parenthesised chains: 990
+// levels, each adding 200 terms, become one balanced run (height 19), and
+// the parentheses count toward MaxNesting as they did before merging (one
+// level each).
+func TestNestedParenthesisedRuns(t *testing.T) {
+	const levels, width = 990, 200
+	x := rhs(t, nestedRun(levels, width), CProver)
+	if h := exprHeight(x); h != 19 {
+		t.Errorf("height %d, want 19", h)
+	}
+	if got := len(runOperands(x.(*Binary))); got != (levels+1)*width+1 {
+		t.Errorf("%d operands, want %d", got, (levels+1)*width+1)
+	}
+	for _, tt := range []struct {
+		levels int
+		ok     bool
+	}{{998, true}, {999, false}, {1000, false}} {
+		_, err := ParseFile("x.bp", []byte("void main() begin x := "+nestedRun(tt.levels, 1)+"; end"), Getafix)
+		if tt.ok != (err == nil) {
+			t.Errorf("%d levels of parentheses: %v", tt.levels, err)
+		}
+	}
+}
+
+// nestedRun returns `((v & v ...) & v ...) & v ...`: levels pairs of
+// parentheses, each closing group followed by width more terms.
+func nestedRun(levels, width int) string {
+	var b strings.Builder
+	b.WriteString(strings.Repeat("(", levels) + "v")
+	for i := range levels + 1 {
+		if i > 0 {
+			b.WriteString(")")
+		}
+		for range width {
+			b.WriteString(" & v")
+		}
+	}
+	return b.String()
 }
 
 // TestHugeChain parses and prints a 2M-term `|` chain (10 MB): a tree of
@@ -247,6 +441,25 @@ func TestNestingLimit(t *testing.T) {
 			t.Errorf("%s: error %v, want nested too deeply", tt.name, err)
 		}
 	}
+}
+
+// BenchmarkNestedRuns parses and prints 990 levels of parenthesised `&`
+// runs, each adding 1,000 terms (about 1M terms in all): merging each level into
+// the next must not copy it, so the time per term stays that of a flat
+// chain.
+func BenchmarkNestedRuns(b *testing.B) {
+	src := []byte("void main() begin g := " + nestedRun(990, 1000) + "; end\n")
+	b.SetBytes(int64(len(src)))
+	for range b.N {
+		f, err := ParseFile("x.bp", src, CProver)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Fprint(&bytes.Buffer{}, f); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/991_001, "ns/term")
 }
 
 // BenchmarkChain parses and prints a flat `|` chain of 100k and 1M terms:

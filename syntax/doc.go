@@ -8,9 +8,13 @@
 // The tree is deliberately free of spelling: `call f()` and `f()`, `T` and
 // `1`, `*` and `?`, `&&` and `&`, `fi;` and `fi` all parse to the same nodes,
 // and the printer writes one canonical spelling. Parentheses are not kept
-// either; the printer puts back exactly those needed so that its output
+// either, nor the grouping of a chain of one associative operator
+// (`((a & b) & c) & d` and `a & (b & c) & d` are `a & b & c & d`); the
+// printer puts back exactly the parentheses needed so that its output
 // parses to the same tree under both precedence dialects. That makes
 // "print(parse(x)) parses to the tree of x" a precise, testable promise.
+// A tree built by hand in another shape prints as the text of its canonical
+// form, which means the same (see ExprString).
 //
 // # Lexical structure
 //
@@ -75,7 +79,11 @@
 // it is grouped, and both dialects build it as the same balanced tree, so
 // that a chain of a million terms is only about 20 levels deep for every
 // later recursive walker; the printer writes such a chain without
-// parentheses. Only chains that mix operators can read differently in the
+// parentheses. The grouping is not recorded: a parenthesised operand whose
+// own top operator is the chain's operator is part of the chain, so the
+// fully parenthesised chains c2bp writes, `((a & b) & c) & d`, read (and
+// print) as `a & b & c & d`. Only the same operator merges: `(a = b) != c`
+// and `(a | b) & c` keep their parentheses. Only chains that mix operators can read differently in the
 // two dialects (`a & b = c` is `(a & b) = c` in cprover and `a & (b = c)`
 // in getafix): File.Ambiguities lists them, and DetectDialect (or ParseFile
 // with Auto) chooses the getafix precedence for files that follow the

@@ -24,9 +24,21 @@ import (
 //     `=>` of a chain (it is not associative), and each change of operator
 //     within one precedence level (`a = b != c`).
 //
+// The tree records no grouping within a run: an operand of a run that is a
+// parenthesised group whose top operator is the run's own operator is
+// merged into the run, so `((a & b) & c) & d`, `a & (b & c) & d` and
+// `a & b & c & d` give the same tree (c2bp writes every chain fully
+// parenthesised). To keep that linear however deeply such groups nest, a
+// parenthesised group's top run is not built at once: parsePrimary returns
+// it as a pending run (see run), which the enclosing run takes over whole
+// if it has the same operator, without copying its operands, and which is
+// otherwise built where it is used. Each run is thus built once, from all
+// of its operands.
+//
 // The balanced shape is fixed: a run of n operands puts the first ⌈n/2⌉ on
-// the left, recursively. The printer relies on it to print such a run
-// without parentheses (see writeExpr).
+// the left, recursively. So every maximal region of one associative
+// operator in a parsed tree is the balanced tree of its operands, and the
+// printer writes it as a flat chain (see writeExpr).
 
 // parseExprList parses `e1, e2, ...`.
 func (p *parser) parseExprList() []Expr {
@@ -38,8 +50,7 @@ func (p *parser) parseExprList() []Expr {
 }
 
 func (p *parser) parseExpr() Expr {
-	x, _ := p.parseGroup()
-	return x
+	return p.parseGroup(false).expr()
 }
 
 // binaryOp maps a token to its operator.
@@ -113,10 +124,96 @@ func allOps(ops []chainOp, op Op) bool {
 func associative(op Op) bool { return op != Implies }
 
 // An operand is one operand of a group with its nesting height: how many
-// levels of nodes that count toward MaxNesting it holds.
+// levels of nodes that count toward MaxNesting it holds. A parenthesised
+// group whose top is a run is pending: r holds the run and x is nil until
+// the run is built.
 type operand struct {
 	x Expr
 	h int
+	r *run
+}
+
+// expr returns the operand's expression, building it if it is pending.
+func (o operand) expr() Expr {
+	if o.r != nil {
+		return o.r.expr()
+	}
+	return o.x
+}
+
+// A run is a run of one operator not yet built as a tree: its operands in
+// order, each an expression or a pending run of the same operator merged
+// here (not copied: merging costs one item whatever the merged run's
+// length), and the positions of the operators between them. A run of `=>`
+// has two operands and merges nothing.
+type run struct {
+	op    Op
+	items []runItem
+	ops   []Pos // ops[i] is between items[i] and items[i+1]
+	h     int   // nesting height once built: one more than its operands'
+	x     Expr  // the built tree, once built
+}
+
+// A runItem is an operand of a run: x, or when sub is set, the operands of
+// sub.
+type runItem struct {
+	x   Expr
+	sub *run
+}
+
+// join returns the run of leaves joined by operators op at positions opPos
+// (which it keeps): a pending leaf with the same associative operator is
+// merged, any other pending leaf is built.
+func join(op Op, leaves []operand, opPos []Pos) *run {
+	r := &run{op: op, items: make([]runItem, len(leaves)), ops: opPos}
+	h := 0
+	for i, l := range leaves {
+		if l.r != nil && l.r.op == op && associative(op) {
+			r.items[i].sub = l.r
+			h = max(h, l.r.h-1)
+			continue
+		}
+		r.items[i].x = l.expr()
+		h = max(h, l.h)
+	}
+	r.h = h + 1
+	return r
+}
+
+// expr builds the run as the balanced tree of all its operands (those of
+// merged runs included), once. Collecting the operands uses an explicit
+// stack, as deep as merged runs nest (at most MaxNesting: each is inside
+// one more pair of parentheses).
+func (r *run) expr() Expr {
+	if r.x != nil {
+		return r.x
+	}
+	var leaves []operand
+	var ops []chainOp
+	type frame struct {
+		r *run
+		i int
+	}
+	stack := []frame{{r, 0}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.i == len(f.r.items) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		i := f.i
+		f.i++
+		if i > 0 {
+			ops = append(ops, chainOp{r.op, f.r.ops[i-1]})
+		}
+		if it := f.r.items[i]; it.sub != nil {
+			stack = append(stack, frame{it.sub, 0})
+		} else {
+			leaves = append(leaves, operand{x: it.x})
+		}
+	}
+	r.x = balancedExpr(leaves, ops)
+	return r.x
 }
 
 // A chainOp is a binary operator of a group and where it was written.
@@ -125,13 +222,18 @@ type chainOp struct {
 	pos Pos
 }
 
-// parseGroup parses an expression group and returns it with its nesting
-// height.
-func (p *parser) parseGroup() (Expr, int) {
-	x, h := p.parseUnary()
+// parseGroup parses an expression group and returns it as an operand with
+// its nesting height. If pending is set (the group is in parentheses), a
+// group whose top is a run is returned as a pending run, for the enclosing
+// group to merge or build; otherwise the operand is built.
+func (p *parser) parseGroup(pending bool) operand {
+	x := p.parseUnary()
 	op, ok := binaryOp(p.tok())
 	if !ok {
-		return x, h
+		if !pending && x.r != nil {
+			x = operand{x: x.expr(), h: x.h}
+		}
+		return x
 	}
 	// The operands and operators go on stacks shared by all groups (a
 	// group inside parentheses is complete before its enclosing group
@@ -140,27 +242,47 @@ func (p *parser) parseGroup() (Expr, int) {
 	defer func() {
 		p.operands, p.ops = p.operands[:base], p.ops[:opBase]
 	}()
-	p.operands = push(p.operands, operand{x, h})
+	p.operands = push(p.operands, x)
 	for ok {
 		p.ops = push(p.ops, chainOp{op, p.sc.pos})
 		p.next()
-		y, hy := p.parseUnary()
-		p.operands = push(p.operands, operand{y, hy})
+		p.operands = push(p.operands, p.parseUnary())
 		op, ok = binaryOp(p.tok())
 	}
 	operands, ops := p.operands[base:], p.ops[opBase:]
 	if one := ops[0].op; len(ops) == 1 || associative(one) && allOps(ops, one) {
 		// One operator, the common case: a single balanced run,
 		// the same in both dialects.
-		h := 0
-		for _, o := range operands {
+		h, merge := 0, false
+		for i, o := range operands {
+			if o.r != nil && o.r.op == one && associative(one) {
+				merge = true
+			} else if o.r != nil {
+				operands[i] = operand{x: o.expr(), h: o.h}
+			}
 			h = max(h, o.h)
 		}
-		h++
-		if p.depth+h > MaxNesting {
+		if !pending && !merge {
+			// Nothing to merge and nothing to defer: build the
+			// tree straight from the operands.
+			h++
+			if p.depth+h > MaxNesting {
+				p.tooDeep(ops[0].pos)
+			}
+			return operand{x: balancedExpr(operands, ops), h: h}
+		}
+		pos := make([]Pos, len(ops))
+		for i, o := range ops {
+			pos[i] = o.pos
+		}
+		r := join(one, operands, pos)
+		if p.depth+r.h > MaxNesting {
 			p.tooDeep(ops[0].pos)
 		}
-		return balancedExpr(operands, ops), h
+		if !pending {
+			return operand{x: r.expr(), h: r.h}
+		}
+		return operand{h: r.h, r: r}
 	}
 	b := &builder{p: p, d: p.dialect, operands: operands, ops: ops, materialize: true}
 	track := dialectSensitive(ops)
@@ -171,7 +293,10 @@ func (p *parser) parseGroup() (Expr, int) {
 	if track {
 		p.checkAmbiguity(b)
 	}
-	return top.x, top.h
+	if !pending && top.r != nil {
+		return operand{x: top.expr(), h: top.h}
+	}
+	return top.operand
 }
 
 // push appends x to stack, doubling its capacity when full (append grows
@@ -201,47 +326,49 @@ func balancedExpr(operands []operand, ops []chainOp) Expr {
 	}
 }
 
-func (p *parser) parseUnary() (Expr, int) {
+// parseUnary parses an operand of a group: a primary with its prefix
+// operators. A parenthesised group is returned pending (see parseGroup).
+func (p *parser) parseUnary() operand {
 	switch p.tok() {
 	case tNot:
 		pos := p.sc.pos
 		p.next()
 		p.enter()
 		defer p.leave()
-		x, h := p.parseUnary()
-		return &Unary{OpPos: pos, Op: Not, X: x}, h + 1
+		x := p.parseUnary()
+		return operand{x: &Unary{OpPos: pos, Op: Not, X: x.expr()}, h: x.h + 1}
 	case tTick:
 		pos := p.sc.pos
 		p.next()
 		if p.tok() != tIdent {
 			p.fail("variable name after prime (')")
 		}
-		return &VarRef{TickPos: pos, Primed: true, Name: p.parseIdent()}, 0
+		return operand{x: &VarRef{TickPos: pos, Primed: true, Name: p.parseIdent()}}
 	}
 	return p.parsePrimary()
 }
 
-func (p *parser) parsePrimary() (Expr, int) {
+func (p *parser) parsePrimary() operand {
 	pos := p.sc.pos
 	switch p.tok() {
 	case tLparen:
 		p.next()
 		p.enter()
 		defer p.leave()
-		x, h := p.parseGroup()
+		x := p.parseGroup(true)
 		p.expect(tRparen)
-		return x, h
+		return x
 	case tStar:
 		p.next()
-		return &Nondet{StarPos: pos}, 0
+		return operand{x: &Nondet{StarPos: pos}}
 	case tNumber:
 		lit := p.sc.lit
 		p.next()
 		switch lit {
 		case "0":
-			return &Const{ValuePos: pos, Value: false}, 0
+			return operand{x: &Const{ValuePos: pos, Value: false}}
 		case "1":
-			return &Const{ValuePos: pos, Value: true}, 0
+			return operand{x: &Const{ValuePos: pos, Value: true}}
 		}
 		p.errorAt(pos, fmt.Sprintf("invalid constant %s: the Boolean constants are 0, 1, F and T", lit))
 		panic(syntaxError{})
@@ -249,37 +376,38 @@ func (p *parser) parsePrimary() (Expr, int) {
 		if !p.sc.braced && (p.sc.lit == "T" || p.sc.lit == "F") {
 			v := p.sc.lit == "T"
 			p.next()
-			return &Const{ValuePos: pos, Value: v}, 0
+			return operand{x: &Const{ValuePos: pos, Value: v}}
 		}
 		id := p.parseIdent()
 		if p.tok() == tLparen {
 			p.errorAt(p.sc.pos, fmt.Sprintf("call of %s inside an expression: a call must be a statement of its own (x := %s(...);)", id.Name, id.Name))
 			panic(syntaxError{})
 		}
-		return &VarRef{TickPos: pos, Name: id}, 0
+		return operand{x: &VarRef{TickPos: pos, Name: id}}
 	case kwSchoose:
 		p.next()
 		p.enter()
 		defer p.leave()
 		s := &Schoose{Keyword: pos}
 		p.expect(tLbrack)
-		var h1, h2 int
-		s.PosCond, h1 = p.parseGroup()
+		pc := p.parseGroup(false)
+		s.PosCond = pc.x
 		if p.tok() == tRbrack {
 			p.errorAt(p.sc.pos, "schoose takes two arguments: schoose[pos, neg]")
 			panic(syntaxError{})
 		}
 		p.expect(tComma)
-		s.NegCond, h2 = p.parseGroup()
+		nc := p.parseGroup(false)
+		s.NegCond = nc.x
 		if p.tok() == tComma {
 			p.errorAt(p.sc.pos, "schoose takes two arguments: schoose[pos, neg]")
 			panic(syntaxError{})
 		}
 		p.expect(tRbrack)
-		return s, max(h1, h2) + 1
+		return operand{x: s, h: max(pc.h, nc.h) + 1}
 	}
 	p.fail("expression")
-	return nil, 0
+	return operand{}
 }
 
 // ---------------------------------------------------------------------------
@@ -311,12 +439,12 @@ type span struct{ lo, hi int }
 
 const noParent = -1 << 31
 
-// A piece is a built subtree: its expression (nil when not materialising),
-// the operands it covers, its nesting height and its root reference.
+// A piece is a built subtree: as an operand (when materialising; a run is
+// left pending, for the run that takes it as an operand to merge or build),
+// the operands of the group it covers, and its root reference.
 type piece struct {
-	x      Expr
+	operand
 	lo, hi int
-	h      int
 	ref    int
 }
 
@@ -332,8 +460,7 @@ func (b *builder) track() {
 // tightly as levels[b.d][lv].
 func (b *builder) build(lo, hi, lv int) piece {
 	if lo == hi {
-		o := b.operands[lo]
-		return piece{x: o.x, lo: lo, hi: hi, h: o.h, ref: -lo - 1}
+		return piece{operand: b.operands[lo], lo: lo, hi: hi, ref: -lo - 1}
 	}
 	lvs := levels[b.d]
 	var ks []int
@@ -402,42 +529,49 @@ func (b *builder) combineRight(segs []piece, ks []int) piece {
 	return acc
 }
 
-// run joins leaves with the operators opIdx, all op, as one balanced
-// subtree: one level of nesting whatever its length.
+// run joins leaves with the operators opIdx, all op, as one run: one level
+// of nesting whatever its length. It records the run's balanced shape over
+// leaves when tracking; when materialising, the piece is the pending run of
+// leaves (see join).
 func (b *builder) run(leaves []piece, opIdx []int, op Op) piece {
-	h := 0
-	for _, l := range leaves {
-		h = max(h, l.h)
+	n := piece{lo: leaves[0].lo, hi: leaves[len(leaves)-1].hi}
+	if b.span != nil {
+		n.ref = b.balanced(leaves, opIdx, op)
 	}
-	h++
-	if b.materialize && b.p.depth+h > MaxNesting {
-		b.p.tooDeep(b.ops[opIdx[0]].pos)
+	if b.materialize {
+		ls := make([]operand, len(leaves))
+		for i, l := range leaves {
+			ls[i] = l.operand
+		}
+		pos := make([]Pos, len(opIdx))
+		for i, k := range opIdx {
+			pos[i] = b.ops[k].pos
+		}
+		r := join(op, ls, pos)
+		if b.p.depth+r.h > MaxNesting {
+			b.p.tooDeep(b.ops[opIdx[0]].pos)
+		}
+		n.operand = operand{h: r.h, r: r}
 	}
-	r := b.balanced(leaves, opIdx, op)
-	r.h = h
-	return r
+	return n
 }
 
-func (b *builder) balanced(leaves []piece, opIdx []int, op Op) piece {
+// balanced records the balanced shape of leaves joined by the operators
+// opIdx and returns its root reference.
+func (b *builder) balanced(leaves []piece, opIdx []int, op Op) int {
 	if len(leaves) == 1 {
-		return leaves[0]
+		return leaves[0].ref
 	}
 	m := (len(leaves) + 1) / 2
 	l := b.balanced(leaves[:m], opIdx[:m-1], op)
 	r := b.balanced(leaves[m:], opIdx[m:], op)
 	k := opIdx[m-1]
-	n := piece{lo: l.lo, hi: r.hi, ref: k}
-	if b.materialize {
-		n.x = &Binary{X: l.x, OpPos: b.ops[k].pos, Op: op, Y: r.x}
-	}
-	if b.span != nil {
-		b.span[k] = span{l.lo, r.hi}
-		b.kids[k] = [2]int{l.ref, r.ref}
-		b.parent[k] = noParent
-		b.setParent(l.ref, k)
-		b.setParent(r.ref, k)
-	}
-	return n
+	b.span[k] = span{leaves[0].lo, leaves[len(leaves)-1].hi}
+	b.kids[k] = [2]int{l, r}
+	b.parent[k] = noParent
+	b.setParent(l, k)
+	b.setParent(r, k)
+	return k
 }
 
 func (b *builder) setParent(ref, k int) {
@@ -461,7 +595,7 @@ func (b *builder) covering(lo, hi int) int {
 // expr returns the expression of the recorded subtree ref, built afresh.
 func (b *builder) expr(ref int) Expr {
 	if ref < 0 {
-		return b.operands[-ref-1].x
+		return b.operands[-ref-1].expr()
 	}
 	return &Binary{X: b.expr(b.kids[ref][0]), OpPos: b.ops[ref].pos, Op: b.ops[ref].op, Y: b.expr(b.kids[ref][1])}
 }
@@ -557,7 +691,7 @@ func (p *parser) checkAmbiguity(a *builder) {
 			if j > c.lo {
 				src.WriteString(" " + a.ops[j-1].op.String() + " ")
 			}
-			x := a.operands[j].x
+			x := a.operands[j].expr()
 			if _, ok := x.(*Binary); ok {
 				src.WriteString("(" + ExprString(x) + ")")
 			} else {
@@ -566,7 +700,7 @@ func (p *parser) checkAmbiguity(a *builder) {
 		}
 		msg := fmt.Sprintf("%s means %s here (%s precedence) but %s with %s precedence; add parentheses to say which",
 			clip(src.String()), clip(ExprString(a.expr(ka))), a.d, clip(ExprString(o.expr(ko))), other)
-		p.ambiguities.Add(p.filename, a.operands[c.lo].x.Pos(), msg)
+		p.ambiguities.Add(p.filename, a.operands[c.lo].expr().Pos(), msg)
 	}
 }
 

@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"os"
+	"reflect"
 	"testing"
 )
 
@@ -23,6 +24,8 @@ func FuzzRoundTrip(f *testing.F) {
 		"decl g := T; decl a, b := *, !g;\nvoid main() begin decl l := 1; 0: skip; 2: goto 3, 0; 3: decl m, n := l, m; end",
 		"void main() begin if a then skip; elsif b then skip; elsif c then if d then skip; elsif e then skip; fi else skip; fi end",
 		"decl g;\r\rvoid main()\rbegin /* a\rb */ g := g != g != g; // c\r\nend",
+		"void main() begin x := ((((!((a)&(!('b))))&(!((c)&(!('a)))))&(!((b)&(!('c)))))&(!((c)&(!('a))))); end",
+		"void main() begin x := ((a = b) != c) = (d = (a != b)); y := (a & b = c) & (d | (a | b)) & !((c)); end",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -49,6 +52,16 @@ func FuzzRoundTrip(f *testing.F) {
 		if diff := sameTree(f1, f2); diff != "" {
 			t.Fatalf("tree changed: %s\n%s", diff, out.String())
 		}
+		Inspect(f1, func(n Node) bool {
+			x, ok := n.(Expr)
+			if !ok {
+				return true
+			}
+			if diff := diffValue("x", reflect.ValueOf(canonical(x)), reflect.ValueOf(x)); diff != "" {
+				t.Fatalf("%s is not in canonical form: %s", ExprString(x), diff)
+			}
+			return false
+		})
 		var out2 bytes.Buffer
 		Fprint(&out2, f2)
 		if !bytes.Equal(out.Bytes(), out2.Bytes()) {

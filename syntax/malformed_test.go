@@ -233,8 +233,16 @@ func TestDialects(t *testing.T) {
 		{"a != b != c", "a != b != c", "a != b != c"},
 		{"a = b = c != d", "a = b = (c != d)", "(a = b = c) != d"},
 		{"a != b = c = d", "a != (b = c = d)", "(a != b) = c = d"},
+		// Parentheses inside a run of one associative operator are
+		// not kept; around another operator they are.
 		{"(a & b) & c", "a & b & c", "a & b & c"},
-		{"a & (b & c)", "a & (b & c)", "a & (b & c)"},
+		{"a & (b & c)", "a & b & c", "a & b & c"},
+		{"(a = b) != c", "(a = b) != c", "(a = b) != c"},
+		{"a != (b = c)", "a != (b = c)", "a != (b = c)"},
+		{"(a != b) = c = d", "(a != b) = c = d", "(a != b) = c = d"},
+		{"(a | b) & (c | d)", "(a | b) & (c | d)", "(a | b) & (c | d)"},
+		{"(a & b = c) & d", "((a & b) = c) & d", "a & (b = c) & d"},
+		{"(a => b) => c", "(a => b) => c", "(a => b) => c"},
 		{"a => b = c = d", "a => (b = c = d)", "a => (b = c = d)"},
 		{"~a == b", "!a = b", "!a = b"},
 		{"a = b => c", "a = (b => c)", "(a = b) => c"},

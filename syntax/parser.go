@@ -16,8 +16,9 @@ import (
 // levels), and each change of operator within one precedence level of a
 // chain (`a = b != c` is two). What does not: a chain of one associative
 // operator (`a & b & ... & z` is one level however long: it is built as a
-// balanced tree) and a chain of `elsif` branches (one level for the whole
-// `if`).
+// balanced tree, which takes in parenthesised chains of the same operator,
+// though their parentheses count while they are read) and a chain of
+// `elsif` branches (one level for the whole `if`).
 const MaxNesting = 1000
 
 // maxErrors is how many syntax errors are reported before giving up; past

@@ -284,7 +284,10 @@ func exprList(xs []Expr) string {
 }
 
 // ExprString returns the canonical text of an expression, parenthesised so
-// that it parses to the same tree in both dialects.
+// that it parses to the same tree in both dialects: to x itself if x was
+// parsed, and in general to the canonical form of x, in which each maximal
+// run of one associative operator is the balanced tree of its operands (a
+// run is written as a flat chain whatever its shape; see runOperands).
 func ExprString(x Expr) string {
 	var b strings.Builder
 	writeExpr(&b, x)
@@ -317,15 +320,13 @@ func writeExpr(b *strings.Builder, x Expr) {
 		}
 	case *Binary:
 		if associative(x.Op) {
-			if leaves := balancedRun(x); leaves != nil {
-				for i, l := range leaves {
-					if i > 0 {
-						writeOp(b, x.Op)
-					}
-					writeOperand(b, x, l)
+			for i, l := range runOperands(x) {
+				if i > 0 {
+					writeOp(b, x.Op)
 				}
-				return
+				writeOperand(b, x, l)
 			}
+			return
 		}
 		writeOperand(b, x, x.X)
 		writeOp(b, x.Op)
@@ -360,27 +361,27 @@ func writeOperand(b *strings.Builder, parent *Binary, child Expr) {
 
 // needParens reports whether a binary operand with operator child of a
 // parent with operator parent needs parentheses to be read back as that
-// operand in dialect d. An operand with the parent's own operator is
-// written without parentheses only as part of a balanced run (see
-// balancedRun); anywhere else it needs them. So does any operand at the
-// parent's level: the two dialects group the operators that share a level
-// in opposite directions.
+// operand in dialect d. An operand with the parent's own associative
+// operator never reaches it: it is part of the parent's run (see
+// runOperands). Any other operand at the parent's level needs them: the two
+// dialects group the operators that share a level in opposite directions.
 func needParens(d Dialect, parent, child Op) bool {
 	pp, _ := precedence(d, parent)
 	cp, _ := precedence(d, child)
 	return cp <= pp
 }
 
-// balancedRun returns the operands of the run of x's operator rooted at x
-// (x's subtrees with the same operator, taken together), in order, if the
-// run has exactly the balanced shape the parser builds from a chain of that
-// operator; nil otherwise. Written as a flat chain, such a run parses back
-// to the same tree; any other shape needs parentheses. It works without
-// recursion, so that a run of any length (and any shape) costs linear time
-// and constant stack.
-func balancedRun(x *Binary) []Expr {
-	// Count the operands.
-	n := 0
+// runOperands returns the operands of the run of x's operator rooted at x
+// (x's subtrees with the same operator, taken together), in order. The
+// printer writes the run as a flat chain of them, whatever its shape: the
+// parser reads such a chain (and any other grouping of it) as the balanced
+// tree of those operands, the one shape it builds, so a parsed tree prints
+// back to itself, and a tree of another shape (made by a program
+// transformation) to its canonical form, which means the same. It works
+// without recursion, so that a run of any length and shape costs linear
+// time and constant stack.
+func runOperands(x *Binary) []Expr {
+	var leaves []Expr
 	stack := []Expr{x}
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
@@ -389,33 +390,7 @@ func balancedRun(x *Binary) []Expr {
 			stack = append(stack, c.Y, c.X)
 			continue
 		}
-		n++
-	}
-	// Check the shape top-down: a subtree of m operands puts the first
-	// ⌈m/2⌉ on its left.
-	type part struct {
-		e Expr
-		m int
-	}
-	leaves := make([]Expr, 0, n)
-	parts := []part{{x, n}}
-	for len(parts) > 0 {
-		pt := parts[len(parts)-1]
-		parts = parts[:len(parts)-1]
-		c, same := pt.e.(*Binary)
-		same = same && c.Op == x.Op
-		if pt.m == 1 {
-			if same {
-				return nil
-			}
-			leaves = append(leaves, pt.e)
-			continue
-		}
-		if !same {
-			return nil
-		}
-		left := (pt.m + 1) / 2
-		parts = append(parts, part{c.Y, pt.m - left}, part{c.X, left})
+		leaves = append(leaves, e)
 	}
 	return leaves
 }

@@ -148,6 +148,26 @@ func TestBenchmarksRoundTrip(t *testing.T) {
 			// both read back as that tree.
 			roundTrip(t, path, src, CProver)
 			roundTrip(t, path, src, Getafix)
+			// The two trees are the same unless the file has
+			// ambiguities, and in canonical form: no run keeps the
+			// grouping the file wrote.
+			c, _ := ParseFile(path, src, CProver)
+			g, _ := ParseFile(path, src, Getafix)
+			if diff := sameTree(c, g); diff != "" && len(c.Ambiguities()) == 0 {
+				t.Errorf("the dialects read different trees, without ambiguity warnings: %s", diff)
+			}
+			for _, f := range []*File{c, g} {
+				Inspect(f, func(n Node) bool {
+					x, ok := n.(Expr)
+					if !ok {
+						return true
+					}
+					if diff := diffValue("x", reflect.ValueOf(canonical(x)), reflect.ValueOf(x)); diff != "" {
+						t.Errorf("%v: %s is not in canonical form: %s", x.Pos(), ExprString(x), diff)
+					}
+					return false
+				})
+			}
 		})
 	}
 }

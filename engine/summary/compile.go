@@ -56,8 +56,7 @@ type procInfo struct {
 	live  []symbolic.Set // per location: slots whose values are tracked
 	// iface: the slots whose values at entry a summary depends on (the
 	// Entry copies of a path edge): globals and parameters live at entry.
-	iface    symbolic.Set
-	ifaceSet *bdd.VarSet // Entry copies of iface
+	iface symbolic.Set
 	// outGlobals: globals a summary reports at the exit (MOD set, or all
 	// tracked globals); out adds the returned-value slots.
 	outGlobals symbolic.Set
@@ -75,22 +74,15 @@ type edgeInfo struct {
 	callee *procInfo
 	built  bool
 
-	// Intraprocedural edges: the step. Calls: the return Join, whose
-	// relation is supplied by the summary edges (ApplyWith).
+	// Intraprocedural edges: the step.
 	img *symbolic.Image
 	// Intraprocedural edges: the slots the step may change (img.Rel() is
 	// its relation).
 	relChanged symbolic.Set
 
 	// Calls only.
-	entry    *symbolic.Image // caller's Cur state → callee's entry state (before SelfLoop)
-	bind     *bdd.Root       // caller's Cur ↔ callee's Entry copies of its iface
-	outPre   *bdd.VarSet     // callee exit slots overwritten or discarded (Cur), nil if none
-	outPairs *bdd.Pairs      // callee exit Cur → caller Next, nil if none
-	outSrc   []int           // the renaming of outPairs: callee slot outSrc[i] (Cur)
-	outDst   []int           // becomes caller slot outDst[i] (Next)
-	changed  symbolic.Set    // caller slots a return may change
-	summary  *bdd.Root       // SummaryEdges of this call site (Figure 3); nil until first used
+	cs      *symbolic.CallSite
+	summary *bdd.Root // SummaryEdges of this call site (Figure 3); nil until first used
 }
 
 func newModel(p *ir.Program, m *bdd.Manager, opts Options) *model {
@@ -161,7 +153,6 @@ func newModel(p *ir.Program, m *bdd.Manager, opts Options) *model {
 			params.Add(l.Local(j))
 		}
 		pi.iface = pi.live[pr.Entry].Inter(md.glob.Union(params))
-		pi.ifaceSet = l.VarSet(symbolic.CopySet{Copy: symbolic.Entry, Set: pi.iface})
 		pi.selfLoop = m.Keep(l.Equal(symbolic.Entry, symbolic.Cur, pi.iface))
 		pi.edges = make([]*edgeInfo, len(pr.Edges))
 		pi.tracked = make([]*bdd.VarSet, len(pr.Locations))
@@ -212,81 +203,18 @@ func (md *model) compile(ei *edgeInfo) *edgeInfo {
 		})
 		return ei
 	}
-	c, q := ei.call, ei.callee
-	qEntry := q.live[q.proc.Entry]
-	// Entering the callee: the caller's context and locals leave scope,
-	// globals pass, parameters get the arguments.
-	ei.entry = md.image(symbolic.ImageSpec{
-		Rel:       l.CallEntry(c),
-		Drop:      pi.scope.Minus(md.glob.Inter(qEntry)),
-		Keep:      qEntry,
-		DropEntry: md.all,
-	})
-	ei.bind = md.m.Keep(l.Bind(c, q.iface))
-
-	// Returning: the callee's reported globals and returned values become
-	// the caller's new values (Next copies); a returned value assigned to a
-	// global overrides the callee's value of that global.
-	targets := symbolic.NewSet(l.N())
-	var src, dst []int
-	pre := symbolic.NewSet(l.N())
-	for i := 0; i < q.proc.Returns; i++ {
-		pre.Add(l.Ret(i))
-	}
-	for i, t := range c.Targets {
-		if t.Discard {
-			continue
-		}
-		s := l.Slot(t.Var)
-		targets.Add(s)
-		src = append(src, l.Ret(i))
-		dst = append(dst, s)
-		pre.Remove(l.Ret(i))
-	}
-	for _, g := range q.outGlobals.Elems() {
-		if targets.Has(g) {
-			pre.Add(g)
-			continue
-		}
-		src = append(src, g)
-		dst = append(dst, g)
-	}
-	if !pre.Empty() {
-		ei.outPre = l.VarSet(symbolic.CopySet{Copy: symbolic.Cur, Set: pre})
-	}
-	if len(src) > 0 {
-		ei.outPairs = l.RenameSlots(symbolic.Cur, symbolic.Next, src, dst)
-	}
-	ei.outSrc, ei.outDst = src, dst
-	ei.changed = q.outGlobals.Union(targets)
-	post := l.Post(c)
-	ei.img = md.image(symbolic.ImageSpec{
-		Rel:  symbolic.Rel{R: bdd.True, Changed: ei.changed},
-		Drop: drop,
-		Keep: keep,
-		Post: &post,
+	q := ei.callee
+	ei.cs = l.NewCallSite(symbolic.CallSiteSpec{
+		Call:        ei.call,
+		Caller:      pi.proc,
+		CalleeEntry: q.live[q.proc.Entry],
+		Iface:       q.iface,
+		Reported:    q.outGlobals,
+		Keep:        keep,
+		SelfLoop:    q.selfLoop,
+		Images:      md.image,
 	})
 	return ei
-}
-
-// lift turns path edges x at the callee's exit into summary edges of the
-// call site (Lift of the paper): pairs of the caller's state before the
-// call (Cur) and the values the call changes (Next).
-func (md *model) lift(ei *edgeInfo, x bdd.Node) bdd.Node {
-	m := md.m
-	if ei.outPre != nil {
-		x = m.Exists(x, ei.outPre)
-	}
-	if ei.outPairs != nil {
-		x = m.Replace(x, ei.outPairs)
-	}
-	return m.AndExists(x, ei.bind.Node(), ei.callee.ifaceSet)
-}
-
-// enter returns the path edges at the callee's entry for the path edges s
-// at a call site (SelfLoop(Join(s, Transfer)) of the paper).
-func (md *model) enter(ei *edgeInfo, s bdd.Node) bdd.Node {
-	return md.m.And(ei.entry.Apply(s), ei.callee.selfLoop.Node())
 }
 
 // release frees the roots of the model.
@@ -297,8 +225,8 @@ func (md *model) release() {
 	for _, pi := range md.procs {
 		pi.selfLoop.Release()
 		for _, ei := range pi.edges {
-			if ei.bind != nil {
-				ei.bind.Release()
+			if ei.cs != nil {
+				ei.cs.Release()
 			}
 			if ei.summary != nil {
 				ei.summary.Release()

@@ -63,9 +63,10 @@ func stepsOf(r *result.Result) int {
 	return len(r.Trace.Steps)
 }
 
-// TestContextBoundsEveryPhase checks that a cancelled context ends the run
-// in every phase (reachability, ring search, trace) with Unknown "timeout",
-// never a verdict built on a cut search, nor an error. The context is
+// TestContextBoundsEveryPhase checks that a context that times out ends the
+// run in every phase (reachability, ring search, trace): with Unknown
+// "timeout" before the error is established, Unsafe with TraceCut after;
+// never an error. The context is
 // cancelled up front, or after a delay that falls in a later phase on
 // programs whose phases are long: a 10,000-deep call chain (long trace),
 // 100,000 globals (a wide layout), T(3200) with the error at the deepest
@@ -84,20 +85,20 @@ func TestContextBoundsEveryPhase(t *testing.T) {
 	for _, pg := range progs {
 		p := testsuite.Lower(t, pg.name, pg.src, pg.target)
 		for _, delay := range []time.Duration{0, time.Millisecond, 20 * time.Millisecond, 100 * time.Millisecond} {
-			ctx, cancel := context.WithCancel(context.Background())
+			ctx, cancel := context.WithCancelCause(context.Background())
 			if delay == 0 {
-				cancel()
+				cancel(engine.ErrTimeout)
 			} else {
-				time.AfterFunc(delay, cancel)
+				time.AfterFunc(delay, func() { cancel(engine.ErrTimeout) })
 			}
 			res, err := summary.New(summary.Options{}).Check(ctx, p, engine.Query{})
-			cancel()
+			cancel(nil)
 			if err != nil {
 				t.Fatalf("%s after %v: %v", pg.name, delay, err)
 			}
 			switch {
 			case res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout:
-			case res.Verdict == result.Unknown && res.Reason == summary.ReasonTraceTimeout:
+			case traceCut(res, engine.ReasonTimeout):
 			case res.Verdict == result.Unsafe && res.Trace != nil && len(res.Trace.Steps) > 0 && delay > 0:
 				// Finished before the cancellation.
 			default:
@@ -108,6 +109,12 @@ func TestContextBoundsEveryPhase(t *testing.T) {
 			}
 		}
 	}
+}
+
+// traceCut reports whether r is Unsafe with a cut trace: no trace, the
+// error's property, and the given reason.
+func traceCut(r *result.Result, reason string) bool {
+	return r.Verdict == result.Unsafe && r.TraceCut && r.Trace == nil && r.Property != nil && r.Reason == reason
 }
 
 // pollCtx is a context whose Err reports cancellation from its cancelAt-th
@@ -121,16 +128,15 @@ type pollCtx struct {
 func (c *pollCtx) Err() error {
 	c.polls++
 	if c.cancelAt >= 0 && c.polls >= c.cancelAt {
-		return context.Canceled
+		return context.DeadlineExceeded
 	}
 	return nil
 }
 
 // TestCancelAtEveryPoll cancels the context at polls spread over a whole
 // run, the last one included: before the error is found the verdict is
-// Unknown "timeout", after it Unknown ReasonTraceTimeout (never Unsafe
-// without its trace, never Safe); and the reason changes once, from the
-// first to the second.
+// Unknown "timeout", after it Unsafe with TraceCut and no trace (never
+// Safe); and the answer changes once, from the first to the second.
 func TestCancelAtEveryPoll(t *testing.T) {
 	for _, c := range []struct{ name, src, target string }{
 		{"chain", chainProgram(3000), ""},
@@ -156,9 +162,9 @@ func TestCancelAtEveryPoll(t *testing.T) {
 			switch {
 			case res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout:
 				if sawTrace {
-					t.Errorf("%s cancelled at poll %d of %d: %q after %q at an earlier poll", c.name, k, n, res.Reason, summary.ReasonTraceTimeout)
+					t.Errorf("%s cancelled at poll %d of %d: Unknown after a cut trace at an earlier poll", c.name, k, n)
 				}
-			case res.Verdict == result.Unknown && res.Reason == summary.ReasonTraceTimeout && want.Verdict == result.Unsafe:
+			case traceCut(res, engine.ReasonTimeout) && want.Verdict == result.Unsafe:
 				sawTrace = true
 			default:
 				t.Errorf("%s cancelled at poll %d of %d: %s (%s)", c.name, k, n, res.Verdict, res.Reason)
@@ -171,10 +177,10 @@ func TestCancelAtEveryPoll(t *testing.T) {
 }
 
 // TestNodeLimitEverywhere runs unsafe programs under node limits from tiny
-// to enough: each run is Unknown with a node-limit reason (saying that the
-// error is reachable when the limit struck while building the trace) or
-// the right verdict with a trace that replays; never an internal error,
-// whichever operation the limit strikes in.
+// to enough: each run is Unknown with a node-limit reason, or Unsafe with
+// a cut trace and that reason when the limit struck while building the
+// trace, or the right verdict with a trace that replays; never an internal
+// error, whichever operation the limit strikes in.
 func TestNodeLimitEverywhere(t *testing.T) {
 	for _, c := range []struct{ name, src, target string }{
 		{"T(6)", gen.BebopTemplate(6), "reach"},
@@ -187,15 +193,15 @@ func TestNodeLimitEverywhere(t *testing.T) {
 		sawTrace := false
 		for limit := 8; limit <= 2*peak+64; limit += max(1, peak/40) {
 			res := check(t, p, engine.Query{MaxNodes: limit}, summary.Options{})
+			limited := strings.HasPrefix(res.Reason, "BDD node limit reached")
 			switch {
-			case res.Verdict == want.Verdict:
-			case res.Verdict == result.Unknown && strings.HasPrefix(res.Reason, "BDD node limit reached"):
-				if strings.Contains(res.Reason, "the error is reachable") {
-					sawTrace = true
-					if want.Verdict != result.Unsafe {
-						t.Errorf("%s with %d nodes: %q for a %s program", c.name, limit, res.Reason, want.Verdict)
-					}
+			case res.TraceCut:
+				sawTrace = true
+				if !limited || want.Verdict != result.Unsafe || res.Verdict != result.Unsafe || res.Property == nil {
+					t.Errorf("%s with %d nodes: %s cut (%s) for a %s program", c.name, limit, res.Verdict, res.Reason, want.Verdict)
 				}
+			case res.Verdict == want.Verdict:
+			case res.Verdict == result.Unknown && limited:
 			default:
 				t.Errorf("%s with %d nodes: %s (%s), want %s or a node limit", c.name, limit, res.Verdict, res.Reason, want.Verdict)
 			}

@@ -25,7 +25,8 @@ type reach struct {
 	prank []int     // per procedure: rank in the call graph (callees first)
 
 	errorFound bool
-	stopEarly  bool // stop as soon as an error location is reached
+	firstError locRef // the first error location reached
+	stopEarly  bool   // stop as soon as an error location is reached
 	iterations int64
 }
 
@@ -129,6 +130,9 @@ func (r *reach) propagate(proc, loc int, p bdd.Node) {
 		r.pe[proc][loc] = m.Keep(nw)
 	}
 	if r.md.procs[proc].proc.Locations[loc].Error {
+		if !r.errorFound {
+			r.firstError = locRef{int32(proc), int32(loc)}
+		}
 		r.errorFound = true
 		return // executions stop at an error: nothing to propagate
 	}
@@ -192,14 +196,14 @@ func (r *reach) process(proc, loc int, delta bdd.Node) {
 			if cs.summary == nil {
 				continue // not reached yet: its summary is made on first use
 			}
-			s := md.lift(cs, delta)
+			s := cs.cs.Lift(delta)
 			nw := diff(m, s, cs.summary.Node())
 			if nw == bdd.False || nw == bdd.Invalid {
 				continue
 			}
 			cs.summary.Set(m.Or(cs.summary.Node(), nw))
 			caller := cs.pi.proc.Index
-			r.propagate(caller, cs.edge.To, cs.img.ApplyWith(r.pathEdges(caller, cs.edge.From), nw))
+			r.propagate(caller, cs.edge.To, cs.cs.Join(r.pathEdges(caller, cs.edge.From), nw))
 		}
 		return
 	}
@@ -211,11 +215,11 @@ func (r *reach) process(proc, loc int, delta bdd.Node) {
 		}
 		q := ei.callee
 		if ei.summary == nil {
-			ei.summary = m.Keep(md.lift(ei, r.pathEdges(q.proc.Index, q.proc.Exit)))
+			ei.summary = m.Keep(ei.cs.Lift(r.pathEdges(q.proc.Index, q.proc.Exit)))
 		}
-		r.propagate(q.proc.Index, q.proc.Entry, md.enter(ei, delta))
+		r.propagate(q.proc.Index, q.proc.Entry, ei.cs.Enter(delta))
 		if s := ei.summary.Node(); s != bdd.False {
-			r.propagate(proc, ei.edge.To, ei.img.ApplyWith(delta, s))
+			r.propagate(proc, ei.edge.To, ei.cs.Join(delta, s))
 		}
 	}
 }

@@ -284,7 +284,7 @@ func (rs *rings) call(ei *edgeInfo, f bdd.Node, to locRef) {
 	m := rs.m
 	q := ei.callee
 	qi := q.proc.Index
-	e := rs.md.enter(ei, f)
+	e := ei.cs.Enter(f)
 	if e != bdd.False {
 		ctx := m.Exists(e, rs.curAll)
 		if nw := diff(m, ctx, rs.allCtx[qi].Node()); nw != bdd.False && nw != bdd.Invalid {
@@ -294,7 +294,7 @@ func (rs *rings) call(ei *edgeInfo, f bdd.Node, to locRef) {
 		rs.push(rs.cur+1, locRef{int32(qi), int32(q.proc.Entry)}, e)
 	}
 	for _, d := range rs.dists[qi] {
-		rs.push(rs.cur+1+d, to, ei.img.ApplyWith(f, rs.lift(ei, d)))
+		rs.push(rs.cur+1+d, to, ei.cs.Join(f, rs.lift(ei, d)))
 	}
 }
 
@@ -306,7 +306,7 @@ func (rs *rings) lift(ei *edgeInfo, d int) bdd.Node {
 	if le := rs.lifts[k]; le != nil && le.version == pc.version {
 		return le.r.Node()
 	}
-	l := rs.md.lift(ei, pc.r.Node())
+	l := ei.cs.Lift(pc.r.Node())
 	if le := rs.lifts[k]; le != nil {
 		le.r.Set(l)
 		le.version = pc.version
@@ -346,13 +346,13 @@ func (rs *rings) exit(pi *procInfo, f bdd.Node) {
 				continue
 			}
 			md.compile(cs)
-			l := md.lift(cs, part)
+			l := cs.cs.Lift(part)
 			if l == bdd.False {
 				continue
 			}
 			to := locRef{int32(from), int32(cs.edge.To)}
 			for _, r := range rr {
-				rs.push(r.key+1+d, to, cs.img.ApplyWith(r.r.Node(), l))
+				rs.push(r.key+1+d, to, cs.cs.Join(r.r.Node(), l))
 			}
 		}
 	}

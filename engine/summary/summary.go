@@ -53,11 +53,12 @@
 //
 // Concurrent programs get Unknown. Query.MaxNodes bounds the BDD node
 // table (Unknown when exceeded); a cancelled or expired context gives
-// Unknown "timeout". Both bound the whole run, the ring search and the
-// trace included: the context is polled in every loop, every 256
-// iterations. When either strikes after the error was found reachable,
-// the reason says so (ReasonTraceTimeout for the context): the program is
-// unsafe, but FAILED promises a trace, and there is none.
+// Unknown "timeout" (or "interrupted"). Both bound the whole run, the ring
+// search and the trace included: the context is polled in every loop,
+// every 256 iterations. When either strikes after the error was found
+// reachable, the answer is Unsafe with Result.TraceCut, the error's
+// Property and the reason, and no trace; so is an error whose shortest
+// trace is too long to build.
 package summary
 
 import (
@@ -110,11 +111,6 @@ var _ engine.Engine = (*Engine)(nil)
 // errTimeout reports a cancelled context.
 var errTimeout = errors.New("timeout")
 
-// ReasonTraceTimeout is the Unknown reason when the context expires after
-// the error was found reachable, while the shortest trace was being
-// built: the program is not safe, but FAILED promises a trace.
-const ReasonTraceTimeout = "timeout: the error is reachable, but the trace could not be built in time"
-
 // Check decides whether an error location of p is reachable from the start
 // of main; see the package comment. Stats counters: path_edges, summaries
 // (path edges at exits), iterations (worklist steps of Figure 3),
@@ -154,7 +150,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		initial = min(max(locs*16, 1<<12), 1<<16)
 	}
 	if ctx.Err() != nil {
-		return result.NewUnknown(Name, engine.ReasonTimeout), nil
+		return result.NewUnknown(Name, engine.StopReason(ctx)), nil
 	}
 	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes, InitialNodes: initial})
 	md := newModel(p, m, e.opts)
@@ -167,40 +163,48 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		res.Stats.Set("bdd_vars", int64(st.Vars))
 		res.Stats.Set("bdd_gcs", int64(st.GCs))
 	}
-	errorFound := false // the error is known to be reachable
-	unknown := func(err error) (*result.Result, error) {
-		var r *result.Result
+	var found *result.Property // the error, once known to be reachable
+	stopped := func(err error) (*result.Result, error) {
+		var reason string
 		switch {
-		case errors.Is(err, errTimeout) && errorFound:
-			r = result.NewUnknown(Name, ReasonTraceTimeout)
 		case errors.Is(err, errTimeout):
-			r = result.NewUnknown(Name, engine.ReasonTimeout)
-		case errors.Is(err, bdd.ErrNodeLimit) && errorFound:
-			r = result.NewUnknown(Name, fmt.Sprintf("BDD node limit reached (%d nodes): the error is reachable, but the trace could not be built", maxNodes(q)))
+			reason = engine.StopReason(ctx)
+			if reason == "" {
+				reason = engine.ReasonTimeout
+			}
 		case errors.Is(err, bdd.ErrNodeLimit):
-			r = result.NewUnknown(Name, fmt.Sprintf("BDD node limit reached (%d nodes)", maxNodes(q)))
+			reason = fmt.Sprintf("BDD node limit reached (%d nodes)", maxNodes(q))
 		case errors.Is(err, errTooLong):
-			// The error is reachable, but FAILED promises a trace, and
-			// this one is too long to build or to read.
-			r = result.NewUnknown(Name, "the error is reachable, but "+err.Error())
+			// FAILED promises a trace, and this one is too long to build
+			// or to read.
+			reason = err.Error()
 		default:
 			return nil, err
 		}
+		r := result.NewUnknown(Name, reason)
+		if found != nil {
+			// The error is established: FAILED, with the note that the
+			// trace was cut.
+			r.Verdict, r.TraceCut, r.Property = result.Unsafe, true, found
+		}
+		setBDDStats()
 		r.Stats = res.Stats
-		st := m.Stats()
-		r.Stats.Set("peak_bdd_nodes", int64(st.PeakNodes))
 		return r, nil
 	}
 
 	r := newReach(ctx, md, q.AllReachable)
 	defer r.release()
-	if err := r.run(); err != nil {
-		return unknown(err)
-	}
+	err := r.run()
 	res.Stats.Set("time_reach_ns", int64(time.Since(start)))
-	errorFound = r.errorFound
+	res.Stats.AddPhase(result.PhaseReach, time.Since(start))
+	if err != nil {
+		return stopped(err)
+	}
+	if r.errorFound {
+		found = result.PropertyAt(p, p.Procs[r.firstError.proc], int(r.firstError.loc))
+	}
 	if ctx.Err() != nil { // counting the states can take a while
-		return unknown(errTimeout)
+		return stopped(errTimeout)
 	}
 	pe, su, locs := r.stats()
 	res.Stats.States = pe
@@ -216,20 +220,22 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	m.GC()
 
 	traceStart := time.Now()
+	defer func() { res.Stats.AddPhase(result.PhaseTrace, time.Since(traceStart)) }()
 	rs := newRings(ctx, md)
 	defer rs.release()
 	hit, err := rs.run()
 	if err != nil {
-		return unknown(err)
+		return stopped(err)
 	}
 	if hit == nil {
 		return nil, fmt.Errorf("summary: internal error: the error is reachable but the ring search found none")
 	}
 	res.Stats.Set("rings", int64(rs.keysDone))
 	res.Stats.Set("time_rings_ns", int64(time.Since(traceStart)))
+	found = result.PropertyAt(p, p.Procs[hit.proc], hit.loc) // the nearest error
 	tr, err := rs.trace(hit)
 	if err != nil {
-		return unknown(err)
+		return stopped(err)
 	}
 	res.Verdict = result.Unsafe
 	res.Trace = tr

@@ -42,8 +42,12 @@ func check(t testing.TB, p *ir.Program, q engine.Query, opts summary.Options) *r
 	if res.Engine != summary.Name {
 		t.Errorf("engine %q", res.Engine)
 	}
-	switch res.Verdict {
-	case result.Unsafe:
+	switch {
+	case res.TraceCut:
+		if res.Verdict != result.Unsafe || res.Trace != nil || res.Property == nil || res.Reason == "" {
+			t.Errorf("cut trace: %s, trace %v, property %v, reason %q", res.Verdict, res.Trace != nil, res.Property, res.Reason)
+		}
+	case res.Verdict == result.Unsafe:
 		if err := interp.Replay(p, res.Trace); err != nil {
 			t.Fatalf("trace does not replay: %v\n%s", err, traceText(res.Trace))
 		}
@@ -217,8 +221,8 @@ func TestLimits(t *testing.T) {
 	src := "decl a, b, c, d, e, f, g, h, i, j, k, l, m;\nvoid main() begin\n" +
 		" L: a, b, c, d, e, f, g, h, i, j, k, l, m := *, *, *, *, *, *, *, *, *, *, *, *, *; goto L, M;\n M: SLIC_ERROR: skip;\nend\n"
 	p := testsuite.Lower(t, "loop.bp", src, "")
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(engine.ErrTimeout)
 	res, err := summary.New(summary.Options{}).Check(ctx, p, engine.Query{})
 	if err != nil || res.Verdict != result.Unknown || res.Reason != engine.ReasonTimeout {
 		t.Errorf("cancelled: %+v %v", res, err)

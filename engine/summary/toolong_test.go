@@ -9,13 +9,12 @@ import (
 
 	"boolprog/engine"
 	"boolprog/engine/summary"
-	"boolprog/result"
 )
 
 // TestTraceTooLong: when every path to the error runs through 2^29 calls,
 // reachability is quick (summaries), but no trace can be shown, so the
-// verdict must be Unknown with that reason, neither Unsafe without a trace
-// nor an internal error.
+// answer must be Unsafe with a cut trace saying why, neither Unsafe with a
+// trace nor Unknown nor an internal error.
 func TestTraceTooLong(t *testing.T) {
 	const n = 30
 	var b strings.Builder
@@ -29,8 +28,8 @@ func TestTraceTooLong(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "the error is reachable, but the shortest counterexample has more than 50000000 steps"
-	if res.Verdict != result.Unknown || res.Reason != want {
-		t.Errorf("got %v %q, want unknown %q", res.Verdict, res.Reason, want)
+	want := "the shortest counterexample has more than 50000000 steps"
+	if !traceCut(res, want) || res.Property.Label != "SLIC_ERROR" {
+		t.Errorf("got %v cut=%v %q property %+v, want unsafe with a cut trace: %q", res.Verdict, res.TraceCut, res.Reason, res.Property, want)
 	}
 }

@@ -263,12 +263,12 @@ func (tb *tracer) sameLevel(pi *procInfo, loc int, pe bdd.Node, key, depth int) 
 					continue
 				}
 				piece := pc.r.Node()
-				l := md.lift(ei, piece)
+				l := ei.cs.Lift(piece)
 				// The caller's enforce holds after the return: pe need
 				// not show it when it reads variables dead at the
 				// return point, so the predecessor must satisfy it.
 				rel := m.And(l, tb.postChanged(ei))
-				cand := m.And(r.r.Node(), tb.preStep(rel, ei.changed, pe))
+				cand := m.And(r.r.Node(), tb.preStep(rel, ei.cs.Changed(), pe))
 				if cand == bdd.False || cand == bdd.Invalid {
 					continue
 				}
@@ -346,20 +346,20 @@ func (tb *tracer) calleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, e
 	md, m, l := tb.md, tb.m, tb.md.l
 	q := ei.callee
 	// The contexts the call enters from pe2.
-	ctx := m.AndExists(m.Exists(pe2, tb.entryAll), ei.bind.Node(), l.VarSet(symbolic.CopySet{Copy: symbolic.Cur, Set: md.all}))
+	ctx := m.AndExists(m.Exists(pe2, tb.entryAll), ei.cs.Bind(), l.VarSet(symbolic.CopySet{Copy: symbolic.Cur, Set: md.all}))
 	cand := m.And(piece, ctx)
 	// Rename the reported values to the caller's Next copies and match them
 	// with pe's values.
 	y := cand
-	src, dst := ei.outSrc, ei.outDst
-	if ei.outPairs != nil {
-		y = m.Replace(y, ei.outPairs)
+	src, dst, out := ei.cs.Out()
+	if out != nil {
+		y = m.Replace(y, out)
 	}
 	// After the return: pe's values, the caller's unchanged values from
 	// pe2, and the caller's enforce.
 	toNext := tb.curToNext(ei.pi)
 	peN := m.Exists(m.Replace(pe, toNext), tb.entryAll)
-	kept := m.Exists(m.Replace(m.Exists(pe2, tb.entryAll), toNext), l.VarSet(symbolic.CopySet{Copy: symbolic.Next, Set: ei.changed}))
+	kept := m.Exists(m.Replace(m.Exists(pe2, tb.entryAll), toNext), l.VarSet(symbolic.CopySet{Copy: symbolic.Next, Set: ei.cs.Changed()}))
 	z := m.And(m.And(y, peN), m.And(kept, tb.postNext(ei)))
 	dstSet, srcSet := symbolic.NewSet(l.N()), symbolic.NewSet(l.N())
 	for i := range dst {
@@ -392,7 +392,7 @@ func (tb *tracer) postChanged(ei *edgeInfo) bdd.Node {
 	if r, ok := tb.postC[ei]; ok {
 		return r
 	}
-	r := tb.m.Replace(tb.md.l.Post(ei.call), tb.md.l.Rename(symbolic.Cur, symbolic.Next, ei.changed))
+	r := tb.m.Replace(tb.md.l.Post(ei.call), tb.md.l.Rename(symbolic.Cur, symbolic.Next, ei.cs.Changed()))
 	tb.postC[ei] = r
 	return r
 }
