@@ -47,6 +47,7 @@ func BenchmarkReplayTemplate(b *testing.B) {
 	for _, n := range benchSizes {
 		p, tr := templateTrace(b, n)
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
 			runtime.GC() // the engine's garbage is not the replay's
 			b.ResetTimer()
 			best, cpu := time.Duration(1<<62), cpuTime()

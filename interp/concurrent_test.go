@@ -1,6 +1,8 @@
 package interp_test
 
 import (
+	"errors"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -89,6 +91,13 @@ func searchFrom(t testing.TB, p *ir.Program, inits []interp.Config, maxSwitches,
 		if err != nil {
 			t.Fatal(err)
 		}
+		// A thread that starts at an error location has reached it too
+		// (the final step shows it there, if the thread may run).
+		for _, tr := range succ {
+			if top := x.c.Thread(tr.Thread); p.Procs[top.Proc].Locations[top.Loc].Error {
+				return trace(x, threadStep(p, x.c, tr.Thread, result.NoEdge))
+			}
+		}
 		for _, tr := range succ {
 			sw := x.switches
 			if x.c.Running >= 0 && tr.Thread != x.c.Running {
@@ -160,6 +169,11 @@ func TestConcurrentBenchmarks(t *testing.T) {
 			if err := interp.Replay(p, tr); err != nil {
 				t.Errorf("Replay: %v\n%s", err, traceString(tr))
 			}
+			if thin := thinned(tr, 1); interp.Replay(p, thin) != nil {
+				if err := interp.Replay(p, thin); !errors.Is(err, interp.ErrTooManyChoices) {
+					t.Errorf("Replay with values left out: %v\n%s", err, traceString(thin))
+				}
+			}
 			if len(tr.Steps) > 1 && !hasSwitch(tr) && strings.HasPrefix(d.Name, "Threads") {
 				t.Logf("trace without a context switch (%d steps)", len(tr.Steps))
 			}
@@ -171,8 +185,8 @@ func TestConcurrentBenchmarks(t *testing.T) {
 }
 
 func hasSwitch(tr *result.Trace) bool {
-	for i := 1; i < len(tr.Steps); i++ {
-		if tr.Steps[i].Thread != tr.Steps[i-1].Thread {
+	for _, s := range tr.Steps {
+		if s.Switch {
 			return true
 		}
 	}
@@ -486,7 +500,27 @@ func TestGetafixBenchmarks(t *testing.T) {
 				if err := interp.Replay(p, tr); err != nil {
 					t.Errorf("Replay: %v\n%s", err, traceString(tr))
 				}
+				if err := interp.Replay(p, thinned(tr, 2)); err != nil && !errors.Is(err, interp.ErrTooManyChoices) {
+					t.Errorf("Replay with values left out: %v", err)
+				}
 			}
 		})
 	}
+}
+
+// thinned returns tr with about a third of its values left out, chosen
+// with the given seed.
+func thinned(tr *result.Trace, seed uint64) *result.Trace {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	thin := &result.Trace{Steps: append([]result.Step(nil), tr.Steps...)}
+	for i := range thin.Steps {
+		var kept []result.Value
+		for _, v := range thin.Steps[i].Values {
+			if rng.IntN(3) > 0 {
+				kept = append(kept, v)
+			}
+		}
+		thin.Steps[i].Values = kept
+	}
+	return thin
 }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -94,6 +95,9 @@ type stepper struct {
 	atomicVar int      // index of Getafix's global `atomic`, or -1
 	free      int      // free two-valued choices enumerated in the current step
 	out       []Config // the outcomes of the current step
+
+	ctx   context.Context // polled during long enumerations, if not nil
+	polls int
 }
 
 func newStepper(p *ir.Program, g guide) *stepper {
@@ -157,11 +161,20 @@ func (s *stepper) pick(vs values, f fate) ([]bool, error) {
 }
 
 // each calls fn with every combination of one value from each list of
-// opts (a nil list leaves its position false). fn must not keep vals.
-func each(opts [][]bool, fn func(vals []bool) error) error {
+// opts (a nil list leaves its position false). fn must not keep vals. A
+// step may have up to 2^MaxOmitted combinations: each polls s.ctx (if set)
+// every 1024 of them.
+func (s *stepper) each(opts [][]bool, fn func(vals []bool) error) error {
 	idx := make([]int, len(opts))
 	vals := make([]bool, len(opts))
 	for {
+		if s.ctx != nil {
+			if s.polls++; s.polls%1024 == 0 {
+				if err := s.ctx.Err(); err != nil {
+					return err
+				}
+			}
+		}
 		for i, o := range opts {
 			if o != nil {
 				vals[i] = o[idx[i]]
@@ -318,28 +331,24 @@ func (s *stepper) exec(c Config, t, id int) error {
 	n := c
 	n.Running = t
 	moved := &Frame{Proc: top.Proc, Loc: e.To, Locals: top.Locals, Call: -1, Caller: top.Caller, Depth: top.Depth}
-	finish := func(n Config, rets []values) error {
-		pl := s.plan(moved, nil)
-		return s.pop(n, t, moved, rets, &pl, 0)
-	}
 
 	switch op := e.Op.(type) {
 	case *ir.Skip:
-		return finish(n, nil)
+		return s.finish(n, t, moved, nil)
 
 	case *ir.Assume:
 		if !canBe(st.eval(op.Cond), true) {
 			return nil
 		}
-		return finish(n, nil)
+		return s.finish(n, t, moved, nil)
 
 	case *ir.AtomicBegin:
 		n.Atomic = t
-		return finish(n, nil)
+		return s.finish(n, t, moved, nil)
 
 	case *ir.AtomicEnd:
 		n.Atomic = -1
-		return finish(n, nil)
+		return s.finish(n, t, moved, nil)
 
 	case *ir.EndThread:
 		return s.threadEnds(n, t)
@@ -349,7 +358,7 @@ func (s *stepper) exec(c Config, t, id int) error {
 		for i, v := range op.Values {
 			rets[i] = st.eval(v)
 		}
-		return finish(n, rets)
+		return s.finish(n, t, moved, rets)
 
 	case *ir.Assign:
 		pl := s.plan(moved, op.Constrain)
@@ -370,7 +379,8 @@ func (s *stepper) exec(c Config, t, id int) error {
 			}
 			opts[i] = o
 		}
-		err := each(opts, func(vals []bool) error {
+		reuse := true
+		err := s.each(opts, func(vals []bool) error {
 			g, l := c.Globals, top.Locals
 			if anyGlobal {
 				g = slices.Clone(g)
@@ -393,9 +403,14 @@ func (s *stepper) exec(c Config, t, id int) error {
 			}
 			m := n
 			m.Globals = g
-			f := *moved
+			f := moved
+			if reuse {
+				reuse = false // moved is not shared yet: the first outcome takes it
+			} else {
+				f = &Frame{Proc: moved.Proc, Loc: moved.Loc, Call: -1, Caller: moved.Caller, Depth: moved.Depth}
+			}
 			f.Locals = l
-			return s.pop(m, t, &f, nil, &pl, 0)
+			return s.pop(m, t, f, nil, &pl, 0)
 		})
 		return err
 
@@ -416,7 +431,7 @@ func (s *stepper) exec(c Config, t, id int) error {
 			}
 			opts[j] = o
 		}
-		err := each(opts, func(vals []bool) error {
+		err := s.each(opts, func(vals []bool) error {
 			f := *entry
 			f.Locals = slices.Clone(vals)
 			return s.pop(n, t, &f, nil, &pl, 0)
@@ -431,7 +446,7 @@ func (s *stepper) exec(c Config, t, id int) error {
 		if op.Goto >= 0 {
 			nf := &Frame{Proc: top.Proc, Loc: op.Goto, Locals: top.Locals, Call: -1, Caller: top.Caller, Depth: top.Depth}
 			n.Threads = append(slices.Clone(c.Threads), nf)
-			return finish(n, nil)
+			return s.finish(n, t, moved, nil)
 		}
 		callee := s.p.Procs[op.Proc]
 		opts := make([][]bool, len(callee.Locals))
@@ -453,18 +468,25 @@ func (s *stepper) exec(c Config, t, id int) error {
 			}
 			opts[j] = o
 		}
-		err := each(opts, func(vals []bool) error {
+		err := s.each(opts, func(vals []bool) error {
 			var nf *Frame
 			if callee.Entry != callee.Exit {
 				nf = &Frame{Proc: op.Proc, Loc: callee.Entry, Locals: slices.Clone(vals), Call: -1}
 			}
 			m := n
 			m.Threads = append(slices.Clone(c.Threads), nf)
-			return finish(m, nil)
+			return s.finish(m, t, moved, nil)
 		})
 		return err
 	}
 	return fmt.Errorf("interp: %s (line %d): unknown operation %T", proc.Name, e.Pos.Line, e.Op)
+}
+
+// finish finishes a step that left frame f (at the edge's target) on top
+// of thread t: see pop.
+func (s *stepper) finish(n Config, t int, f *Frame, rets []values) error {
+	pl := s.plan(f, nil)
+	return s.pop(n, t, f, rets, &pl, 0)
 }
 
 // pop finishes a step whose frame of the given level, f, has arrived at
@@ -507,7 +529,7 @@ func (s *stepper) pop(n Config, t int, f *Frame, rets []values, pl *plan, level 
 		}
 		opts[i] = o
 	}
-	err := each(opts, func(vals []bool) error {
+	err := s.each(opts, func(vals []bool) error {
 		g, l := n.Globals, caller.Locals
 		if anyGlobal {
 			g = slices.Clone(g)
@@ -562,7 +584,7 @@ func (s *stepper) threadEnds(n Config, t int) error {
 			opts = append(opts, o)
 		}
 	}
-	err := each(opts, func(vals []bool) error {
+	err := s.each(opts, func(vals []bool) error {
 		m := n
 		m.Threads = make([]*Frame, len(s.p.Threads))
 		for i, pi := range s.p.Threads {

@@ -288,24 +288,46 @@ func bits(b *strings.Builder, vs []bool) {
 	}
 }
 
+// Config.String shows at most maxShown frames of a stack and
+// maxGlobalsShown globals, so that a message stays readable.
+const (
+	maxShown        = 8
+	maxGlobalsShown = 32
+)
+
 // String formats the configuration for humans, e.g.
 // "g=1 | main@7 h=0 | A@20 a1=1 a2=0" for a sequential program (the stack
-// from the bottom), and "g=1 || t0: main@7 | f@3 x=0 || t1: ended" for a
-// concurrent one.
+// from the bottom; of a stack deeper than 8 frames, the bottom one and the
+// top 7; the first 32 globals), and "g=1 || t0: main@7 | f@3 x=0 || t1:
+// ended" for a concurrent one.
 func (c Config) String(p *ir.Program) string {
 	var g []string
 	for i, name := range p.Globals {
+		if i == maxGlobalsShown && len(p.Globals) > maxGlobalsShown+1 {
+			g = append(g, fmt.Sprintf("… %d more globals", len(p.Globals)-i))
+			break
+		}
 		g = append(g, name+"="+bit(c.Globals[i]))
 	}
+	frame := func(f *Frame) string {
+		proc := p.Procs[f.Proc]
+		s := fmt.Sprintf("%s@%d", proc.Name, proc.Locations[f.Loc].Pos.Line)
+		for i, name := range proc.Locals {
+			s += " " + name + "=" + bit(f.Locals[i])
+		}
+		return s
+	}
 	frames := func(top *Frame) []string {
+		stack := top.Stack()
 		var parts []string
-		for _, f := range top.Stack() {
-			proc := p.Procs[f.Proc]
-			s := fmt.Sprintf("%s@%d", proc.Name, proc.Locations[f.Loc].Pos.Line)
-			for i, name := range proc.Locals {
-				s += " " + name + "=" + bit(f.Locals[i])
-			}
-			parts = append(parts, s)
+		if n := len(stack); n > maxShown {
+			// The bottom frame and the top ones: a message about a deep
+			// recursion must stay readable.
+			parts = append(parts, frame(stack[0]), fmt.Sprintf("… %d frames …", n-maxShown))
+			stack = stack[n-maxShown+1:]
+		}
+		for _, f := range stack {
+			parts = append(parts, frame(f))
 		}
 		return parts
 	}

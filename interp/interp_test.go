@@ -32,6 +32,13 @@ func step(p *ir.Program, c interp.Config, e int) result.Step {
 // by the tests.
 func search(t testing.TB, p *ir.Program, maxStack int) *result.Trace {
 	t.Helper()
+	return searchCapped(t, p, maxStack, 0)
+}
+
+// searchCapped is search giving up (nil) after maxConfigs configurations
+// (0: no limit).
+func searchCapped(t testing.TB, p *ir.Program, maxStack, maxConfigs int) *result.Trace {
+	t.Helper()
 	type node struct {
 		c      interp.Config
 		parent *node
@@ -81,6 +88,9 @@ func search(t testing.TB, p *ir.Program, maxStack int) *result.Trace {
 			}
 			if k := tr.Next.Key(); !seen[k] {
 				seen[k] = true
+				if maxConfigs > 0 && len(seen) > maxConfigs {
+					return nil
+				}
 				queue = append(queue, &node{c: tr.Next, parent: x, edge: tr.Edge})
 			}
 		}
@@ -301,5 +311,22 @@ func TestBenchmarks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStringDeep checks that a deep stack and many globals are abridged.
+func TestStringDeep(t *testing.T) {
+	p := testsuite.Lower(t, "d.bp", "decl "+names("g", 40)+";\nvoid main() begin f(); end\nvoid f() begin f(); end\n", "")
+	c := interp.Initial(p, make([]bool, 40), nil)
+	for range 20 {
+		succ, err := interp.Successors(p, c)
+		if err != nil || len(succ) != 1 {
+			t.Fatal(len(succ), err)
+		}
+		c = succ[0].Next
+	}
+	want := "g30=0 g31=0 … 8 more globals | main@2 | … 13 frames … | f@3 | f@3 | f@3 | f@3 | f@3 | f@3 | f@3"
+	if got := c.String(p); !strings.HasSuffix(got, want) {
+		t.Errorf("String: %s\nwant it to end with %s", got, want)
 	}
 }

@@ -105,4 +105,13 @@ func TestReplayContext(t *testing.T) {
 	if err := interp.ReplayContext(context.Background(), p, tr); err != nil {
 		t.Errorf("ReplayContext: %v", err)
 	}
+
+	// A long enumeration (2^19 initial states: the trace omits 19 of 64
+	// globals) stops too.
+	w := testsuite.Lower(t, "w.bp", fmt.Sprintf("decl %s;\nvoid main() begin assert(F); end\n", names("g", 64)), "")
+	wt := summaryTrace(t, w)
+	wt.Steps[0].Values = wt.Steps[0].Values[19:]
+	if err := interp.ReplayContext(ctx, w, wt); !errors.Is(err, context.Canceled) {
+		t.Errorf("ReplayContext of a long enumeration with a cancelled context: %v", err)
+	}
 }

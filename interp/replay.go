@@ -65,7 +65,9 @@ func ReplayContext(ctx context.Context, p *ir.Program, tr *result.Trace) error {
 	if tr == nil || len(tr.Steps) == 0 {
 		return fmt.Errorf("replay: empty trace")
 	}
-	return newReplayer(p, tr.Steps).run(ctx)
+	r := newReplayer(p, tr.Steps)
+	r.s.ctx = ctx
+	return r.run(ctx)
 }
 
 // replayer holds what Replay knows about the trace; it is also the guide
@@ -82,7 +84,7 @@ type replayer struct {
 	nextSame  []int       // the next step of the same thread, or -1
 	first     map[int]int // thread → its first step
 	slots     [][]int     // per step: the variable slot of each value, computed on demand
-	slotErr   []error
+	slotErr   map[int]error
 
 	iota []int       // 0, 1, 2, …: the slots of a step that lists every variable
 	kept []Config    // buffer: the candidates a step describes
@@ -101,7 +103,7 @@ func newReplayer(p *ir.Program, steps []result.Step) *replayer {
 		nextSame:  make([]int, len(steps)),
 		first:     make(map[int]int),
 		slots:     make([][]int, len(steps)),
-		slotErr:   make([]error, len(steps)),
+		slotErr:   make(map[int]error),
 	}
 	r.s = newStepper(p, r)
 	for _, proc := range p.Procs {
@@ -221,6 +223,9 @@ func (r *replayer) run(ctx context.Context) error {
 			r.s.g = nil
 			cands, ended, err = r.advance(kept, t, edge.ID)
 			r.s.g = r
+			if cerr := ctx.Err(); cerr != nil {
+				return fmt.Errorf("replay: stopped at step %d of %d: %w", i+1, len(steps), cerr)
+			}
 			if err != nil || len(cands) > maxCandidates {
 				return fmt.Errorf("%s: %q cannot be executed in this state, or not to the values the trace states next (%s)", where, edge.Text, kept[0].String(p))
 			}
@@ -333,7 +338,7 @@ func (s *stepper) initials() ([]Config, error) {
 	}
 	ng := len(s.p.Globals)
 	var out []Config
-	err := each(opts, func(vals []bool) error {
+	err := s.each(opts, func(vals []bool) error {
 		out = append(out, Initial(s.p, vals[:ng], vals[ng:]))
 		return nil
 	})
@@ -444,14 +449,6 @@ func (r *replayer) stepSlots(k int) ([]int, error) {
 		r.slotErr[k] = fmt.Errorf("no procedure %q", s.Proc)
 		return nil, r.slotErr[k]
 	}
-	locals := r.localIdx[proc]
-	if locals == nil {
-		locals = make(map[string][]int)
-		for j, name := range proc.Locals {
-			locals[name] = append(locals[name], j)
-		}
-		r.localIdx[proc] = locals
-	}
 	ng := len(r.p.Globals)
 	if n := ng + len(proc.Locals); len(s.Values) == n {
 		// The common case: every variable in scope, in order (as
@@ -476,6 +473,14 @@ func (r *replayer) stepSlots(k int) ([]int, error) {
 			r.slots[k] = r.iota[:n:n]
 			return r.slots[k], nil
 		}
+	}
+	locals := r.localIdx[proc]
+	if locals == nil {
+		locals = make(map[string][]int)
+		for j, name := range proc.Locals {
+			locals[name] = append(locals[name], j)
+		}
+		r.localIdx[proc] = locals
 	}
 	slots := make([]int, len(s.Values))
 	next := 0

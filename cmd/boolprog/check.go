@@ -250,26 +250,23 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		return exitUsage
 	}
 
-	// The time limit covers the whole run of the file, reading and parsing
-	// included (which are not interruptible, but count).
+	// The time limit covers the whole run of the file, from reading it on.
 	ctx := parent
 	if cf.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(parent, cf.timeout, engine.ErrTimeout)
 		defer cancel()
 	}
-	l, errs := load(ctx, path, &cf.load, s.stdin)
-	if len(errs) > 0 && ctx.Err() != nil {
-		// Standard input was still being read.
-		r.report(&outcome{path: displayName(path), res: result.NewUnknown(eng.Name(), r.limitReason(ctx))})
+	fe, ok := r.frontEnd(ctx, path, prog)
+	if !ok {
+		r.report(&outcome{path: displayName(path), res: result.NewUnknown(eng.Name(), r.limitReason(ctx)), total: time.Since(start)})
 		return exitUnknown // if interrupted, the caller exits with the signal's code
 	}
-	if len(errs) > 0 {
-		r.inputErrors(displayName(path), errs)
+	if len(fe.errs) > 0 {
+		r.inputErrors(fe.name, fe.errs)
 		return exitInput
 	}
-	var stats result.Stats
-	stats.AddPhase(result.PhaseParse, time.Since(start))
+	l, p, stats := fe.l, fe.p, fe.stats
 	if !cf.quiet && cf.format != "json" {
 		prog.clear()
 		if l.note != "" {
@@ -277,18 +274,6 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		}
 		printWarnings(s.stderr, l.warns)
 	}
-	t := time.Now()
-	prog.set(result.PhaseLower, l.name)
-	p, errs := l.lower(cf.target)
-	if len(errs) > 0 {
-		r.inputErrors(l.name, errs)
-		return exitInput
-	}
-	if err := checkTarget(p, cf.target); err != nil {
-		r.inputErrors(l.name, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
-		return exitInput
-	}
-	stats.AddPhase(result.PhaseLower, time.Since(t))
 
 	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all}
 	prog.set("reach+trace", eng.Name())
@@ -325,6 +310,62 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		return exitUsage
 	}
 	return res.Verdict.ExitCode()
+}
+
+// frontEnded is what the front end made of a file: the checked file and its
+// program, or the input errors that stopped it.
+type frontEnded struct {
+	name  string
+	l     *loaded
+	p     *ir.Program
+	errs  syntax.ErrorList
+	stats result.Stats // the parse and lower phases
+}
+
+// frontEnd reads, parses, checks and lowers a file, and checks the target
+// label. Parsing and lowering do not poll a context, so when ctx can end
+// (a time limit, a signal) they run in a goroutine that the run abandons
+// when ctx ends: ok=false, and the check ends at once (the goroutine's
+// work is lost; it finishes in the background while later files run).
+func (r *checkRun) frontEnd(ctx context.Context, path string, prog *progress) (fe *frontEnded, ok bool) {
+	work := func() *frontEnded {
+		fe := &frontEnded{name: displayName(path)}
+		start := time.Now()
+		l, errs := load(ctx, path, &r.cf.load, r.s.stdin)
+		if len(errs) > 0 {
+			fe.errs = errs
+			return fe
+		}
+		fe.stats.AddPhase(result.PhaseParse, time.Since(start))
+		t := time.Now()
+		prog.set(result.PhaseLower, l.name)
+		p, errs := l.lower(r.cf.target)
+		if len(errs) > 0 {
+			fe.errs = errs
+			return fe
+		}
+		if err := checkTarget(p, r.cf.target); err != nil {
+			fe.errs = syntax.ErrorList{{Filename: l.name, Msg: err.Error()}}
+			return fe
+		}
+		fe.stats.AddPhase(result.PhaseLower, time.Since(t))
+		fe.l, fe.p = l, p
+		return fe
+	}
+	if ctx.Done() == nil {
+		return work(), true
+	}
+	done := make(chan *frontEnded, 1)
+	go func() { done <- work() }()
+	select {
+	case fe := <-done:
+		if len(fe.errs) > 0 && ctx.Err() != nil {
+			return nil, false // standard input was still being read
+		}
+		return fe, true
+	case <-ctx.Done():
+		return nil, false
+	}
 }
 
 // markChoices sets Step.Choice from the ir (result.Chooses, as
@@ -552,7 +593,11 @@ func writeStats(w io.Writer, o *outcome) {
 	for _, name := range res.Stats.PhaseNames() {
 		phases = append(phases, fmt.Sprintf("%s %v", name, roundDuration(res.Stats.Phases[name])))
 	}
-	fmt.Fprintf(w, "time: %v (%s)\n", roundDuration(o.total), strings.Join(phases, ", "))
+	if len(phases) > 0 {
+		fmt.Fprintf(w, "time: %v (%s)\n", roundDuration(o.total), strings.Join(phases, ", "))
+	} else {
+		fmt.Fprintf(w, "time: %v\n", roundDuration(o.total))
+	}
 	fmt.Fprintf(w, "states: %d\n", res.Stats.States)
 	if res.Trace != nil {
 		fmt.Fprintf(w, "trace steps: %d\n", res.Trace.Len())

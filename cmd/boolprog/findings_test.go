@@ -350,18 +350,48 @@ func TestReportSchema(t *testing.T) {
 // expires during replay leaves FAILED with a note.
 func TestFinding4Interrupt(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		t.Run(sig.String(), func(t *testing.T) {
+		t.Run(sig.String()+" during the search", func(t *testing.T) {
+			// The test engine reports when it has started, then waits for
+			// the signal: the interruption comes mid-search, without timing.
+			waitStarted = make(chan struct{})
 			ctx, cancel := context.WithCancelCause(context.Background())
-			cancel(&interrupted{sig})
+			go func() {
+				<-waitStarted
+				cancel(&interrupted{sig})
+			}()
 			var stdout, stderr bytes.Buffer
-			code := runContext(ctx, []string{"check", "-l", "R", fig1, "testdata/safe.bp"}, &streams{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
-			checkOutput(t, cliCase{code: 128 + int(sig), stdout: []string{"engine: summary\n", "checked: no assertions, label R (line 12)\n"},
+			code := runContext(ctx, []string{"check", "--engine", "test-wait", "-l", "R", fig1, "testdata/safe.bp"}, &streams{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
+			checkOutput(t, cliCase{code: 128 + int(sig), stdout: []string{"engine: test-wait\n", "states: 42\n", "checked: no assertions, label R (line 12)\n"},
 				last: "VERIFICATION UNKNOWN: interrupted"}, code, stdout.String(), stderr.String())
 			if n := strings.Count(stdout.String(), "VERIFICATION"); n != 1 {
 				t.Errorf("%d verdicts after an interruption: the run must stop at the first file", n)
 			}
 		})
+		t.Run(sig.String()+" before the program is read", func(t *testing.T) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			cancel(&interrupted{sig})
+			var stdout, stderr bytes.Buffer
+			code := runContext(ctx, []string{"check", "-l", "R", fig1, "testdata/safe.bp"}, &streams{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
+			checkOutput(t, cliCase{code: 128 + int(sig), last: "VERIFICATION UNKNOWN: interrupted"}, code, stdout.String(), stderr.String())
+			if n := strings.Count(stdout.String(), "VERIFICATION"); n != 1 {
+				t.Errorf("%d verdicts after an interruption: the run must stop at the first file", n)
+			}
+		})
 	}
+}
+
+// waitStarted is closed by the test-wait engine when its search starts.
+var waitStarted chan struct{}
+
+// waitEngine searches until its context ends, having explored 42 states.
+type waitEngine struct{}
+
+func (waitEngine) Name() string { return "test-wait" }
+
+func (waitEngine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	close(waitStarted)
+	<-ctx.Done()
+	return &result.Result{Verdict: result.Unknown, Stats: result.Stats{States: 42}}, nil
 }
 
 // Finding 4: the time limit reaches every phase. (Where inside the engine
@@ -637,6 +667,8 @@ func (cutEngine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 func init() {
 	engine.Register(engine.Info{Names: []string{"test-cut"}, Doc: "a test engine whose traces are cut (tests only)",
 		Flags: engine.NoFlags(func() engine.Engine { return cutEngine{} })})
+	engine.Register(engine.Info{Names: []string{"test-wait"}, Doc: "a test engine that searches until interrupted (tests only)",
+		Flags: engine.NoFlags(func() engine.Engine { return waitEngine{} })})
 }
 
 // Finding 4: expiry after the error is established is FAILED with a note

@@ -11,6 +11,7 @@ import (
 	"boolprog/engine/summary"
 	"boolprog/gen"
 	"boolprog/internal/testsuite"
+	"boolprog/ir"
 	"boolprog/result"
 )
 
@@ -138,14 +139,19 @@ func (c *pollCtx) Err() error {
 // Unknown "timeout", after it Unsafe with TraceCut and no trace (never
 // Safe); and the answer changes once, from the first to the second.
 func TestCancelAtEveryPoll(t *testing.T) {
-	for _, c := range []struct{ name, src, target string }{
-		{"chain", chainProgram(3000), ""},
-		{"T(100)", gen.BebopTemplate(100), "reach"},
-		{"T(3) unreachable", gen.BebopTemplateWith(3, gen.UnreachableError), ""},
+	for _, c := range []struct {
+		name, src, target string
+		all               bool // compute every reachable state
+	}{
+		{"chain", chainProgram(3000), "", false},
+		{"T(100)", gen.BebopTemplate(100), "reach", false},
+		{"T(100) all states", gen.BebopTemplate(100), "reach", true},
+		{"T(3) unreachable", gen.BebopTemplateWith(3, gen.UnreachableError), "", false},
 	} {
 		p := testsuite.Lower(t, c.name, c.src, c.target)
+		q := engine.Query{AllReachable: c.all}
 		full := &pollCtx{Context: context.Background(), cancelAt: -1}
-		want, err := summary.New(summary.Options{}).Check(full, p, engine.Query{})
+		want, err := summary.New(summary.Options{}).Check(full, p, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +161,7 @@ func TestCancelAtEveryPoll(t *testing.T) {
 		}
 		sawTrace := false
 		for _, k := range []int{1, 2, n / 4, n / 2, 3 * n / 4, n - 1, n} {
-			res, err := summary.New(summary.Options{}).Check(&pollCtx{Context: context.Background(), cancelAt: k}, p, engine.Query{})
+			res, err := summary.New(summary.Options{}).Check(&pollCtx{Context: context.Background(), cancelAt: k}, p, q)
 			if err != nil {
 				t.Fatalf("%s cancelled at poll %d of %d: %v", c.name, k, n, err)
 			}
@@ -207,5 +213,34 @@ func TestNodeLimitEverywhere(t *testing.T) {
 			}
 		}
 		t.Logf("%s: peak %d nodes, a limit struck while tracing: %v", c.name, peak, sawTrace)
+	}
+}
+
+// TestSupports: the engine refuses concurrent programs and bounded queries
+// (it would answer an unbounded question), through engine.Run and Check.
+func TestSupports(t *testing.T) {
+	seq := testsuite.Lower(t, "seq.bp", "void main() begin assert(F); end\n", "")
+	conc := testsuite.Lower(t, "conc.bp", "decl g;\nvoid main() begin start_thread w(); assert(!g); end\nvoid w() begin g := T; end\n", "")
+	bounded := engine.Query{Bound: result.Bound{Kind: result.ContextSwitches, K: 2}}
+	for _, c := range []struct {
+		name string
+		p    *ir.Program
+		q    engine.Query
+		want string
+	}{
+		{"bounded", seq, bounded, "a bound (2 context switches) applies only to concurrent programs"},
+		{"concurrent", conc, engine.Query{}, summary.ReasonConcurrent},
+	} {
+		e := summary.New(summary.Options{})
+		if err := e.Supports(c.p, c.q); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Supports = %v, want %q", c.name, err, c.want)
+		}
+		res := engine.Run(context.Background(), e, c.p, c.q)
+		if res.Verdict != result.Unknown || !strings.Contains(res.Reason, c.want) {
+			t.Errorf("%s: %s (%s), want unknown (%s)", c.name, res.Verdict, res.Reason, c.want)
+		}
+	}
+	if err := summary.New(summary.Options{}).Supports(seq, engine.Query{}); err != nil {
+		t.Errorf("a sequential unbounded query refused: %v", err)
 	}
 }

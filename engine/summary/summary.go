@@ -106,7 +106,21 @@ func New(opts Options) *Engine { return &Engine{opts: opts} }
 // Name returns "summary".
 func (*Engine) Name() string { return Name }
 
-var _ engine.Engine = (*Engine)(nil)
+var (
+	_ engine.Engine    = (*Engine)(nil)
+	_ engine.Supporter = (*Engine)(nil)
+)
+
+// Supports refuses concurrent programs and bounded queries.
+func (*Engine) Supports(p *ir.Program, q engine.Query) error {
+	if p.Concurrent {
+		return errors.New(ReasonConcurrent)
+	}
+	if q.Bound.Kind != result.Unbounded {
+		return fmt.Errorf("the summary engine explores every execution: a bound (%s) applies only to concurrent programs", q.Bound)
+	}
+	return nil
+}
 
 // errTimeout reports a cancelled context.
 var errTimeout = errors.New("timeout")
@@ -126,8 +140,8 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	}
 	var res *result.Result
 	var err error
-	if p.Concurrent {
-		res = result.NewUnknown(Name, ReasonConcurrent)
+	if why := e.Supports(p, q); why != nil {
+		res = result.NewUnknown(Name, why.Error())
 	} else {
 		res, err = e.check(ctx, p, q)
 	}
@@ -197,11 +211,14 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	err := r.run()
 	res.Stats.Set("time_reach_ns", int64(time.Since(start)))
 	res.Stats.AddPhase(result.PhaseReach, time.Since(start))
+	if r.errorFound {
+		// Established even if the search was then stopped (when asked
+		// for every reachable state): error locations get only exact path
+		// edges.
+		found = result.PropertyAt(p, p.Procs[r.firstError.proc], int(r.firstError.loc))
+	}
 	if err != nil {
 		return stopped(err)
-	}
-	if r.errorFound {
-		found = result.PropertyAt(p, p.Procs[r.firstError.proc], int(r.firstError.loc))
 	}
 	if ctx.Err() != nil { // counting the states can take a while
 		return stopped(errTimeout)

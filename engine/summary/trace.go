@@ -20,15 +20,22 @@ import (
 // path, one depth deeper), or, at the entry of a context whose key is its
 // P, from a call site that entered it. The result is a skeleton: the
 // locations, edges and path edges (cubes over the tracked variables) of a
-// shortest execution.
+// shortest execution. Each step is appended once to one buffer, in the
+// order found (reverse execution order), nested calls being kept on an
+// explicit stack, and the buffer is reversed once: time and memory are
+// linear in the number of steps plus the depth.
 //
 // Forwards: choose concrete values. A path edge fixes only the tracked
 // (live) variables; the others are given values that follow from the
-// previous step (or false at the start), by executing each step with the
-// full semantics (explicit frames) restricted to the next path edge. Dead
-// variables never influence tracked ones, so the restriction is always
-// satisfiable; the engine checks it anyway and reports an internal error
-// if not.
+// previous step (or false at the start), by executing each step (its
+// relation, the slots it does not change keeping their values) restricted
+// to the next path edge. Dead variables never influence tracked ones, so
+// the restriction is always satisfiable; the engine checks it anyway and
+// reports an internal error if not.
+//
+// Both passes poll the context and the node limit; when either strikes,
+// the error is established, and the engine answers Unsafe with a cut
+// trace.
 
 // tstep is one step of the skeleton.
 type tstep struct {
@@ -41,7 +48,7 @@ type tstep struct {
 // trace builds a shortest counterexample ending in h.
 func (rs *rings) trace(h *hit) (*result.Trace, error) {
 	tb := &tracer{rs: rs, md: rs.md, m: rs.m, postN: make(map[*edgeInfo]bdd.Node),
-		postC: make(map[*edgeInfo]bdd.Node), scopes: make([]*bdd.Pairs, len(rs.md.procs)),
+		postC: make(map[*edgeInfo]bdd.Node), changed: make(map[*edgeInfo]*changed), scopes: make([]*bdd.Pairs, len(rs.md.procs)),
 		states: make([]*stateVars, 2*len(rs.md.procs))}
 	tb.entryAll = rs.md.l.VarSet(symbolic.CopySet{Copy: symbolic.Entry, Set: rs.md.all})
 	steps, err := tb.skeleton(h)
@@ -69,6 +76,7 @@ type tracer struct {
 	rev      []tstep                // the skeleton being built, in reverse execution order
 	postN    map[*edgeInfo]bdd.Node // postNext's cache (no Safepoint while tracing: temporaries stay valid)
 	postC    map[*edgeInfo]bdd.Node // postChanged's cache
+	changed  map[*edgeInfo]*changed // changedSets' cache
 	scopes   []*bdd.Pairs           // curToNext per procedure, built on first use
 	states   []*stateVars           // per procedure and exit or not: stateSlots
 	polls    int
@@ -240,7 +248,7 @@ func (tb *tracer) sameLevel(pi *procInfo, loc int, pe bdd.Node, key, depth int) 
 				if f == bdd.False {
 					continue
 				}
-				cand := m.And(f, tb.preStep(ei.img.Rel(), ei.relChanged, pe))
+				cand := m.And(f, tb.preStep(ei.img.Rel(), tb.changedSets(ei), pe))
 				if cand == bdd.False || cand == bdd.Invalid {
 					continue
 				}
@@ -268,7 +276,7 @@ func (tb *tracer) sameLevel(pi *procInfo, loc int, pe bdd.Node, key, depth int) 
 				// not show it when it reads variables dead at the
 				// return point, so the predecessor must satisfy it.
 				rel := m.And(l, tb.postChanged(ei))
-				cand := m.And(r.r.Node(), tb.preStep(rel, ei.cs.Changed(), pe))
+				cand := m.And(r.r.Node(), tb.preStep(rel, tb.changedSets(ei), pe))
 				if cand == bdd.False || cand == bdd.Invalid {
 					continue
 				}
@@ -305,18 +313,46 @@ func (tb *tracer) curToNext(pi *procInfo) *bdd.Pairs {
 	return tb.scopes[i]
 }
 
+// changed holds the variable sets and renamings of the slots an edge
+// changes (an intraprocedural step's, or a return's), built once per edge:
+// the layout caches them too, but under a key built from the set, too slow
+// once per step.
+type changed struct {
+	set                  symbolic.Set
+	cur, next            *bdd.VarSet
+	curToNext, nextToCur *bdd.Pairs
+}
+
+func (tb *tracer) changedSets(ei *edgeInfo) *changed {
+	if c := tb.changed[ei]; c != nil {
+		return c
+	}
+	l := tb.md.l
+	set := ei.relChanged
+	if ei.call != nil {
+		set = ei.cs.Changed()
+	}
+	c := &changed{
+		set:       set,
+		cur:       l.VarSet(symbolic.CopySet{Copy: symbolic.Cur, Set: set}),
+		next:      l.VarSet(symbolic.CopySet{Copy: symbolic.Next, Set: set}),
+		curToNext: l.Rename(symbolic.Cur, symbolic.Next, set),
+		nextToCur: l.Rename(symbolic.Next, symbolic.Cur, set),
+	}
+	tb.changed[ei] = c
+	return c
+}
+
 // preStep returns the path edges from which relation r, which may change
-// the slots in changed (its Next copies) and keeps every other slot (an
+// the slots of ch (its Next copies) and keeps every other slot (an
 // implicit frame: see symbolic.Rel), leads to pe. Only the changed slots
 // are renamed and quantified, so a step costs time in what it changes,
 // not in the width of the scope.
-func (tb *tracer) preStep(r bdd.Node, changed symbolic.Set, pe bdd.Node) bdd.Node {
-	if changed.Empty() {
+func (tb *tracer) preStep(r bdd.Node, ch *changed, pe bdd.Node) bdd.Node {
+	if ch.set.Empty() {
 		return tb.m.And(r, pe)
 	}
-	l := tb.md.l
-	peN := tb.m.Replace(pe, l.Rename(symbolic.Cur, symbolic.Next, changed))
-	return tb.m.AndExists(r, peN, l.VarSet(symbolic.CopySet{Copy: symbolic.Next, Set: changed}))
+	return tb.m.AndExists(r, tb.m.Replace(pe, ch.curToNext), ch.next)
 }
 
 // preEntry returns the caller's states (Cur copies) at call site cs from
@@ -433,15 +469,19 @@ func (tb *tracer) concretize(steps []tstep) (*result.Trace, error) {
 	}
 	var stack []frame
 	tr := &result.Trace{Steps: make([]result.Step, 0, len(steps))}
+	// inPE: the values are known to lie in the step's path edge, because
+	// they were chosen in it; after a return they are checked.
+	inPE := true
 	for i := range steps {
 		if err := tb.poll(); err != nil {
 			return nil, err
 		}
 		st := &steps[i]
 		pi := md.procs[st.proc]
-		if m.And(tb.cube(pi, st.loc, vals), cur(st.pe)) == bdd.False {
+		if !inPE && m.And(tb.cube(pi, st.loc, vals), cur(st.pe)) == bdd.False {
 			return nil, tb.internal("step %d: values leave the path edge", i+1)
 		}
+		inPE = true
 		tr.Steps = append(tr.Steps, tb.step(pi, st, vals))
 		if i == len(steps)-1 {
 			break
@@ -454,7 +494,7 @@ func (tb *tracer) concretize(steps []tstep) (*result.Trace, error) {
 			stack = append(stack, frame{vals: slices.Clone(vals), step: st, ei: ei})
 			target := next.pe
 			if q.proc.Entry == q.proc.Exit {
-				target = st.exit
+				target, inPE = st.exit, false
 			}
 			nv, err := tb.enter(ei, vals, cur(target))
 			if err != nil {
@@ -467,7 +507,7 @@ func (tb *tracer) concretize(steps []tstep) (*result.Trace, error) {
 				if len(stack) == 0 {
 					return nil, tb.internal("step %d returns from main", i+1)
 				}
-				target = stack[len(stack)-1].step.exit
+				target, inPE = stack[len(stack)-1].step.exit, false
 			}
 			nv, err := tb.post(pi, ei, vals, cur(target))
 			if err != nil {
@@ -569,12 +609,12 @@ func (tb *tracer) choose(vals []bool, f bdd.Node, sv *stateVars) error {
 // post executes an intraprocedural edge from vals and returns a successor
 // state in target.
 func (tb *tracer) post(pi *procInfo, ei *edgeInfo, vals []bool, target bdd.Node) ([]bool, error) {
-	m, l := tb.m, tb.md.l
-	ch := ei.relChanged
+	m := tb.m
+	ch := tb.changedSets(ei)
 	img := m.And(tb.cube(pi, ei.edge.From, vals), ei.img.Rel())
-	if !ch.Empty() {
-		img = m.Exists(img, l.VarSet(symbolic.CopySet{Copy: symbolic.Cur, Set: ch}))
-		img = m.Replace(img, l.Rename(symbolic.Next, symbolic.Cur, ch))
+	if !ch.set.Empty() {
+		img = m.Exists(img, ch.cur)
+		img = m.Replace(img, ch.nextToCur)
 	}
 	img = m.And(img, target)
 	nv := slices.Clone(vals)
@@ -607,29 +647,11 @@ func (tb *tracer) enter(ei *edgeInfo, vals []bool, target bdd.Node) ([]bool, err
 	return nv, nil
 }
 
-// step renders a skeleton step with concrete values.
+// step renders a skeleton step with concrete values, through the one step
+// constructor of every engine (result.NewStep: text, position and choice
+// mark from the ir).
 func (tb *tracer) step(pi *procInfo, st *tstep, vals []bool) result.Step {
 	p, l := tb.md.p, tb.md.l
-	proc := pi.proc
-	loc := proc.Locations[st.loc]
-	rs := result.Step{
-		Proc:  proc.Name,
-		Loc:   loc.ID,
-		Edge:  st.edge,
-		Line:  loc.Pos.Line,
-		Col:   loc.Pos.Col,
-		Text:  loc.Text,
-		Depth: st.depth,
-	}
-	if st.edge != result.NoEdge {
-		rs.Text = proc.Edges[st.edge].Text
-	}
-	rs.Values = make([]result.Value, 0, len(p.Globals)+len(proc.Locals))
-	for i, name := range p.Globals {
-		rs.Values = append(rs.Values, result.Value{Name: name, Value: vals[i]})
-	}
-	for j, name := range proc.Locals {
-		rs.Values = append(rs.Values, result.Value{Name: name, Value: vals[l.Local(j)]})
-	}
-	return rs
+	values := result.ValuesOf(p, pi.proc, func(v ir.VarRef) bool { return vals[l.Slot(v)] })
+	return result.NewStep(p, pi.proc, st.loc, st.edge, values, st.depth, 0)
 }
