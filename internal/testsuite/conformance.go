@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"boolprog/engine"
 	"boolprog/gen"
+	"boolprog/internal/jsonschema"
 	"boolprog/interp"
 	"boolprog/ir"
 	"boolprog/result"
@@ -65,8 +67,9 @@ func Conformance(t *testing.T, c Config) {
 }
 
 // Check runs eng on p through engine.Run and judges the answer: no
-// internal error, no trace unless Unsafe, and an Unsafe trace that
-// interp.Replay accepts (unless cut) and whose Property is set.
+// internal error, no trace unless Unsafe, an Unsafe trace that
+// interp.Replay accepts (unless cut) and whose Property is set, and a JSON
+// report that satisfies result/report.schema.json.
 func Check(t testing.TB, eng engine.Engine, p *ir.Program, q engine.Query) *result.Result {
 	t.Helper()
 	return CheckContext(context.Background(), t, eng, p, q)
@@ -95,7 +98,25 @@ func CheckContext(ctx context.Context, t testing.TB, eng engine.Engine, p *ir.Pr
 	case res.Trace != nil:
 		t.Errorf("%s: %s answer with a trace", eng.Name(), res.Verdict)
 	}
+	if err := validReport(res, p); err != nil {
+		t.Errorf("%s: the JSON report breaks result/report.schema.json: %v", eng.Name(), err)
+	}
 	return res
+}
+
+var reportSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return jsonschema.Parse(result.ReportSchema) })
+
+// validReport checks the JSON report of res against the report schema.
+func validReport(res *result.Result, p *ir.Program) error {
+	schema, err := reportSchema()
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := result.NewReport(res, p.File, p.Target).WriteJSON(&b); err != nil {
+		return err
+	}
+	return schema.Validate(b.Bytes())
 }
 
 // TraceText renders a trace for failure messages.
