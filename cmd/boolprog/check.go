@@ -29,7 +29,8 @@ was checked, and ends each file's output with exactly one of
   VERIFICATION UNKNOWN: reason     exit 5 (a limit, an unsupported construct)
 Input errors (file:line:col: message) exit 2, usage errors 1, SIGINT/SIGTERM
 end the run with "VERIFICATION UNKNOWN: interrupted" and exit 130/143.
-With several files the exit code is the worst: 0 < 5 < 10 < 2.
+With several files, each result is headed "== FILE" and the exit code is the
+worst: 0 < 5 < 10 < 2.
 --timeout and --max-nodes bound each file's whole run: search, trace and
 replay.
 `
@@ -148,6 +149,10 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	run := &checkRun{cf: cf, s: s, newEngine: newEngine, opts: opts}
 	worst := exitOK
 	for _, path := range files {
+		if len(files) > 1 && cf.format == "text" {
+			// Which verdict belongs to which file (JSON reports name it).
+			fmt.Fprintf(s.stdout, "== %s\n", displayName(path))
+		}
 		code := run.file(ctx, path)
 		if intr := interruption(ctx); intr != nil {
 			return intr.exitCode()

@@ -172,7 +172,7 @@ func TestFinding8CLI(t *testing.T) {
 		{name: "fmt exits 2 on semantic errors", args: []string{"fmt", "testdata/bad.bp"}, code: exitInput,
 			stderr: []string{"testdata/bad.bp:5:8: undeclared variable h\n"}, notStdout: []string{"main"}},
 		{name: "check several files: one result each, the worst exit code", args: []string{"check", "testdata/safe.bp", "testdata/assert.bp", "testdata/safe.bp"}, code: exitFailed,
-			stdout: []string{"VERIFICATION SUCCESSFUL\n", "testdata/assert.bp:6:3: error: assertion assert(g) fails\n", "VERIFICATION FAILED\n", "VERIFICATION SUCCESSFUL\n"}},
+			stdout: []string{"== testdata/safe.bp\n", "VERIFICATION SUCCESSFUL\n== testdata/assert.bp\n", "testdata/assert.bp:6:3: error: assertion assert(g) fails\n", "VERIFICATION FAILED\n== testdata/safe.bp\n", "VERIFICATION SUCCESSFUL\n"}},
 		{name: "an input error is worse than a failure", args: []string{"check", "testdata/assert.bp", "testdata/bad.bp"}, code: exitInput,
 			stdout: []string{"VERIFICATION FAILED\n"}, stderr: []string{"testdata/bad.bp:5:8: undeclared variable h"}},
 		{name: "an unknown is better than a failure", args: []string{"check", "--engine", "explicit", "testdata/threads.bp", "testdata/assert.bp"}, code: exitFailed,
