@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,6 +43,7 @@ type checkFlags struct {
 	engineName string
 	timeout    time.Duration
 	maxNodes   int
+	bound      boundFlag
 	format     string
 	style      string
 	trace      string
@@ -66,6 +68,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.StringVar(&cf.engineName, "engine", cf.engineName, "engine: "+engineNames())
 	fs.DurationVar(&cf.timeout, "timeout", 0, "give up on a file after this long (e.g. 30s), search, trace and replay included; 0: no limit")
 	fs.IntVar(&cf.maxNodes, "max-nodes", 0, "BDD node limit of symbolic engines (0: engine default); past it: UNKNOWN")
+	fs.Var(&cf.bound, "bound", "ask for a bounded answer: cs:K (at most K context switches) or rounds:K; an engine that cannot bound its search answers UNKNOWN")
 	engFlags := defineEngineFlags(fs)
 	fs.StringVar(&cf.format, "format", cf.format, "output: text or json")
 	fs.StringVar(&cf.style, "trace-style", cf.style, "trace order: forward, or bebop (reverse, indented, as the Bebop paper)")
@@ -160,6 +163,33 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		worst = worse(worst, code)
 	}
 	return worst
+}
+
+// boundFlag is a flag.Value for --bound: "none", or KIND:K with KIND
+// context_switches (cs) or rounds.
+type boundFlag struct{ b result.Bound }
+
+func (f *boundFlag) String() string {
+	if f.b.Kind == result.Unbounded {
+		return "none"
+	}
+	return fmt.Sprintf("%s:%d", f.b.Kind, f.b.K)
+}
+
+func (f *boundFlag) Set(s string) error {
+	if s == "none" {
+		f.b = result.Bound{}
+		return nil
+	}
+	kind, k, ok := strings.Cut(s, ":")
+	bk, okKind := result.ParseBoundKind(kind)
+	n, err := strconv.Atoi(k)
+	b := result.Bound{Kind: bk, K: n}
+	if !ok || !okKind || bk == result.Unbounded || err != nil || b.Validate() != nil {
+		return fmt.Errorf("want none, cs:K or rounds:K with K >= 0, not %q", s)
+	}
+	f.b = b
+	return nil
 }
 
 // nodeLimitedEngines are the engines that honour Query.MaxNodes (--max-nodes).
@@ -280,7 +310,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		printWarnings(s.stderr, l.warns)
 	}
 
-	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all}
+	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all, Bound: cf.bound.b}
 	prog.set("reach+trace", eng.Name())
 	res := engine.Run(ctx, eng, p, q)
 

@@ -682,3 +682,14 @@ func TestFinding4TraceCut(t *testing.T) {
 			stdout: []string{`"verdict": "unsafe"`, `"reason": "timeout"`, `"property": {`, `"trace_cut": true`}},
 	})
 }
+
+// Issue 9 item 3: a bounded query goes through the registry to the engine;
+// today's engines cannot bound their search and say so.
+func TestBound(t *testing.T) {
+	runCases(t, []cliCase{
+		{name: "summary refuses a bound", args: []string{"check", "--bound", "cs:2", "testdata/safe.bp"}, code: exitUnknown, last: "VERIFICATION UNKNOWN: the summary engine explores every execution: a bound (2 context switches) applies only to concurrent programs"},
+		{name: "bad bound", args: []string{"check", "--bound", "cs", "testdata/safe.bp"}, code: exitUsage, stderr: []string{"want none, cs:K or rounds:K"}},
+		{name: "negative bound", args: []string{"check", "--bound", "rounds:-1", "testdata/safe.bp"}, code: exitUsage, stderr: []string{"want none, cs:K or rounds:K"}},
+		{name: "no bound", args: []string{"check", "--bound", "none", "testdata/safe.bp"}, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
+	})
+}
