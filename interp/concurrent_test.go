@@ -139,13 +139,7 @@ func searchFrom(t testing.TB, p *ir.Program, inits []interp.Config, maxSwitches,
 // trace within the bounds, which Replay accepts; a SUCCESSFUL one must
 // have none (within the bounds and the configuration cap).
 func TestConcurrentBenchmarks(t *testing.T) {
-	cases, err := testsuite.SatabsBoppo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cases == nil {
-		t.Skip("benchmarks not found")
-	}
+	cases := testsuite.SatabsBoppoOrSkip(t)
 	n := 0
 	for _, d := range cases {
 		p := testsuite.LowerFile(t, d.File, d.Target)
@@ -475,7 +469,7 @@ end
 func TestGetafixBenchmarks(t *testing.T) {
 	dir := "../../shared/benchmarks/getafix/"
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("Getafix benchmarks not found: %v", err)
+		t.Skipf("Getafix benchmarks not found (the repository must sit beside shared/, see README): %v", err)
 	}
 	for _, c := range []struct {
 		name     string

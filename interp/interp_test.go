@@ -284,13 +284,7 @@ end
 // TestBenchmarks runs the brute-force search on the small sequential
 // satabs-boppo benchmarks and compares with test.desc.
 func TestBenchmarks(t *testing.T) {
-	cases, err := testsuite.SatabsBoppo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cases == nil {
-		t.Skip("benchmarks not found")
-	}
+	cases := testsuite.SatabsBoppoOrSkip(t)
 	for _, d := range cases {
 		t.Run(d.Name, func(t *testing.T) {
 			want := d.Failed

@@ -88,7 +88,7 @@ func checkInvariants(t *testing.T, p *ir.Program) {
 func TestLowerBenchmarks(t *testing.T) {
 	files, _ := filepath.Glob("../../shared/benchmarks/satabs-boppo/*/*.bp")
 	if len(files) == 0 {
-		t.Skip("benchmarks not found")
+		t.Skip("no ../../shared/benchmarks/satabs-boppo/*/*.bp: the repository must sit beside shared/ (see README)")
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(filepath.Dir(path))+"/"+filepath.Base(path), func(t *testing.T) {

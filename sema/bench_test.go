@@ -29,7 +29,7 @@ const benchRoot = "../../shared/benchmarks"
 // does not matter for them.
 func TestBenchmarks(t *testing.T) {
 	if _, err := os.Stat(benchRoot); err != nil {
-		t.Skipf("benchmarks not available: %v", err)
+		t.Skipf("benchmarks not available (the repository must sit beside shared/, see README): %v", err)
 	}
 	var report bytes.Buffer
 	n := 0

@@ -21,7 +21,7 @@ func benchmarkFiles(t testing.TB) []string {
 	t.Helper()
 	files, err := benchmarkFilesForFuzz()
 	if os.IsNotExist(err) {
-		t.Skipf("%s not found", benchmarksDir)
+		t.Skipf("%s not found: the repository must sit beside shared/ (see README)", benchmarksDir)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -133,21 +133,20 @@ var errTimeout = errors.New("timeout")
 // bdd_vars, bdd_gcs, and for unsafe programs rings (distances searched),
 // time_rings_ns (the ring search), trace_steps and time_trace_ns (ring
 // search and trace).
+//
+// Timing, panics and the other common duties are engine.Run's; Check
+// itself still validates the query and refuses what Supports refuses, so
+// that a direct call never answers for a program it cannot decide.
 func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
-	start := time.Now()
 	if err := q.Validate(p); err != nil {
 		return nil, err
 	}
-	var res *result.Result
-	var err error
 	if why := e.Supports(p, q); why != nil {
-		res = result.NewUnknown(Name, why.Error())
-	} else {
-		res, err = e.check(ctx, p, q)
+		return result.NewUnknown(Name, why.Error()), nil
 	}
+	res, err := e.check(ctx, p, q)
 	if res != nil {
 		res.Engine = Name
-		res.Stats.Time = time.Since(start)
 	}
 	return res, err
 }

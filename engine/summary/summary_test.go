@@ -92,13 +92,7 @@ var allOptions = []struct {
 // test.desc verdict, the same as the explicit engine, with a trace of the
 // same (shortest) length that replays; concurrent ones Unknown.
 func TestBenchmarks(t *testing.T) {
-	cases, err := testsuite.SatabsBoppo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cases == nil {
-		t.Skip("benchmarks not found")
-	}
+	cases := testsuite.SatabsBoppoOrSkip(t)
 	sequential := 0
 	for _, d := range cases {
 		t.Run(d.Name, func(t *testing.T) {

@@ -53,8 +53,9 @@ type Config struct {
 
 // Conformance runs the conformance suite on an engine, one subtest per
 // part: Golden (the satabs-boppo verdicts), Figure1, Shortest, Random
-// (programs from package gen against the oracle) and Limits (programs at
-// the width limits, with known verdicts). Every check runs through
+// (programs from package gen against the oracle), Limits (programs at the
+// width limits, with known verdicts) and Dialect (the programs of
+// DialectDir, as written and as printed). Every check runs through
 // engine.Run; an internal error fails the test with its stack, and every
 // trace of an Unsafe answer must be accepted by interp.Replay and name the
 // error it reaches (Result.Property).
@@ -64,6 +65,7 @@ func Conformance(t *testing.T, c Config) {
 	t.Run("Shortest", func(t *testing.T) { shortest(t, c) })
 	t.Run("Random", func(t *testing.T) { random(t, c) })
 	t.Run("Limits", func(t *testing.T) { limits(t, c) })
+	t.Run("Dialect", func(t *testing.T) { dialect(t, c) })
 }
 
 // Check runs eng on p through engine.Run and judges the answer: no
