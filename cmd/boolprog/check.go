@@ -126,8 +126,8 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		if set[f] && traceMode == result.None {
 			return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --%s would have no effect", f)
 		}
-		if set[f] && f != "trace-file" && cf.format == "json" {
-			return checkUsageError(c, s, jsonOut, "--%s shapes the text trace; JSON has every step in full", f)
+		if set[f] && cf.format == "json" {
+			return checkUsageError(c, s, jsonOut, "--%s is for the text trace; the JSON report has every step in full", f)
 		}
 	}
 	if cf.style == "bebop" && (set["trace-numbers"] || set["trace-choices"] || cf.trace == "changes") {

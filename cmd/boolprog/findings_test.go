@@ -515,7 +515,8 @@ func TestFinding7Trace(t *testing.T) {
 		{name: "indentation capped", args: []string{"check", "--trace-indent", "1", "-l", "R", fig1}, code: exitFailed,
 			stdout: []string{" 5.   [depth 2] Line 20 A: if (a1)"}},
 		{name: "bebop style is the paper's", args: []string{"check", "--trace-style", "bebop", "--trace-numbers", "-l", "R", fig1}, code: exitUsage, stderr: []string{"paper's format"}},
-		{name: "trace flags do not shape JSON", args: []string{"check", "--format", "json", "--trace-indent", "3", fig1}, code: exitUsage, stdout: []string{`"message": "--trace-indent shapes the text trace`}},
+		{name: "trace flags do not shape JSON", args: []string{"check", "--format", "json", "--trace-indent", "3", fig1}, code: exitUsage, stdout: []string{`"message": "--trace-indent is for the text trace`}},
+		{name: "--trace-file with JSON", args: []string{"check", "--format", "json", "--trace-file", traceFile, fig1}, code: exitUsage, stdout: []string{`"message": "--trace-file is for the text trace`}},
 		{name: "-q and -v", args: []string{"check", "-q", "-v", fig1}, code: exitUsage, stderr: []string{"contradict"}},
 	})
 	got := readFile(t, traceFile)
