@@ -51,6 +51,20 @@ type Supporter interface {
 	Supports(p *ir.Program, q Query) error
 }
 
+// SupportsSequential is the Supports of an engine that explores every
+// execution of a sequential program: it refuses concurrent programs with
+// the reason concurrent (the engine's own wording) and bounded queries,
+// since a bound applies only to concurrent programs.
+func SupportsSequential(name, concurrent string, p *ir.Program, q Query) error {
+	if p.Concurrent {
+		return errors.New(concurrent)
+	}
+	if q.Bound.Kind != result.Unbounded {
+		return fmt.Errorf("the %s engine explores every execution: a bound (%s) applies only to concurrent programs", name, q.Bound)
+	}
+	return nil
+}
+
 // Query holds what is asked of an engine and the limits it must respect.
 // The zero Query asks the default question with default limits. Limits
 // that only one engine understands are that engine's own flags (Info.Flags),

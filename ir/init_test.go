@@ -5,26 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"boolprog/internal/testsuite"
 	"boolprog/ir"
-	"boolprog/sema"
-	"boolprog/syntax"
 )
 
 func lowerInits(t *testing.T, src string) *ir.Program {
 	t.Helper()
-	f, err := syntax.ParseFile("i.bp", []byte(src), syntax.CProver)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, errs, _ := sema.Check(f)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	p, err := ir.Lower(f, info, ir.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testsuite.Lower(t, "i.bp", src, "")
 }
 
 func TestInitialisers(t *testing.T) {

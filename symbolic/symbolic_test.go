@@ -7,27 +7,15 @@ import (
 	"testing"
 
 	"boolprog/bdd"
+	"boolprog/internal/testsuite"
 	"boolprog/ir"
-	"boolprog/sema"
 	"boolprog/symbolic"
 	"boolprog/syntax"
 )
 
 func lower(t *testing.T, src string) *ir.Program {
 	t.Helper()
-	f, err := syntax.ParseFile("t.bp", []byte(src), syntax.CProver)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, errs, _ := sema.Check(f)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	p, err := ir.Lower(f, info, ir.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testsuite.Lower(t, "t.bp", src, "")
 }
 
 // randExpr returns a random expression over globals 0..2 with constants,

@@ -113,13 +113,7 @@ var (
 
 // Supports refuses concurrent programs and bounded queries.
 func (*Engine) Supports(p *ir.Program, q engine.Query) error {
-	if p.Concurrent {
-		return errors.New(ReasonConcurrent)
-	}
-	if q.Bound.Kind != result.Unbounded {
-		return fmt.Errorf("the summary engine explores every execution: a bound (%s) applies only to concurrent programs", q.Bound)
-	}
-	return nil
+	return engine.SupportsSequential(Name, ReasonConcurrent, p, q)
 }
 
 // errTimeout reports a cancelled context.
