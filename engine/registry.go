@@ -23,6 +23,10 @@ type Info struct {
 	// engine enumerates at most 64 variables"). An engine without flags
 	// ignores fs.
 	Flags func(fs *flag.FlagSet) func() (Engine, error)
+	// NodeLimited says that the engine uses BDDs and honours
+	// Query.MaxNodes; the CLI refuses --max-nodes for an engine that would
+	// ignore it.
+	NodeLimited bool
 }
 
 // Name returns the canonical name.

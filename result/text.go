@@ -212,8 +212,9 @@ func formatStep(b *strings.Builder, s *Step, o TraceOptions, show []bool, n, wid
 	if s.Thread != 0 {
 		fmt.Fprintf(b, "Thread %d ", s.Thread)
 	}
-	// In Changes mode a step that changed nothing shows no State.
-	state := show == nil || slices.Contains(show, true)
+	// A step with no variables in scope, or (in Changes mode) one that
+	// changed nothing, shows no State.
+	state := len(s.Values) > 0 && (show == nil || slices.Contains(show, true))
 	switch o.Style {
 	case Bebop:
 		fmt.Fprintf(b, "Line %d", s.Line)

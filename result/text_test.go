@@ -50,6 +50,8 @@ func TestTraceOptions(t *testing.T) {
 				"  Line 11 f: x := *  State g=0 {p==q}=0\n" +
 				"    Line 12 f: x := *  State g=1 {p==q}=0\n" +
 				"    [depth 3] Line 13 f: x := *  State g=1 {p==q}=0\n"},
+		{"no variables", &Trace{Steps: []Step{{Proc: "main", Line: 1, Text: "f()"}, {Proc: "f", Line: 2, Text: "skip", Depth: 1}}},
+			TraceOptions{}, "Line 1 main: f()\n  Line 2 f: skip\n"},
 		{"no indent", deep(2), TraceOptions{MaxIndent: -1},
 			"Line 10 f: x := *  State g=0 {p==q}=0\n[depth 1] Line 11 f: x := *  State g=0 {p==q}=0\n"},
 	} {

@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"boolprog/engine"
-	"boolprog/engine/summary"
 	"boolprog/interp"
 	"boolprog/ir"
 	"boolprog/result"
@@ -134,8 +132,8 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		return checkUsageError(c, s, jsonOut, "the bebop trace style prints the paper's format: no numbers, choice marks or changes")
 	}
 	if set["max-nodes"] {
-		if eng, _ := newEngine(); !slices.Contains(nodeLimitedEngines, eng.Name()) {
-			return checkUsageError(c, s, jsonOut, "--max-nodes bounds BDD nodes, which the %s engine does not use", eng.Name())
+		if info, _ := engine.Lookup(cf.engineName); !info.NodeLimited {
+			return checkUsageError(c, s, jsonOut, "--max-nodes bounds BDD nodes, which the %s engine does not use", info.Name())
 		}
 	}
 	if cf.traceFile != "" && len(files) > 1 {
@@ -191,9 +189,6 @@ func (f *boundFlag) Set(s string) error {
 	f.b = b
 	return nil
 }
-
-// nodeLimitedEngines are the engines that honour Query.MaxNodes (--max-nodes).
-var nodeLimitedEngines = []string{summary.Name}
 
 // setFlags returns the names of the flags given on the command line.
 func setFlags(fs *flag.FlagSet) map[string]bool {
@@ -336,7 +331,6 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	for _, name := range stats.PhaseNames() {
 		res.Stats.AddPhase(name, stats.Phases[name])
 	}
-	markChoices(p, res.Trace)
 	prog.stop()
 
 	out := &outcome{path: l.name, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note}
@@ -400,31 +394,6 @@ func (r *checkRun) frontEnd(ctx context.Context, path string, prog *progress) (f
 		return fe, true
 	case <-ctx.Done():
 		return nil, false
-	}
-}
-
-// markChoices sets Step.Choice from the ir (result.Chooses, as
-// result.NewStep does) when the engine marked no step: not every engine
-// builds its steps with NewStep yet, and --trace-choices must not be
-// silently without effect.
-func markChoices(p *ir.Program, tr *result.Trace) {
-	if tr == nil {
-		return
-	}
-	for i := range tr.Steps {
-		if tr.Steps[i].Choice {
-			return
-		}
-	}
-	procs := make(map[string]*ir.Proc, len(p.Procs))
-	for _, pr := range p.Procs {
-		procs[pr.Name] = pr
-	}
-	for i := range tr.Steps {
-		s := &tr.Steps[i]
-		if pr := procs[s.Proc]; pr != nil && s.Edge >= 0 && s.Edge < len(pr.Edges) {
-			s.Choice = result.Chooses(p, pr, s.Edge)
-		}
 	}
 }
 
