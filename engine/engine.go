@@ -87,6 +87,20 @@ type Query struct {
 	// a bounded query (Supports); an engine answering a bounded query sets
 	// Result.Bound (Run does it for Safe answers when the engine did not).
 	Bound result.Bound
+	// Progress, if set, is told what a long run is doing: the phase it
+	// enters (result.PhaseReach, result.PhaseTrace) and, every few
+	// thousand units of work, a short account of the work so far (e.g.
+	// "40960 iterations, 1234 BDD nodes"). It is called on the engine's
+	// goroutine, so it must be quick and safe for concurrent use with
+	// whoever displays it. Call it through Query.Report.
+	Progress func(phase, detail string)
+}
+
+// Report passes phase and detail to q.Progress, if set.
+func (q Query) Report(phase, detail string) {
+	if q.Progress != nil {
+		q.Progress(phase, detail)
+	}
 }
 
 // Validate reports an error if q cannot be asked of p: if q names a target

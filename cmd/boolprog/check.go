@@ -306,7 +306,11 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	}
 
 	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all, Bound: cf.bound.b}
-	prog.set("reach+trace", eng.Name())
+	if prog != nil {
+		// The engine says when it moves from the search to the trace,
+		// and what it has done so far.
+		q.Progress = prog.set
+	}
 	res := engine.Run(ctx, eng, p, q)
 
 	var note string

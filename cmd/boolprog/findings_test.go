@@ -469,7 +469,7 @@ func TestFinding4Signal(t *testing.T) {
 	// phase: the signal handler is installed.
 	var seen bytes.Buffer
 	buf := make([]byte, 256)
-	for !strings.Contains(seen.String(), "boolprog: parse <stdin>") {
+	for !strings.Contains(seen.String(), "boolprog: parse: <stdin>") {
 		n, err := stderr.Read(buf)
 		seen.Write(buf[:n])
 		if err != nil {

@@ -24,8 +24,8 @@ type progress struct {
 	start time.Time
 
 	mu      sync.Mutex
-	phase   string // "parse", "check", "replay"
-	detail  string // what the phase works on, e.g. the file or the steps
+	phase   string // result.PhaseParse, PhaseLower, PhaseReach, PhaseTrace, PhaseReplay
+	detail  string // what the phase works on or has done: the file, the engine's figures, the steps
 	since   time.Time
 	shown   bool // a line is on the terminal and must be cleared
 	stopped bool
@@ -46,13 +46,17 @@ func newProgress(w io.Writer, tty, verbose, quiet bool) *progress {
 	return p
 }
 
-// set enters a phase.
+// set enters a phase, or (for the phase it is in) updates what the line
+// says of the work so far. It is safe to call from any goroutine.
 func (p *progress) set(phase, detail string) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
-	p.phase, p.detail, p.since = phase, detail, time.Now()
+	if phase != p.phase {
+		p.since = time.Now()
+	}
+	p.phase, p.detail = phase, detail
 	p.mu.Unlock()
 }
 
@@ -106,7 +110,11 @@ func (p *progress) loop() {
 				continue
 			}
 			p.mu.Lock()
-			line := fmt.Sprintf("boolprog: %s %s: %v in phase, %v total, heap %d MB", p.phase, p.detail,
+			line := "boolprog: " + p.phase
+			if p.detail != "" {
+				line += ": " + p.detail
+			}
+			line += fmt.Sprintf("; %v in phase, %v total, heap %d MB",
 				now.Sub(p.since).Round(100*time.Millisecond), now.Sub(p.start).Round(100*time.Millisecond), heapBytes(sample)>>20)
 			if p.tty {
 				fmt.Fprintf(p.w, "\r\033[K%s", line)

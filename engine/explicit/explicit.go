@@ -210,6 +210,9 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	}
 
 	s := newSearch(ctx, p, e.opts.maxStates())
+	s.report = q.Progress
+	s.phase = result.PhaseReach
+	q.Report(s.phase, "")
 	r := &result.Result{Verdict: result.Safe}
 	stats := func() {
 		r.Stats.States = int64(len(s.reached))
@@ -230,6 +233,8 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	r.Verdict = result.Unsafe
 	r.Property = result.PropertyAt(p, p.Procs[s.firstError.ctx.proc], int(s.firstError.loc))
 	start = time.Now()
+	s.phase = result.PhaseTrace
+	q.Report(s.phase, fmt.Sprintf("%d path edges; the shortest trace", len(s.reached)))
 	tr, err := s.shortestTrace()
 	r.Stats.AddPhase(result.PhaseTrace, time.Since(start))
 	if err != nil {
@@ -347,6 +352,10 @@ type search struct {
 	lay    layout
 	tick   int
 	budget uint64 // states the search may create
+	// phase and report tell engine.Query.Progress (if set) what the
+	// search is doing, every few thousand units of work.
+	phase  string
+	report func(phase, detail string)
 	used   uint64 // states created: path edges and contexts
 
 	// Phase 1.
@@ -381,6 +390,9 @@ func (s *search) cancelled() error {
 		s.tick = 0
 		if s.ctx.Err() != nil {
 			return errStop{s.ctx.Err()}
+		}
+		if s.report != nil {
+			s.report(s.phase, fmt.Sprintf("%d states (budget %d)", s.used, s.budget))
 		}
 	}
 	return nil

@@ -244,3 +244,22 @@ func TestSupports(t *testing.T) {
 		t.Errorf("a sequential unbounded query refused: %v", err)
 	}
 }
+
+// TestProgress: a long search tells Query.Progress its figures every few
+// thousand iterations, in the reach phase.
+func TestProgress(t *testing.T) {
+	p := testsuite.Lower(t, "t200.bp", gen.BebopTemplate(200), "")
+	var details []string
+	q := engine.Query{AllReachable: true, Progress: func(phase, detail string) {
+		if phase == result.PhaseReach && detail != "" {
+			details = append(details, detail)
+		}
+	}}
+	res := testsuite.Check(t, summary.New(summary.Options{}), p, q)
+	if res.Verdict != result.Safe {
+		t.Fatalf("verdict %s (%s), want safe", res.Verdict, res.Reason)
+	}
+	if len(details) == 0 || !strings.Contains(details[0], "4096 iterations") {
+		t.Errorf("progress details %q, want one at 4096 iterations", details)
+	}
+}

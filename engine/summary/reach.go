@@ -2,6 +2,7 @@ package summary
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"boolprog/analysis"
@@ -27,14 +28,15 @@ type reach struct {
 	errorFound bool
 	firstError locRef // the first error location reached
 	stopEarly  bool   // stop as soon as an error location is reached
+	progress   func(detail string)
 	iterations int64
 }
 
 // locRef names a location of a procedure.
 type locRef struct{ proc, loc int32 }
 
-func newReach(ctx context.Context, md *model, all bool) *reach {
-	r := &reach{md: md, ctx: ctx, stopEarly: !all}
+func newReach(ctx context.Context, md *model, all bool, progress func(detail string)) *reach {
+	r := &reach{md: md, ctx: ctx, stopEarly: !all, progress: progress}
 	n := len(md.procs)
 	r.pe = make([][]*bdd.Root, n)
 	r.delta = make([][]*bdd.Root, n)
@@ -162,6 +164,9 @@ func (r *reach) run() error {
 		if r.iterations&255 == 0 {
 			if err := r.ctx.Err(); err != nil {
 				return errTimeout
+			}
+			if r.iterations&4095 == 0 && r.iterations > 0 {
+				r.progress(fmt.Sprintf("%d iterations, %d in the worklist, %d BDD nodes", r.iterations, r.work.Len(), m.Stats().Nodes))
 			}
 		}
 		if err := m.Err(); err != nil {

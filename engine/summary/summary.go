@@ -199,7 +199,8 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		return r, nil
 	}
 
-	r := newReach(ctx, md, q.AllReachable)
+	q.Report(result.PhaseReach, "")
+	r := newReach(ctx, md, q.AllReachable, func(detail string) { q.Report(result.PhaseReach, detail) })
 	defer r.release()
 	err := r.run()
 	res.Stats.Set("time_reach_ns", int64(time.Since(start)))
@@ -231,6 +232,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 
 	traceStart := time.Now()
 	defer func() { res.Stats.AddPhase(result.PhaseTrace, time.Since(traceStart)) }()
+	q.Report(result.PhaseTrace, fmt.Sprintf("%d path edges; the shortest trace", pe))
 	rs := newRings(ctx, md)
 	defer rs.release()
 	hit, err := rs.run()

@@ -186,9 +186,20 @@ func golden(t *testing.T, c Config) {
 
 func figure1(t *testing.T, c Config) {
 	p := LowerFile(t, filepath.Join(c.Root, Figure1File), "R")
-	res := Check(t, c.New(), p, engine.Query{Target: "R"})
+	// The engine tells Query.Progress when it searches and when it builds
+	// the trace (the CLI's progress line shows it).
+	var phases []string
+	q := engine.Query{Target: "R", Progress: func(phase, _ string) {
+		if len(phases) == 0 || phases[len(phases)-1] != phase {
+			phases = append(phases, phase)
+		}
+	}}
+	res := Check(t, c.New(), p, q)
 	if res.Verdict != result.Unsafe {
 		t.Fatalf("verdict %s (%s), want unsafe", res.Verdict, res.Reason)
+	}
+	if want := []string{result.PhaseReach, result.PhaseTrace}; !slices.Equal(phases, want) {
+		t.Errorf("progress phases %q, want %q", phases, want)
 	}
 	if pr := res.Property; pr.Kind != result.PropertyLabel || pr.Label != "R" || pr.Line != 12 {
 		t.Errorf("property %+v, want label R at line 12", pr)
