@@ -1,0 +1,96 @@
+// Package fix reads and solves the fixed-point calculus over finite
+// relations that the Getafix paper (La Torre, Madhusudan, Parlato, 2009)
+// uses to write model checkers, in the input language of the solver
+// Mucke, as Getafix's translator and formula files use it.
+//
+// A file is parsed by [ParseFile], checked by [Check] (names, fields,
+// arities and types, before any BDD work) and evaluated by [Solve] over
+// the boolprog/bdd engine. Errors are reported as an [ErrorList] of
+// file:line:col: message lines.
+//
+// # Language reference
+//
+// Comments are // to the end of the line and /* ... */. Identifiers are
+// letters, digits, _ and ' (so r' is a name), not starting with a digit.
+// A file is a sequence of declarations, each ended by ';'.
+//
+// Types. bool is built in. An enum is a range of integers or a list of
+// names; a class is a record whose fields are bool, enum or class values,
+// optionally followed by order constraints on its fields:
+//
+//	enum Module {0..4};
+//	enum Color {red, green, blue};
+//	class Global { bool v1; bool v2; };
+//	class Pair { Global g; Global h; } g ~+ h;
+//
+// Relations. A definition gives the kind, the name, typed parameters,
+// optional order constraints among the parameters, and the body formula:
+//
+//	bool Edge(Node x, Node y) x ~+ y ( (x=0 & y=1) | (x=1 & y=2) );
+//	mu bool Reach(Node x) ( x=0 | exists Node y. (Reach(y) & Edge(y, x)) );
+//	nu bool Live(Node x) ( exists Node y. (Edge(x, y) & Live(y)) );
+//
+// A plain bool relation is defined once and may not be recursive. A mu
+// relation is the least relation satisfying its equation, a nu relation
+// the greatest. Relations may use relations defined later in the file, and
+// mu (or nu) relations may depend on each other; a cycle that mixes mu and
+// nu is rejected.
+//
+// Order constraints fix the BDD variable order: a < b puts every bit of a
+// before every bit of b; a ~+ b interleaves their bits (bit 0 of a, bit 0
+// of b, bit 1 of a, ...). They never change the meaning of a formula.
+//
+// Formulas, from the loosest binding to the tightest: f <-> g, f -> g
+// (right associative), f | g, f & g, !f, and the atoms: true, false, a
+// bool variable or field (s.pc.b1), a comparison t = u or t != u, an
+// application R(t1, ..., tn), a parenthesised formula, and the quantifiers
+//
+//	exists T x, U y. f
+//	forall T x. f
+//
+// whose body extends as far right as possible; "T x, y" declares x and y
+// both of type T. A comparison relates two values of the same type
+// (variables, fields such as t_G.v1, or whole records, compared bit by
+// bit) or a value with a constant: 0/1 or true/false for bool, an integer
+// in the range or a value name for an enum. The arguments of an
+// application are variables, fields or constants of the parameters' types:
+//
+//	programInt1(0, t_pc, s_pc, t_CL, s_CL, t_G, s_G)
+//
+// A quantified variable ranges over the values of its type only (an
+// enum {0..4} has 3 bits but 5 values), and a relation holds only for
+// tuples of legal values.
+//
+// Directives start with '#' and end at ';' or at the end of the line:
+// #size R asks for the node count and the number of tuples of R (in
+// [Answer.Sizes]); #timer and #reset are accepted and have no effect.
+//
+// The query is a formula written at top level without a name, usually at
+// the end of the file; it must have no free variables. Solve reports the
+// value of the last one:
+//
+//	(exists Node x. Reach(x) & x=2);
+//
+// # Evaluation
+//
+// Each relation's parameters and quantified variables get their own BDD
+// variables, allocated definition by definition in the order the
+// constraints ask; a quantified variable is interleaved with the
+// parameter of its type whose name ends the same way (t_pc1 beside
+// s_pc1), so that the renamings a recursive application needs keep the
+// order. Applying a relation renames its parameters onto the arguments
+// (constants are fixed and quantified away first). Existential
+// quantification is pushed through disjunctions, and within a conjunction
+// each variable is quantified with [bdd.Manager.AndExists] as soon as no
+// later conjunct mentions it.
+//
+// Relations are evaluated by strongly connected components of their
+// dependencies: a non-recursive relation once; a group of mu relations by
+// iteration from false, a group of nu relations from the full domain,
+// until no member changes. A fixed point that uses another one therefore
+// sees its final value, which is the nested semantics of the paper's §3
+// when the inner one depends on the outer (they are then in one group,
+// and a simultaneous least fixed point equals the nested ones). Parts of a
+// recursive body that do not mention the relations being iterated are
+// computed once and reused in every round.
+package fix

@@ -1,0 +1,425 @@
+package fix
+
+import (
+	"strconv"
+)
+
+// maxDepth bounds the nesting of formulas, so that hostile input cannot
+// exhaust the stack.
+const maxDepth = 2000
+
+// ParseFile parses the source of one Mucke-language file. On errors it
+// returns the declarations it could read and an ErrorList with every
+// diagnostic (file:line:col: message); it never panics.
+func ParseFile(name string, src []byte) (*File, error) {
+	var errs ErrorList
+	sc := &scanner{file: name, src: src, line: 1, col: 1, errs: &errs}
+	p := &parser{file: name, errs: &errs}
+	for {
+		t := sc.scan()
+		if t.kind == tIllegal {
+			errs.add(name, t.pos, "illegal character %q", t.text)
+			continue
+		}
+		p.toks = append(p.toks, t)
+		if t.kind == tEOF {
+			break
+		}
+	}
+	f := &File{Name: name}
+	for p.tok().kind != tEOF && len(errs) < maxErrors {
+		if d := p.decl(); d != nil {
+			f.Decls = append(f.Decls, d)
+		}
+	}
+	return f, errs.err()
+}
+
+type parser struct {
+	file  string
+	toks  []token
+	i     int
+	depth int
+	errs  *ErrorList
+}
+
+// bailout unwinds the parse of one declaration after its first error.
+type bailout struct{}
+
+func (p *parser) tok() token { return p.toks[p.i] }
+
+func (p *parser) peekKind(k int) tok {
+	if p.i+k < len(p.toks) {
+		return p.toks[p.i+k].kind
+	}
+	return tEOF
+}
+
+func (p *parser) advance() token {
+	t := p.toks[p.i]
+	if t.kind != tEOF {
+		p.i++
+	}
+	return t
+}
+
+func (p *parser) fail(pos Pos, format string, args ...any) {
+	p.errs.add(p.file, pos, format, args...)
+	panic(bailout{})
+}
+
+func (p *parser) describe(t token) string {
+	switch t.kind {
+	case tIdent:
+		return "identifier " + t.text
+	case tInt:
+		return "integer " + t.text
+	}
+	return t.kind.String()
+}
+
+func (p *parser) expect(k tok, context string) token {
+	t := p.tok()
+	if t.kind != k {
+		p.fail(t.pos, "expected %v %s, found %s", k, context, p.describe(t))
+	}
+	return p.advance()
+}
+
+func (p *parser) ident(context string) token { return p.expect(tIdent, context) }
+
+// decl parses one top-level declaration; after an error it skips to the
+// next ';' and returns nil.
+func (p *parser) decl() (d Decl) {
+	start := p.i
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+			d = nil
+			p.depth = 0
+			if p.i == start {
+				p.advance()
+			}
+			for p.tok().kind != tSemi && p.tok().kind != tEOF {
+				p.advance()
+			}
+			if p.tok().kind == tSemi {
+				p.advance()
+			}
+		}
+	}()
+	t := p.tok()
+	switch t.kind {
+	case tSemi:
+		p.advance()
+		return nil
+	case tEnum:
+		return p.enumDecl()
+	case tClass:
+		return p.classDecl()
+	case tMu, tNu:
+		return p.relDecl()
+	case tBool:
+		if p.peekKind(1) == tIdent && p.peekKind(2) == tLParen {
+			return p.relDecl()
+		}
+	case tHash:
+		return p.directive()
+	}
+	q := &Query{Pos: t.pos, Body: p.expr()}
+	p.endDecl("after the formula")
+	return q
+}
+
+// endDecl accepts the ';' that ends a declaration (optional at the end of
+// the file, as the last formula often lacks it).
+func (p *parser) endDecl(context string) {
+	if p.tok().kind == tEOF {
+		return
+	}
+	p.expect(tSemi, context)
+}
+
+func (p *parser) integer() int {
+	t := p.expect(tInt, "")
+	n, err := strconv.Atoi(t.text)
+	if err != nil || n > 1<<20 {
+		p.fail(t.pos, "integer %s out of range", t.text)
+	}
+	return n
+}
+
+func (p *parser) enumDecl() Decl {
+	pos := p.advance().pos
+	d := &EnumDecl{Pos: pos, Name: p.ident("after enum").text}
+	p.expect(tLBrace, "after the enum name")
+	if p.tok().kind == tInt {
+		d.Lo = p.integer()
+		p.expect(tDotDot, "in the enum range")
+		d.Hi = p.integer()
+		if d.Hi < d.Lo {
+			p.fail(pos, "empty enum range %d..%d", d.Lo, d.Hi)
+		}
+	} else {
+		for {
+			d.Names = append(d.Names, p.ident("in the enum values").text)
+			if p.tok().kind != tComma {
+				break
+			}
+			p.advance()
+		}
+	}
+	p.expect(tRBrace, "after the enum values")
+	p.endDecl("after the enum declaration")
+	return d
+}
+
+func (p *parser) typeName(context string) *TypeName {
+	t := p.tok()
+	switch t.kind {
+	case tBool:
+		p.advance()
+		return &TypeName{Pos: t.pos, Name: "bool"}
+	case tIdent:
+		p.advance()
+		return &TypeName{Pos: t.pos, Name: t.text}
+	}
+	p.fail(t.pos, "expected a type %s, found %s", context, p.describe(t))
+	return nil
+}
+
+func (p *parser) classDecl() Decl {
+	pos := p.advance().pos
+	d := &ClassDecl{Pos: pos, Name: p.ident("after class").text}
+	p.expect(tLBrace, "after the class name")
+	for p.tok().kind != tRBrace {
+		typ := p.typeName("for a field")
+		for {
+			n := p.ident("as a field name")
+			d.Fields = append(d.Fields, &Field{Pos: n.pos, Type: typ, Name: n.text})
+			if p.tok().kind != tComma {
+				break
+			}
+			p.advance()
+		}
+		p.expect(tSemi, "after a field")
+	}
+	p.advance()
+	d.Order = p.constraints()
+	p.endDecl("after the class declaration")
+	return d
+}
+
+// constraints parses a possibly empty list  a < b, c ~+ d, ...
+func (p *parser) constraints() []*Constraint {
+	var cs []*Constraint
+	for p.tok().kind == tIdent && (p.peekKind(1) == tLess || p.peekKind(1) == tInter) {
+		a := p.advance()
+		op := p.advance()
+		b := p.ident("in an order constraint")
+		cs = append(cs, &Constraint{Pos: a.pos, A: a.text, B: b.text, Interleave: op.kind == tInter})
+		if p.tok().kind != tComma {
+			break
+		}
+		p.advance()
+	}
+	return cs
+}
+
+func (p *parser) relDecl() Decl {
+	t := p.tok()
+	d := &RelDecl{Pos: t.pos}
+	switch t.kind {
+	case tMu:
+		d.Kind = Least
+		p.advance()
+	case tNu:
+		d.Kind = Greatest
+		p.advance()
+	}
+	p.expect(tBool, "in a relation definition")
+	d.Name = p.ident("as the relation name").text
+	p.expect(tLParen, "after the relation name")
+	if p.tok().kind != tRParen {
+		for {
+			typ := p.typeName("for a parameter")
+			n := p.ident("as a parameter name")
+			d.Params = append(d.Params, &Param{Pos: n.pos, Type: typ, Name: n.text})
+			if p.tok().kind != tComma {
+				break
+			}
+			p.advance()
+		}
+	}
+	p.expect(tRParen, "after the parameters")
+	d.Order = p.constraints()
+	d.Body = p.expr()
+	p.endDecl("after the relation body")
+	return d
+}
+
+func (p *parser) directive() Decl {
+	h := p.advance()
+	d := &Directive{Pos: h.pos}
+	n := p.tok()
+	if n.kind != tIdent || n.pos.Line != h.pos.Line {
+		p.fail(n.pos, "expected a directive name after '#'")
+	}
+	p.advance()
+	d.Name = n.text
+	// The arguments are the words on the same line, up to ';'.
+	for t := p.tok(); t.kind != tSemi && t.kind != tEOF && t.pos.Line == h.pos.Line; t = p.tok() {
+		if t.kind != tIdent && t.kind != tInt {
+			p.fail(t.pos, "unexpected %s in directive #%s", p.describe(t), d.Name)
+		}
+		d.Args = append(d.Args, t.text)
+		p.advance()
+	}
+	if p.tok().kind == tSemi {
+		p.advance()
+	}
+	return d
+}
+
+// Formulas, loosest first: <->, -> (right associative), |, &, !, = and !=.
+func (p *parser) expr() Expr {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxDepth {
+		p.fail(p.tok().pos, "formula nested too deeply")
+	}
+	x := p.imp()
+	for p.tok().kind == tIff {
+		pos := p.advance().pos
+		x = &Binary{Pos: pos, Op: OpIff, X: x, Y: p.imp()}
+	}
+	return x
+}
+
+func (p *parser) imp() Expr {
+	x := p.or()
+	if p.tok().kind == tImp {
+		pos := p.advance().pos
+		p.depth++
+		defer func() { p.depth-- }()
+		if p.depth > maxDepth {
+			p.fail(pos, "formula nested too deeply")
+		}
+		return &Binary{Pos: pos, Op: OpImp, X: x, Y: p.imp()}
+	}
+	return x
+}
+
+func (p *parser) or() Expr {
+	x := p.and()
+	for p.tok().kind == tOr {
+		pos := p.advance().pos
+		x = &Binary{Pos: pos, Op: OpOr, X: x, Y: p.and()}
+	}
+	return x
+}
+
+func (p *parser) and() Expr {
+	x := p.unary()
+	for p.tok().kind == tAnd {
+		pos := p.advance().pos
+		x = &Binary{Pos: pos, Op: OpAnd, X: x, Y: p.unary()}
+	}
+	return x
+}
+
+func (p *parser) unary() Expr {
+	t := p.tok()
+	switch t.kind {
+	case tNot:
+		p.advance()
+		p.depth++
+		defer func() { p.depth-- }()
+		if p.depth > maxDepth {
+			p.fail(t.pos, "formula nested too deeply")
+		}
+		return &Not{Pos: t.pos, X: p.unary()}
+	case tExists, tForall:
+		return p.quant()
+	case tLParen:
+		p.advance()
+		x := p.expr()
+		p.expect(tRParen, "to close '('")
+		return p.compare(x)
+	case tIdent:
+		if p.peekKind(1) == tLParen {
+			return p.apply()
+		}
+	}
+	return p.compare(p.term("in a formula"))
+}
+
+func (p *parser) compare(x Expr) Expr {
+	if k := p.tok().kind; k == tEq || k == tNeq {
+		pos := p.advance().pos
+		return &Compare{Pos: pos, Neg: k == tNeq, X: x, Y: p.term("after '='")}
+	}
+	return x
+}
+
+// term parses a constant or a variable or field path.
+func (p *parser) term(context string) Expr {
+	t := p.tok()
+	switch t.kind {
+	case tTrue, tFalse:
+		p.advance()
+		return &Const{Pos: t.pos, Value: t.kind == tTrue}
+	case tInt:
+		return &Int{Pos: t.pos, Value: p.integer()}
+	case tIdent:
+		p.advance()
+		path := &Path{Pos: t.pos, Names: []string{t.text}}
+		for p.tok().kind == tDot && p.peekKind(1) == tIdent {
+			p.advance()
+			path.Names = append(path.Names, p.advance().text)
+		}
+		return path
+	}
+	p.fail(t.pos, "expected a formula or term %s, found %s", context, p.describe(t))
+	return nil
+}
+
+func (p *parser) apply() Expr {
+	n := p.advance()
+	a := &Apply{Pos: n.pos, Name: n.text}
+	p.advance() // (
+	if p.tok().kind != tRParen {
+		for {
+			a.Args = append(a.Args, p.term("as an argument"))
+			if p.tok().kind != tComma {
+				break
+			}
+			p.advance()
+		}
+	}
+	p.expect(tRParen, "after the arguments of "+a.Name)
+	return a
+}
+
+func (p *parser) quant() Expr {
+	t := p.advance()
+	q := &Quant{Pos: t.pos, Forall: t.kind == tForall}
+	var typ *TypeName
+	for {
+		// "T x" starts a new type; a lone "x" reuses the previous one.
+		if typ == nil || p.tok().kind == tBool || p.peekKind(1) == tIdent {
+			typ = p.typeName("for a quantified variable")
+		}
+		n := p.ident("as a quantified variable")
+		q.Vars = append(q.Vars, &Param{Pos: n.pos, Type: typ, Name: n.text})
+		if p.tok().kind != tComma {
+			break
+		}
+		p.advance()
+	}
+	p.expect(tDot, "after the quantified variables")
+	q.Body = p.expr()
+	return q
+}

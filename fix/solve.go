@@ -1,0 +1,621 @@
+package fix
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"boolprog/bdd"
+)
+
+// Options tune Solve.
+type Options struct {
+	// MaxNodes bounds the BDD node table (0: the bdd package's default).
+	// Reaching it makes Solve fail with an error wrapping bdd.ErrNodeLimit.
+	MaxNodes int
+}
+
+// Answer is the outcome of Solve.
+type Answer struct {
+	// HasQuery says whether the file ends with an unnamed formula; Value
+	// is that formula's truth value.
+	HasQuery bool
+	Value    bool
+	// Relations has one entry per relation, in evaluation order.
+	Relations []RelStats
+	// Sizes answers the #size directives, in source order.
+	Sizes []Size
+	// Vars is the number of BDD variables allocated.
+	Vars int
+	// PeakNodes is the largest node count of the BDD table.
+	PeakNodes int
+	// Time is the time spent in Solve.
+	Time time.Duration
+}
+
+// RelStats describes the evaluation of one relation.
+type RelStats struct {
+	Name string
+	Kind RelKind
+	// Iterations is the number of times the body was evaluated: 1 for a
+	// non-recursive relation; for a fixed point, the rounds of its
+	// component until nothing changed (the last round confirms).
+	Iterations int
+	Nodes      int // nodes of the final value
+	Time       time.Duration
+}
+
+// Size is the answer to #size R: the nodes of R's BDD and the number of
+// tuples in R (over the encodings of its parameters' types).
+type Size struct {
+	Name   string
+	Nodes  int
+	Tuples float64
+}
+
+// Solve evaluates every relation of a checked (or checkable) file in
+// dependency order and then the query. Non-recursive relations are
+// computed once; each strongly connected group of mu (nu) relations is
+// iterated from false (from the full domain) until no member changes, the
+// relations it uses being final already, so an inner fixed point that
+// depends on an outer one is recomputed in each outer round. Parts of a
+// body that do not depend on the relations being iterated are computed
+// once and reused. Cancelling ctx or reaching Options.MaxNodes stops the
+// evaluation with an error (wrapping ctx.Err() or bdd.ErrNodeLimit):
+// callers report it as an unknown verdict.
+func Solve(ctx context.Context, f *File, opts Options) (*Answer, error) {
+	start := time.Now()
+	if !f.checked {
+		if err := Check(f); err != nil {
+			return nil, err
+		}
+	}
+	s := &solver{
+		ctx:     ctx,
+		in:      f.info,
+		m:       bdd.New(bdd.Config{MaxNodes: opts.MaxNodes}),
+		bits:    map[*variable][]int{},
+		val:     map[*definition]*bdd.Root{},
+		cache:   map[Expr]*bdd.Root{},
+		volat:   map[Expr]bool{},
+		free:    map[Expr]map[*variable]bool{},
+		plans:   map[*Apply]*applyPlan{},
+		domains: map[*variable]bdd.Node{},
+	}
+	s.layout()
+	ans := &Answer{Vars: s.nvars}
+	err := s.run(ans)
+	ans.PeakNodes = s.m.Stats().PeakNodes
+	ans.Time = time.Since(start)
+	return ans, err
+}
+
+type solver struct {
+	ctx     context.Context
+	in      *info
+	m       *bdd.Manager
+	nvars   int
+	bits    map[*variable][]int // BDD variable of each logical bit
+	val     map[*definition]*bdd.Root
+	cache   map[Expr]*bdd.Root // values of parts that no longer change
+	volat   map[Expr]bool      // depends on the component being iterated
+	free    map[Expr]map[*variable]bool
+	plans   map[*Apply]*applyPlan
+	domains map[*variable]bdd.Node // rooted through domRoots
+	roots   []*bdd.Root
+	scc     int
+}
+
+// layout allocates the BDD variables: definition after definition, the
+// parameters in the order their constraints give; each quantified
+// variable interleaved with the parameter of its type whose name ends
+// most like its own (t_pc1 with s_pc1), so that renaming one into the
+// other keeps the order.
+func (s *solver) layout() {
+	defs := append([]*definition(nil), s.in.defs...)
+	if s.in.query != nil {
+		defs = append(defs, s.in.query)
+	}
+	for _, d := range defs {
+		var items []orderItem
+		var names []string
+		offset := make([]int, len(d.vars))
+		total := 0
+		for i, v := range d.vars {
+			offset[i] = total
+			ph := v.typ.physical()
+			b := make([]int, len(ph))
+			for j, x := range ph {
+				b[j] = total + x
+			}
+			items = append(items, orderItem{bits: b})
+			names = append(names, v.name)
+			total += v.typ.width()
+		}
+		var cs []orderCons
+		if d.rel != nil {
+			cs = consByName(names[:len(d.params)], d.rel.Order)
+		}
+		for i, v := range d.vars[len(d.params):] {
+			if p := nearest(v, d.params); p != nil {
+				cs = append(cs, orderCons{a: p.index, b: len(d.params) + i, interleave: true})
+			}
+		}
+		order := arrange(items, cs)
+		global := make([]int, total)
+		for _, lb := range order {
+			global[lb] = s.nvars
+			s.nvars++
+		}
+		for i, v := range d.vars {
+			s.bits[v] = global[offset[i] : offset[i]+v.typ.width()]
+		}
+	}
+	s.m.ExtVarNum(s.nvars)
+}
+
+// nearest is the parameter of v's type whose name shares the longest
+// suffix with v's name (nil if none has v's type).
+func nearest(v *variable, params []*variable) *variable {
+	var best *variable
+	bestLen := -1
+	for _, p := range params {
+		if p.typ != v.typ {
+			continue
+		}
+		n := 0
+		for n < len(p.name) && n < len(v.name) && p.name[len(p.name)-1-n] == v.name[len(v.name)-1-n] {
+			n++
+		}
+		if n > bestLen {
+			best, bestLen = p, n
+		}
+	}
+	return best
+}
+
+func (s *solver) keep(n bdd.Node) bdd.Node {
+	s.roots = append(s.roots, s.m.Keep(n))
+	return n
+}
+
+func (s *solver) run(ans *Answer) error {
+	defer func() {
+		for _, r := range s.roots {
+			r.Release()
+		}
+	}()
+	// Group the relations by component; components were numbered so that
+	// one comes after every component it uses.
+	byComp := map[int][]*definition{}
+	maxComp := -1
+	for _, d := range s.in.defs {
+		byComp[d.scc] = append(byComp[d.scc], d)
+		maxComp = max(maxComp, d.scc)
+	}
+	for c := 0; c <= maxComp; c++ {
+		if err := s.component(c, byComp[c], ans); err != nil {
+			return err
+		}
+	}
+	for _, name := range s.in.sizes {
+		d := s.in.rels[name]
+		v := s.val[d].Node()
+		var bits []int
+		for _, p := range d.params {
+			bits = append(bits, s.bits[p]...)
+		}
+		ans.Sizes = append(ans.Sizes, Size{Name: name, Nodes: s.m.NodeCount(v), Tuples: s.m.SatCount(v, s.m.VarSet(bits...))})
+	}
+	if q := s.in.query; q != nil {
+		s.scc = -1
+		s.mark(q.body, q.scc)
+		v := s.evalRaw(q.body)
+		if err := s.m.Err(); err != nil {
+			return fmt.Errorf("query: %w", err)
+		}
+		if v != bdd.True && v != bdd.False {
+			return errors.New("query: the formula has free variables") // Check forbids it
+		}
+		ans.HasQuery, ans.Value = true, v == bdd.True
+	}
+	return nil
+}
+
+// component evaluates one strongly connected group of relations.
+func (s *solver) component(c int, members []*definition, ans *Answer) error {
+	s.scc = c
+	recursive := len(members) > 1 || members[0].deps[members[0]]
+	stats := make([]RelStats, len(members))
+	for i, d := range members {
+		s.mark(d.body, c)
+		stats[i] = RelStats{Name: d.name, Kind: d.kind}
+		init := bdd.False
+		if recursive && d.kind == Greatest {
+			init = s.domain(d.params)
+		}
+		s.val[d] = s.m.Keep(init)
+		s.roots = append(s.roots, s.val[d])
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, d := range members {
+			if err := s.ctx.Err(); err != nil {
+				return fmt.Errorf("%s: %w", d.name, err)
+			}
+			t0 := time.Now()
+			v := s.m.And(s.evalRaw(d.body), s.domain(d.params))
+			if err := s.m.Err(); err != nil {
+				return fmt.Errorf("%s: %w", d.name, err)
+			}
+			stats[i].Iterations++
+			stats[i].Time += time.Since(t0)
+			if v != s.val[d].Node() {
+				s.val[d].Set(v)
+				changed = recursive
+			}
+			s.m.Safepoint()
+		}
+	}
+	for i, d := range members {
+		stats[i].Nodes = s.m.NodeCount(s.val[d].Node())
+	}
+	ans.Relations = append(ans.Relations, stats...)
+	// The reused parts of these bodies are not needed any more.
+	for e, r := range s.cache {
+		r.Release()
+		delete(s.cache, e)
+	}
+	return nil
+}
+
+// mark records which parts of a body depend on a relation of component c.
+func (s *solver) mark(e Expr, c int) bool {
+	var v bool
+	switch e := e.(type) {
+	case *Not:
+		v = s.mark(e.X, c)
+	case *Binary:
+		x := s.mark(e.X, c)
+		y := s.mark(e.Y, c)
+		v = x || y
+	case *Apply:
+		v = s.in.applies[e].scc == c
+	case *Quant:
+		v = s.mark(e.Body, c)
+	}
+	s.volat[e] = v
+	return v
+}
+
+// eval evaluates e, reusing its value if it does not depend on the
+// relations being iterated.
+func (s *solver) eval(e Expr) bdd.Node {
+	if s.volat[e] {
+		return s.evalRaw(e)
+	}
+	if r, ok := s.cache[e]; ok {
+		return r.Node()
+	}
+	v := s.evalRaw(e)
+	s.cache[e] = s.m.Keep(v)
+	return v
+}
+
+// child evaluates a part of parent: through the cache when parent
+// changes between rounds but the part does not.
+func (s *solver) child(parent, e Expr) bdd.Node {
+	if s.volat[parent] {
+		return s.eval(e)
+	}
+	return s.evalRaw(e)
+}
+
+func (s *solver) evalRaw(e Expr) bdd.Node {
+	switch e := e.(type) {
+	case *Const:
+		if e.Value {
+			return bdd.True
+		}
+		return bdd.False
+	case *Path:
+		r := s.in.paths[e]
+		return s.m.Ithvar(s.bits[r.v][r.offset])
+	case *Not:
+		return s.m.Not(s.child(e, e.X))
+	case *Binary:
+		x := s.child(e, e.X)
+		y := s.child(e, e.Y)
+		switch e.Op {
+		case OpAnd:
+			return s.m.And(x, y)
+		case OpOr:
+			return s.m.Or(x, y)
+		case OpImp:
+			return s.m.Imp(x, y)
+		default:
+			return s.m.Equiv(x, y)
+		}
+	case *Compare:
+		v := s.compare(e)
+		if e.Neg {
+			v = s.m.Not(v)
+		}
+		return v
+	case *Apply:
+		return s.apply(e)
+	case *Quant:
+		vars := make([]*variable, len(e.Vars))
+		for i, p := range e.Vars {
+			vars[i] = s.in.quant[p]
+		}
+		if e.Forall {
+			// forall x. f  =  !exists x. !f
+			return s.m.Not(s.exists(e, vars, &Not{Pos: e.Pos, X: e.Body}, true))
+		}
+		return s.exists(e, vars, e.Body, false)
+	}
+	return bdd.False
+}
+
+// termBits gives the BDD variables of a variable term, in logical order.
+func (s *solver) termBits(r *ref) []int {
+	return s.bits[r.v][r.offset : r.offset+r.typ.width()]
+}
+
+// constCube is the conjunction saying that bits hold constant value val
+// of type t (most significant bit first).
+func (s *solver) constCube(bits []int, val int) bdd.Node {
+	vals := make([]bool, len(bits))
+	for i := range bits {
+		vals[i] = val>>(len(bits)-1-i)&1 == 1
+	}
+	return s.m.Assignment(bits, vals)
+}
+
+func (s *solver) compare(e *Compare) bdd.Node {
+	rx, ry := s.in.paths[asPath(e.X)], s.in.paths[asPath(e.Y)]
+	if rx == nil || rx.v == nil {
+		rx, ry = ry, rx
+		e = &Compare{X: e.Y, Y: e.X}
+	}
+	bx := s.termBits(rx)
+	if ry == nil || ry.v == nil {
+		c, _ := constant(e.Y, rx.typ, ry)
+		return s.constCube(bx, c)
+	}
+	by := s.termBits(ry)
+	v := bdd.True
+	for i := len(bx) - 1; i >= 0; i-- {
+		v = s.m.And(s.m.Equiv(s.m.Ithvar(bx[i]), s.m.Ithvar(by[i])), v)
+	}
+	return v
+}
+
+func asPath(e Expr) *Path {
+	p, _ := e.(*Path)
+	return p
+}
+
+// applyPlan says how to move a relation's value onto the arguments of one
+// application: constrain and drop the parameters bound to constants or
+// to bits already used, then rename the others.
+type applyPlan struct {
+	constraint *bdd.Root
+	drop       *bdd.VarSet
+	rename     *bdd.Pairs
+}
+
+func (s *solver) plan(a *Apply) *applyPlan {
+	if p, ok := s.plans[a]; ok {
+		return p
+	}
+	def := s.in.applies[a]
+	constraint := bdd.True
+	var drop, from, to []int
+	used := map[int]bool{}
+	for i, x := range a.Args {
+		formal := s.bits[def.params[i]]
+		r := s.in.paths[asPath(x)]
+		if r == nil || r.v == nil {
+			c, _ := constant(x, def.params[i].typ, r)
+			constraint = s.m.And(constraint, s.constCube(formal, c))
+			drop = append(drop, formal...)
+			continue
+		}
+		actual := s.termBits(r)
+		clash := false
+		for _, b := range actual {
+			clash = clash || used[b]
+		}
+		if clash {
+			for j := range formal {
+				constraint = s.m.And(constraint, s.m.Equiv(s.m.Ithvar(formal[j]), s.m.Ithvar(actual[j])))
+			}
+			drop = append(drop, formal...)
+			continue
+		}
+		for j := range formal {
+			used[actual[j]] = true
+			if formal[j] != actual[j] {
+				from = append(from, formal[j])
+				to = append(to, actual[j])
+			}
+		}
+	}
+	p := &applyPlan{constraint: s.m.Keep(constraint)}
+	s.roots = append(s.roots, p.constraint)
+	if len(drop) > 0 {
+		p.drop = s.m.VarSet(drop...)
+	}
+	if len(from) > 0 {
+		p.rename = s.m.NewPairs(from, to)
+	}
+	s.plans[a] = p
+	return p
+}
+
+func (s *solver) apply(a *Apply) bdd.Node {
+	v := s.val[s.in.applies[a]].Node()
+	p := s.plan(a)
+	if p.drop != nil {
+		v = s.m.AndExists(v, p.constraint.Node(), p.drop)
+	}
+	if p.rename != nil {
+		v = s.m.Replace(v, p.rename)
+	}
+	return v
+}
+
+// domain is the conjunction of the range constraints of the variables
+// (enums whose size is not a power of two).
+func (s *solver) domain(vars []*variable) bdd.Node {
+	v := bdd.True
+	for _, x := range vars {
+		d, ok := s.domains[x]
+		if !ok {
+			d = s.keep(s.typeDomain(x.typ, s.bits[x]))
+			s.domains[x] = d
+		}
+		v = s.m.And(v, d)
+	}
+	return v
+}
+
+func (s *solver) typeDomain(t typ, bits []int) bdd.Node {
+	switch t := t.(type) {
+	case *enumType:
+		// value-lo <= hi-lo, most significant bit first.
+		k := t.hi - t.lo
+		v := bdd.True
+		for i := len(bits) - 1; i >= 0; i-- {
+			if k>>(len(bits)-1-i)&1 == 1 {
+				v = s.m.Or(s.m.NIthvar(bits[i]), v)
+			} else {
+				v = s.m.And(s.m.NIthvar(bits[i]), v)
+			}
+		}
+		return v
+	case *classType:
+		v := bdd.True
+		for _, f := range t.fields {
+			v = s.m.And(v, s.typeDomain(f.typ, bits[f.offset:f.offset+f.typ.width()]))
+		}
+		return v
+	}
+	return bdd.True
+}
+
+// freeVars is the set of variables e mentions free.
+func (s *solver) freeVars(e Expr) map[*variable]bool {
+	if f, ok := s.free[e]; ok {
+		return f
+	}
+	f := map[*variable]bool{}
+	add := func(g map[*variable]bool) {
+		for v := range g {
+			f[v] = true
+		}
+	}
+	switch e := e.(type) {
+	case *Path:
+		if r := s.in.paths[e]; r != nil && r.v != nil {
+			f[r.v] = true
+		}
+	case *Not:
+		add(s.freeVars(e.X))
+	case *Binary:
+		add(s.freeVars(e.X))
+		add(s.freeVars(e.Y))
+	case *Compare:
+		add(s.freeVars(e.X))
+		add(s.freeVars(e.Y))
+	case *Apply:
+		for _, x := range e.Args {
+			add(s.freeVars(x))
+		}
+	case *Quant:
+		add(s.freeVars(e.Body))
+		for _, p := range e.Vars {
+			delete(f, s.in.quant[p])
+		}
+	}
+	s.free[e] = f
+	return f
+}
+
+// exists computes (exists vars. body) for quantifier q: over each
+// disjunct separately, and within a conjunction quantifying each variable
+// as soon as no later conjunct mentions it (AndExists). negated says body
+// is a synthetic !q.Body (for forall), evaluated without the cache.
+func (s *solver) exists(q Expr, vars []*variable, body Expr, negated bool) bdd.Node {
+	if b, ok := body.(*Binary); ok && b.Op == OpOr && !negated {
+		return s.m.Or(s.exists(q, vars, b.X, false), s.exists(q, vars, b.Y, false))
+	}
+	var conj []Expr
+	var flatten func(Expr)
+	flatten = func(e Expr) {
+		if b, ok := e.(*Binary); ok && b.Op == OpAnd && !negated {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		conj = append(conj, e)
+	}
+	flatten(body)
+	// last[v]: the last conjunct that mentions v.
+	last := map[*variable]int{}
+	for _, v := range vars {
+		last[v] = -1
+	}
+	for i, c := range conj {
+		if negated {
+			break
+		}
+		fv := s.freeVars(c)
+		for _, v := range vars {
+			if fv[v] {
+				last[v] = i
+			}
+		}
+	}
+	acc := s.domain(vars)
+	if negated {
+		var bits []int
+		for _, v := range vars {
+			bits = append(bits, s.bits[v]...)
+		}
+		inner := s.m.Not(s.child(q, q.(*Quant).Body))
+		return s.m.AndExists(acc, inner, s.m.VarSet(bits...))
+	}
+	// Variables mentioned nowhere: their (non-empty) domain is all that
+	// constrains them.
+	var bits []int
+	for _, v := range vars {
+		if last[v] < 0 {
+			bits = append(bits, s.bits[v]...)
+		}
+	}
+	if len(bits) > 0 {
+		acc = s.m.Exists(acc, s.m.VarSet(bits...))
+	}
+	for i, c := range conj {
+		x := s.child(q, c)
+		bits = bits[:0]
+		for _, v := range vars {
+			if last[v] == i {
+				bits = append(bits, s.bits[v]...)
+			}
+		}
+		if len(bits) > 0 {
+			acc = s.m.AndExists(acc, x, s.m.VarSet(bits...))
+		} else {
+			acc = s.m.And(acc, x)
+		}
+		if acc == bdd.False {
+			break
+		}
+	}
+	return acc
+}
