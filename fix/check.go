@@ -556,10 +556,11 @@ func (c *checker) path(p *Path) *ref {
 		return nil
 	}
 	r := &ref{v: v, typ: v.typ}
-	for _, n := range p.Names[1:] {
+	for i, n := range p.Names[1:] {
 		ct, ok := r.typ.(*classType)
 		if !ok {
-			c.errorf(p.Pos, "%s is %s, which has no fields (selecting .%s)", pathString(p), typeName(r.typ), n)
+			prefix := &Path{Names: p.Names[:i+1]}
+			c.errorf(p.Pos, "%s is %s, which has no fields (selecting .%s)", pathString(prefix), typeName(r.typ), n)
 			return nil
 		}
 		f, ok := ct.byName[n]

@@ -99,15 +99,7 @@ func (p *parser) decl() (d Decl) {
 			}
 			d = nil
 			p.depth = 0
-			if p.i == start {
-				p.advance()
-			}
-			for p.tok().kind != tSemi && p.tok().kind != tEOF {
-				p.advance()
-			}
-			if p.tok().kind == tSemi {
-				p.advance()
-			}
+			p.sync(start)
 		}
 	}()
 	t := p.tok()
@@ -131,6 +123,46 @@ func (p *parser) decl() (d Decl) {
 	q := &Query{Pos: t.pos, Body: p.expr()}
 	p.endDecl("after the formula")
 	return q
+}
+
+// sync skips, after an error in the declaration that began at token
+// start, to the ';' that ends it (outside braces), or to the keyword that
+// begins the next declaration.
+func (p *parser) sync(start int) {
+	depth := 0
+	for _, t := range p.toks[start:p.i] {
+		switch t.kind {
+		case tLBrace:
+			depth++
+		case tRBrace:
+			depth--
+		}
+	}
+	errAt := p.i
+	if p.i == start {
+		p.advance()
+	}
+	for {
+		t := p.tok()
+		switch t.kind {
+		case tEOF:
+			return
+		case tSemi:
+			if depth <= 0 {
+				p.advance()
+				return
+			}
+		case tLBrace:
+			depth++
+		case tRBrace:
+			depth--
+		case tEnum, tClass, tMu, tNu, tHash:
+			if depth <= 0 && p.i > errAt {
+				return
+			}
+		}
+		p.advance()
+	}
 }
 
 // endDecl accepts the ';' that ends a declaration (optional at the end of
