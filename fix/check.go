@@ -173,6 +173,23 @@ func Check(f *File) error {
 		}
 	}
 	c.recursion()
+	all := c.in.defs
+	if c.in.query != nil {
+		all = append(all[:len(all):len(all)], c.in.query)
+	}
+	for _, d := range all {
+		n := 0
+		for _, v := range d.vars {
+			n += v.typ.width()
+		}
+		if n > maxDefBits {
+			pos := Pos{1, 1}
+			if d.rel != nil {
+				pos = d.rel.Pos
+			}
+			c.errorf(pos, "%s needs %d BDD variables, more than %d", d.name, n, maxDefBits)
+		}
+	}
 	if err := c.errs.err(); err != nil {
 		return err
 	}
@@ -247,11 +264,24 @@ func (c *checker) class(d *ClassDecl) {
 			}
 		}
 	}
+	if t.n > maxWidth {
+		c.errorf(d.Pos, "class %s has %d bits, more than the %d a value may have", d.Name, t.n, maxWidth)
+		// Register it empty, so that classes built on it stay small.
+		c.in.types[d.Name] = &classType{decl: d, byName: map[string]*fieldInfo{}}
+		return
+	}
 	t.phys = arrange(items, consByName(names, d.Order))
 	// Types are registered after their fields, so a class cannot contain
 	// itself.
 	c.in.types[d.Name] = t
 }
+
+// Limits that keep hostile input from exhausting memory: the bits of one
+// value and the bits of all the variables of one definition.
+const (
+	maxWidth   = 1 << 16
+	maxDefBits = 1 << 20
+)
 
 // orderItem is a variable (or field) to place: its bits, in their own order.
 type orderItem struct {

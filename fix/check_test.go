@@ -132,6 +132,8 @@ func TestCheckErrors(t *testing.T) {
 		{"free variable in query", "m = 1;", "c.mu:4:1: undefined: m"},
 		{"unknown directive", "#frobnicate;", "c.mu:4:1: unknown directive #frobnicate"},
 		{"size of nothing", "#size Nope;", "c.mu:4:1: #size names Nope, which is not a relation"},
+		{"class too wide", "class A0 { M a; M b; };\nclass A1 { A0 a; A0 b; };\nclass A2 { A1 a; A1 b; };\nclass A3 { A2 a; A2 b; };\nclass A4 { A3 a; A3 b; };\nclass A5 { A4 a; A4 b; };\nclass A6 { A5 a; A5 b; };\nclass A7 { A6 a; A6 b; };\nclass A8 { A7 a; A7 b; };\nclass A9 { A8 a; A8 b; };\nclass B0 { A9 a; A9 b; };\nclass B1 { B0 a; B0 b; };\nclass B2 { B1 a; B1 b; };\nclass B3 { B2 a; B2 b; };\nclass B4 { B3 a; B3 b; };\nclass B5 { B4 a; B4 b; };",
+			"c.mu:18:1: class B4 has 98304 bits, more than the 65536 a value may have"},
 		{"enum name wrong enum", "enum C {red}; enum D {blue}; exists C c. c = blue;", "c.mu:4:46: blue is not a value of enum C"},
 	}
 	for _, tc := range tests {
