@@ -787,16 +787,9 @@ func (c *checker) checkSCC(members []*definition) {
 	if !recursive {
 		return
 	}
-	kind := members[0].kind
 	for _, d := range members {
 		if d.kind == Plain {
 			c.errorf(d.rel.Pos, "%s is recursive: declare it mu (least) or nu (greatest)", d.name)
-			return
-		}
-	}
-	for _, d := range members[1:] {
-		if d.kind != kind {
-			c.errorf(d.rel.Pos, "%s (%v) and %s (%v) depend on each other: alternating fixed points are not supported", d.name, d.kind, members[0].name, kind)
 			return
 		}
 	}

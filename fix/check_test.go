@@ -125,7 +125,6 @@ func TestCheckErrors(t *testing.T) {
 		{"bool const", "exists G g. g.v1 = 2;", "c.mu:4:20: 2 is not a bool value (0 or 1)"},
 		{"two constants", "1 = 1;", "c.mu:4:3: comparison of two constants"},
 		{"plain recursion", "bool P(M m) (P(m));", "c.mu:4:1: P is recursive: declare it mu (least) or nu (greatest)"},
-		{"mixed fixed points", "mu bool P(M m) (Q(m));\nnu bool Q(M m) (P(m));", "alternating fixed points are not supported"},
 		{"bad constraint", "bool P(M m) m < n (true);", "c.mu:4:13: order constraint names n, which is not a parameter of P"},
 		{"duplicate relation", "bool R(M m) (true);", "c.mu:4:1: relation R defined twice"},
 		{"duplicate field", "class H { bool a; bool a; };", "c.mu:4:24: field a declared twice in class H"},

@@ -33,8 +33,8 @@
 // A plain bool relation is defined once and may not be recursive. A mu
 // relation is the least relation satisfying its equation, a nu relation
 // the greatest. Relations may use relations defined later in the file, and
-// mu (or nu) relations may depend on each other; a cycle that mixes mu and
-// nu is rejected.
+// mu and nu relations may depend on each other (see Evaluation for what
+// such a system means).
 //
 // Order constraints fix the BDD variable order: a < b puts every bit of a
 // before every bit of b; a ~+ b interleaves their bits (bit 0 of a, bit 0
@@ -85,12 +85,26 @@
 // later conjunct mentions it.
 //
 // Relations are evaluated by strongly connected components of their
-// dependencies: a non-recursive relation once; a group of mu relations by
-// iteration from false, a group of nu relations from the full domain,
-// until no member changes. A fixed point that uses another one therefore
-// sees its final value, which is the nested semantics of the paper's §3
-// when the inner one depends on the outer (they are then in one group,
-// and a simultaneous least fixed point equals the nested ones). Parts of a
-// recursive body that do not mention the relations being iterated are
-// computed once and reused in every round.
+// dependencies, each after the components it uses, so a relation only ever
+// sees final values of relations outside its own component. A
+// non-recursive relation is computed once. A recursive relation R = B is
+// computed as the Getafix paper's §3 defines it (its "algorithmic
+// semantics"): start from false for mu, from the full domain for nu; in
+// each round evaluate from scratch, with R fixed at its current value,
+// every other relation of the component that B uses, then evaluate B; stop
+// when R's value does not change. Inner relations are thus recomputed in
+// every outer round, and a non-monotone body is iterated as written (it
+// may fail to stabilise; cancel the context to stop it). When the
+// component is one relation, or relations of one kind whose bodies use the
+// component only under an even number of negations, all members are
+// iterated together instead (each round evaluates every member with the
+// latest values): for such monotone systems the result is the same and the
+// cost far lower. Parts of a recursive body that do not mention the
+// component are computed once and reused in every round.
+//
+// Limits: the context is checked between evaluations of bodies, so one
+// very large BDD operation is not interrupted; the node limit
+// ([Options.MaxNodes]) stops any operation. Directives #timer and #reset
+// have no effect, and the frontier optimisation of the paper's §4.3 is
+// not applied automatically.
 package fix

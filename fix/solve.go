@@ -223,34 +223,92 @@ func (s *solver) run(ans *Answer) error {
 	return nil
 }
 
-// component evaluates one strongly connected group of relations.
+// component evaluates one strongly connected group of relations. A
+// single relation, or a group of relations of one kind whose bodies use
+// the group only positively (under an even number of negations), is
+// iterated simultaneously: each round evaluates every member with the
+// latest values, until none changes; for such monotone systems this is
+// the value the nested evaluation gives, at a fraction of its cost. Any
+// other group (mixed mu and nu, or negation) is evaluated exactly as the
+// Getafix paper's §3 says: see nested.
 func (s *solver) component(c int, members []*definition, ans *Answer) error {
 	s.scc = c
 	recursive := len(members) > 1 || members[0].deps[members[0]]
-	stats := make([]RelStats, len(members))
-	for i, d := range members {
+	stats := map[*definition]*RelStats{}
+	simple := true
+	for _, d := range members {
 		s.mark(d.body, c)
-		stats[i] = RelStats{Name: d.name, Kind: d.kind}
-		init := bdd.False
-		if recursive && d.kind == Greatest {
-			init = s.domain(d.params)
-		}
-		s.val[d] = s.m.Keep(init)
+		stats[d] = &RelStats{Name: d.name, Kind: d.kind}
+		s.val[d] = s.m.Keep(s.init(d, recursive))
 		s.roots = append(s.roots, s.val[d])
+		simple = simple && d.kind == members[0].kind && s.positive(d.body, c, true)
 	}
+	var err error
+	if len(members) == 1 || simple {
+		err = s.simultaneous(members, recursive, stats)
+	} else {
+		final := make([]bdd.Node, len(members))
+		for i, d := range members {
+			var v *bdd.Root
+			if v, err = s.nested(d, members, nil, stats); err != nil {
+				break
+			}
+			final[i] = v.Node()
+			defer v.Release()
+		}
+		if err == nil {
+			for i, d := range members {
+				s.val[d].Set(final[i])
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	for _, d := range members {
+		stats[d].Nodes = s.m.NodeCount(s.val[d].Node())
+		ans.Relations = append(ans.Relations, *stats[d])
+	}
+	// The reused parts of these bodies are not needed any more.
+	for e, r := range s.cache {
+		r.Release()
+		delete(s.cache, e)
+	}
+	return nil
+}
+
+// init is the starting value of a relation: false for mu (and for
+// relations computed once), the full domain for nu.
+func (s *solver) init(d *definition, recursive bool) bdd.Node {
+	if recursive && d.kind == Greatest {
+		return s.domain(d.params)
+	}
+	return bdd.False
+}
+
+// step evaluates d's body once with the current values of the relations.
+func (s *solver) step(d *definition, st *RelStats) (bdd.Node, error) {
+	if err := s.ctx.Err(); err != nil {
+		return bdd.Invalid, fmt.Errorf("%s: %w", d.name, err)
+	}
+	t0 := time.Now()
+	v := s.m.And(s.evalRaw(d.body), s.domain(d.params))
+	st.Iterations++
+	st.Time += time.Since(t0)
+	if err := s.m.Err(); err != nil {
+		return bdd.Invalid, fmt.Errorf("%s: %w", d.name, err)
+	}
+	return v, nil
+}
+
+func (s *solver) simultaneous(members []*definition, recursive bool, stats map[*definition]*RelStats) error {
 	for changed := true; changed; {
 		changed = false
-		for i, d := range members {
-			if err := s.ctx.Err(); err != nil {
-				return fmt.Errorf("%s: %w", d.name, err)
+		for _, d := range members {
+			v, err := s.step(d, stats[d])
+			if err != nil {
+				return err
 			}
-			t0 := time.Now()
-			v := s.m.And(s.evalRaw(d.body), s.domain(d.params))
-			if err := s.m.Err(); err != nil {
-				return fmt.Errorf("%s: %w", d.name, err)
-			}
-			stats[i].Iterations++
-			stats[i].Time += time.Since(t0)
 			if v != s.val[d].Node() {
 				s.val[d].Set(v)
 				changed = recursive
@@ -258,16 +316,83 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 			s.m.Safepoint()
 		}
 	}
-	for i, d := range members {
-		stats[i].Nodes = s.m.NodeCount(s.val[d].Node())
-	}
-	ans.Relations = append(ans.Relations, stats...)
-	// The reused parts of these bodies are not needed any more.
-	for e, r := range s.cache {
-		r.Release()
-		delete(s.cache, e)
-	}
 	return nil
+}
+
+// nested computes relation r of a group as the paper's algorithmic
+// semantics says: start from false (mu) or the full domain (nu); in each
+// round, first evaluate every other member that r's body uses and that no
+// enclosing evaluation has fixed, from scratch, with r fixed at its
+// current value; then evaluate r's body; stop when r's value no longer
+// changes. fixed holds the values the enclosing evaluations hold fixed.
+func (s *solver) nested(r *definition, members []*definition, fixed map[*definition]*bdd.Root, stats map[*definition]*RelStats) (*bdd.Root, error) {
+	cur := s.m.Keep(s.init(r, true))
+	inner := map[*definition]*bdd.Root{}
+	defer func() {
+		for _, v := range inner {
+			v.Release()
+		}
+	}()
+	for {
+		env := map[*definition]*bdd.Root{r: cur}
+		for d, v := range fixed {
+			env[d] = v
+		}
+		for _, d := range members {
+			if _, isFixed := env[d]; isFixed || !r.deps[d] {
+				continue
+			}
+			v, err := s.nested(d, members, env, stats)
+			if err != nil {
+				cur.Release()
+				return nil, err
+			}
+			if old := inner[d]; old != nil {
+				old.Release()
+			}
+			inner[d] = v
+		}
+		// The members r's body reads: r, the fixed ones, the inner ones.
+		for d, v := range env {
+			s.val[d].Set(v.Node())
+		}
+		for d, v := range inner {
+			s.val[d].Set(v.Node())
+		}
+		v, err := s.step(r, stats[r])
+		if err != nil {
+			cur.Release()
+			return nil, err
+		}
+		if v == cur.Node() {
+			return cur, nil
+		}
+		cur.Set(v)
+		s.m.Safepoint()
+	}
+}
+
+// positive reports whether every application of a relation of component
+// c in e occurs under an even number of negations (pos says whether e
+// itself does).
+func (s *solver) positive(e Expr, c int, pos bool) bool {
+	switch e := e.(type) {
+	case *Not:
+		return s.positive(e.X, c, !pos)
+	case *Binary:
+		switch e.Op {
+		case OpImp:
+			return s.positive(e.X, c, !pos) && s.positive(e.Y, c, pos)
+		case OpIff:
+			return !s.volat[e]
+		}
+		return s.positive(e.X, c, pos) && s.positive(e.Y, c, pos)
+	case *Apply:
+		return pos || s.in.applies[e].scc != c
+	case *Quant:
+		return s.positive(e.Body, c, pos)
+	}
+	return true
 }
 
 // mark records which parts of a body depend on a relation of component c.

@@ -85,6 +85,11 @@ func TestSolveSmall(t *testing.T) {
 		{"nu greatest", "enum E {0..3}; nu bool G(E x) ( G(x) );", "forall E x. G(x)", true},
 		{"mu least", "enum E {0..3}; mu bool L(E x) ( L(x) );", "exists E x. L(x)", false},
 		{"forall tautology", "enum E {0..2};", "forall E x. (x != 2 | x = 2)", true},
+		// G = nu G. mu L. G = full, L = mu L. nu G. L = empty: each member
+		// is the outer fixed point of its own evaluation (paper §3).
+		{"mixed mu nu", "enum N {0..3}; nu bool G(N x) ( L(x) ); mu bool L(N x) ( G(x) );", "forall N x. (G(x) & !L(x))", true},
+		// Non-monotone: evaluated by the nested rounds, A = {0,1}, B = {1}.
+		{"negated mutual", "mu bool A(bool x) (x | !B(x)); mu bool B(bool x) (A(x) & x);", "A(0) & A(1) & B(1) & !B(0)", true},
 		{"later definition", "bool A(bool x) (B(x)); bool B(bool y) (y);", "A(1) & !A(0)", true},
 	}
 	for _, tc := range tests {
