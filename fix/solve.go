@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"text/tabwriter"
 	"time"
 
 	"boolprog/bdd"
@@ -34,13 +36,29 @@ type Answer struct {
 	Time time.Duration
 }
 
+// WriteStats writes the #size answers and a table of the relations'
+// statistics (kind, iterations, nodes, time), for a --stats option.
+func (a *Answer) WriteStats(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', tabwriter.AlignRight)
+	for _, z := range a.Sizes {
+		fmt.Fprintf(tw, "#size %s:\t%d nodes\t%.0f tuples\t\n", z.Name, z.Nodes, z.Tuples)
+	}
+	fmt.Fprintf(tw, "relation\tkind\titerations\tnodes\ttime\t\n")
+	for _, r := range a.Relations {
+		fmt.Fprintf(tw, "%s\t%v\t%d\t%d\t%v\t\n", r.Name, r.Kind, r.Iterations, r.Nodes, r.Time.Round(time.Microsecond))
+	}
+	fmt.Fprintf(tw, "total\t\t\t%d peak\t%v\t\n", a.PeakNodes, a.Time.Round(time.Microsecond))
+	return tw.Flush()
+}
+
 // RelStats describes the evaluation of one relation.
 type RelStats struct {
 	Name string
 	Kind RelKind
 	// Iterations is the number of times the body was evaluated: 1 for a
-	// non-recursive relation; for a fixed point, the rounds of its
-	// component until nothing changed (the last round confirms).
+	// non-recursive relation; for a fixed point, one more than the rounds
+	// that changed it (the last one confirms), and in a nested evaluation
+	// the evaluations of every inner run.
 	Iterations int
 	Nodes      int // nodes of the final value
 	Time       time.Duration
@@ -301,16 +319,38 @@ func (s *solver) step(d *definition, st *RelStats) (bdd.Node, error) {
 	return v, nil
 }
 
+// simultaneous iterates the members together. A member is evaluated
+// again only when a member it uses has changed since its last evaluation:
+// otherwise its body would give the same value.
 func (s *solver) simultaneous(members []*definition, recursive bool, stats map[*definition]*RelStats) error {
+	version := map[*definition]int{}
+	seen := map[*definition]map[*definition]int{}
 	for changed := true; changed; {
 		changed = false
 		for _, d := range members {
+			if last, ok := seen[d]; ok {
+				stale := false
+				for e, n := range last {
+					stale = stale || version[e] != n
+				}
+				if !stale {
+					continue
+				}
+			}
+			last := map[*definition]int{}
+			for _, e := range members {
+				if d.deps[e] {
+					last[e] = version[e]
+				}
+			}
+			seen[d] = last
 			v, err := s.step(d, stats[d])
 			if err != nil {
 				return err
 			}
 			if v != s.val[d].Node() {
 				s.val[d].Set(v)
+				version[d]++
 				changed = recursive
 			}
 			s.m.Safepoint()

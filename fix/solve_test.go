@@ -206,6 +206,20 @@ func TestStats(t *testing.T) {
 	}
 }
 
+func TestWriteStats(t *testing.T) {
+	a := solveSrc(t, graphDecls+"#size Reach;\nReach(2);")
+	var b strings.Builder
+	if err := a.WriteStats(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"#size Reach:", "5 tuples", "relation", "Reach", "mu", "total"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stats lack %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestSolveCancel(t *testing.T) {
 	f, err := ParseFile("t.mu", []byte(graphDecls+"Reach(1);"))
 	if err != nil {
