@@ -579,7 +579,7 @@ func (s *solver) plan(a *Apply) *applyPlan {
 	def := s.in.applies[a]
 	constraint := bdd.True
 	var drop, from, to []int
-	used := map[int]bool{}
+	source := map[int]int{} // caller bit -> the parameter bit renamed to it
 	for i, x := range a.Args {
 		formal := s.bits[def.params[i]]
 		r := s.in.paths[asPath(x)]
@@ -589,20 +589,18 @@ func (s *solver) plan(a *Apply) *applyPlan {
 			drop = append(drop, formal...)
 			continue
 		}
+		// Bit by bit: a bit of the caller that another parameter already
+		// maps to (R(x, x), or a field of an argument) becomes an
+		// equality between the two parameters' bits, so that the
+		// constraint never mixes the callee's and the caller's bits.
 		actual := s.termBits(r)
-		clash := false
-		for _, b := range actual {
-			clash = clash || used[b]
-		}
-		if clash {
-			for j := range formal {
-				constraint = s.m.And(constraint, s.m.Equiv(s.m.Ithvar(formal[j]), s.m.Ithvar(actual[j])))
-			}
-			drop = append(drop, formal...)
-			continue
-		}
 		for j := range formal {
-			used[actual[j]] = true
+			if src, taken := source[actual[j]]; taken {
+				constraint = s.m.And(constraint, s.m.Equiv(s.m.Ithvar(formal[j]), s.m.Ithvar(src)))
+				drop = append(drop, formal[j])
+				continue
+			}
+			source[actual[j]] = formal[j]
 			if formal[j] != actual[j] {
 				from = append(from, formal[j])
 				to = append(to, actual[j])

@@ -82,6 +82,12 @@ func TestSolveSmall(t *testing.T) {
 			"exists Out o. (o.i.e = 2 & o.i = o.j & o.j.e = 2 & o.j.f & !o.i.f)", false},
 		{"bool 0/1", "bool Id(bool x, bool y) (x = y);", "Id(1, true) & !Id(0, 1) & Id(false, 0)", true},
 		{"duplicate args", "enum E {0..3}; bool Lt(E x, E y) ((x=0 & y!=0) | (x=1 & (y=2|y=3)) | (x=2 & y=3));", "!(exists E x. Lt(x, x))", true},
+		// Self-applications whose arguments are the relation's own
+		// parameters, repeated or swapped.
+		{"self diag", "enum E {0..3}; mu bool D(E x, E y) ((x=1 & y=2) | (x=2 & y=1) | (x=3 & y=3) | D(y, x) & D(y, y));",
+			"D(2, 1) & D(1, 2) & D(3, 3) & !D(1, 1) & !D(2, 2) & !D(0, 0)", true},
+		{"self dup", "enum E {0..3}; mu bool D(E x, E y) x ~+ y ((x=1 & y=2) | (x=0 & y=0) | exists E z. (D(y, y) & z = x & x = 3));",
+			"D(3, 0) & !D(3, 1) & D(1, 2) & !D(3, 2)", true},
 		{"nu greatest", "enum E {0..3}; nu bool G(E x) ( G(x) );", "forall E x. G(x)", true},
 		{"mu least", "enum E {0..3}; mu bool L(E x) ( L(x) );", "exists E x. L(x)", false},
 		{"forall tautology", "enum E {0..2};", "forall E x. (x != 2 | x = 2)", true},
