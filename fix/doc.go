@@ -102,8 +102,8 @@
 // cost far lower. Parts of a recursive body that do not mention the
 // component are computed once and reused in every round.
 //
-// Limits: the context is checked between evaluations of bodies, so one
-// very large BDD operation is not interrupted; the node limit
+// Limits: the context is checked every few hundred evaluation steps, but
+// one very large BDD operation is not interrupted; the node limit
 // ([Options.MaxNodes]) stops any operation. Directives #timer and #reset
 // have no effect, and the frontier optimisation of the paper's §4.3 is
 // not applied automatically.

@@ -123,6 +123,8 @@ type solver struct {
 	domains map[*variable]bdd.Node // rooted through domRoots
 	roots   []*bdd.Root
 	scc     int
+	ops     int   // evaluation steps, to pace context checks
+	stop    error // the context's error once seen
 }
 
 // layout allocates the BDD variables: definition after definition, the
@@ -230,6 +232,9 @@ func (s *solver) run(ans *Answer) error {
 		s.scc = -1
 		s.mark(q.body, q.scc)
 		v := s.evalRaw(q.body)
+		if s.stop != nil {
+			return fmt.Errorf("query: %w", s.stop)
+		}
 		if err := s.m.Err(); err != nil {
 			return fmt.Errorf("query: %w", err)
 		}
@@ -313,6 +318,9 @@ func (s *solver) step(d *definition, st *RelStats) (bdd.Node, error) {
 	v := s.m.And(s.evalRaw(d.body), s.domain(d.params))
 	st.Iterations++
 	st.Time += time.Since(t0)
+	if s.stop != nil {
+		return bdd.Invalid, fmt.Errorf("%s: %w", d.name, s.stop)
+	}
 	if err := s.m.Err(); err != nil {
 		return bdd.Invalid, fmt.Errorf("%s: %w", d.name, err)
 	}
@@ -478,6 +486,18 @@ func (s *solver) child(parent, e Expr) bdd.Node {
 }
 
 func (s *solver) evalRaw(e Expr) bdd.Node {
+	// Look at the context every few hundred steps, so that a long
+	// evaluation of one body stops soon after a cancellation; the values
+	// computed from then on are garbage that step discards.
+	if s.stop != nil {
+		return bdd.False
+	}
+	if s.ops++; s.ops%256 == 0 {
+		if err := s.ctx.Err(); err != nil {
+			s.stop = err
+			return bdd.False
+		}
+	}
 	switch e := e.(type) {
 	case *Const:
 		if e.Value {

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 
 	"boolprog/bdd"
 )
@@ -236,6 +237,22 @@ func TestSolveCancel(t *testing.T) {
 	_, err = Solve(ctx, f, Options{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+// TestSolveTimeout stops the fib model with a deadline that expires
+// during the evaluation.
+func TestSolveTimeout(t *testing.T) {
+	src := readBench(t, "fib_3_unsafe.mu")
+	f, err := ParseFile("fib_3_unsafe.mu", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	_, err = Solve(ctx, f, Options{})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want the deadline", err)
 	}
 }
 
