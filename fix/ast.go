@@ -55,6 +55,7 @@ const (
 	Greatest                // nu bool R(...): greatest fixed point
 )
 
+// String is the keyword that introduces the kind: bool, mu or nu.
 func (k RelKind) String() string {
 	switch k {
 	case Least:
@@ -151,6 +152,7 @@ const (
 	OpAnd              // &
 )
 
+// String is the operator as written.
 func (o BinOp) String() string { return [...]string{"<->", "->", "|", "&"}[o] }
 
 // Binary is X op Y.

@@ -122,9 +122,9 @@ func (c *checker) errorf(pos Pos, format string, args ...any) {
 // Check resolves names and types: undefined types, relations, variables
 // and fields, arity and argument types of relation applications, kinds of
 // compared values, and order constraints. It also rejects recursion
-// through a plain bool definition and mutual recursion between mu and nu
-// relations. It reports every problem as an ErrorList and does no BDD
-// work. Solve calls Check when it has not been called.
+// through a plain bool definition, and values too wide for the solver. It
+// reports every problem as an ErrorList and does no BDD work. Solve calls
+// Check when it has not been called.
 func Check(f *File) error {
 	c := &checker{file: f.Name, in: &info{
 		types:   map[string]typ{"bool": theBool},
