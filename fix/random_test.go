@@ -1,0 +1,373 @@
+package fix
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// This file checks the solver against a direct evaluation over explicit
+// sets of tuples, on random files: an enum with three values (so the
+// range constraint matters), bool, a small class, relations with self
+// recursion (used positively, so the explicit iteration converges),
+// quantifiers, constants and repeated arguments.
+
+type rtype struct {
+	name   string
+	values int // number of values; class values are pairs of bools
+}
+
+var (
+	rBool  = rtype{"bool", 2}
+	rEnum  = rtype{"T", 3}
+	rClass = rtype{"P", 4} // class P { bool a; bool b; }: value = 2a+b
+	rTypes = []rtype{rBool, rEnum, rClass}
+)
+
+type rrel struct {
+	name   string
+	kind   RelKind
+	params []rtype
+	body   rform
+}
+
+type rvar struct {
+	name string
+	t    rtype
+}
+
+// rform is a random formula with its explicit meaning.
+type rform interface {
+	text() string
+	eval(env map[string]int, rels map[string]map[string]bool) bool
+}
+
+type (
+	rConst   bool
+	rBoolVar struct{ v string }
+	rField   struct{ v, f string } // f is "a" or "b"
+	rEqConst struct {
+		v string
+		t rtype
+		c int
+	}
+	rEqVar struct{ a, b string }
+	rNot   struct{ x rform }
+	rBin   struct {
+		op   string
+		x, y rform
+	}
+	rQuant struct {
+		forall bool
+		v      rvar
+		body   rform
+	}
+	rApp struct {
+		rel  string
+		args []rarg
+	}
+	rarg struct {
+		v string // variable, or "" for the constant c
+		c int
+		t rtype
+	}
+)
+
+func (f rConst) text() string {
+	if f {
+		return "true"
+	}
+	return "false"
+}
+func (f rConst) eval(map[string]int, map[string]map[string]bool) bool { return bool(f) }
+func (f rBoolVar) text() string                                       { return f.v }
+func (f rBoolVar) eval(env map[string]int, _ map[string]map[string]bool) bool {
+	return env[f.v] == 1
+}
+func (f rField) text() string { return f.v + "." + f.f }
+func (f rField) eval(env map[string]int, _ map[string]map[string]bool) bool {
+	if f.f == "a" {
+		return env[f.v]>>1 == 1
+	}
+	return env[f.v]&1 == 1
+}
+func (f rEqConst) text() string { return fmt.Sprintf("%s = %d", f.v, f.c) }
+func (f rEqConst) eval(env map[string]int, _ map[string]map[string]bool) bool {
+	return env[f.v] == f.c
+}
+func (f rEqVar) text() string { return f.a + " = " + f.b }
+func (f rEqVar) eval(env map[string]int, _ map[string]map[string]bool) bool {
+	return env[f.a] == env[f.b]
+}
+func (f rNot) text() string { return "!(" + f.x.text() + ")" }
+func (f rNot) eval(env map[string]int, r map[string]map[string]bool) bool {
+	return !f.x.eval(env, r)
+}
+func (f rBin) text() string { return "(" + f.x.text() + " " + f.op + " " + f.y.text() + ")" }
+func (f rBin) eval(env map[string]int, r map[string]map[string]bool) bool {
+	x, y := f.x.eval(env, r), f.y.eval(env, r)
+	switch f.op {
+	case "&":
+		return x && y
+	case "|":
+		return x || y
+	case "->":
+		return !x || y
+	}
+	return x == y
+}
+func (f rQuant) text() string {
+	q := "exists"
+	if f.forall {
+		q = "forall"
+	}
+	return fmt.Sprintf("(%s %s %s. %s)", q, f.v.t.name, f.v.name, f.body.text())
+}
+func (f rQuant) eval(env map[string]int, r map[string]map[string]bool) bool {
+	old, had := env[f.v.name]
+	defer func() {
+		if had {
+			env[f.v.name] = old
+		} else {
+			delete(env, f.v.name)
+		}
+	}()
+	for x := 0; x < f.v.t.values; x++ {
+		env[f.v.name] = x
+		if f.body.eval(env, r) != f.forall {
+			return !f.forall
+		}
+	}
+	return f.forall
+}
+func (f rApp) text() string {
+	var as []string
+	for _, a := range f.args {
+		if a.v != "" {
+			as = append(as, a.v)
+		} else {
+			as = append(as, fmt.Sprint(a.c))
+		}
+	}
+	return f.rel + "(" + strings.Join(as, ", ") + ")"
+}
+func (f rApp) eval(env map[string]int, r map[string]map[string]bool) bool {
+	vals := make([]int, len(f.args))
+	for i, a := range f.args {
+		if a.v != "" {
+			vals[i] = env[a.v]
+		} else {
+			vals[i] = a.c
+		}
+	}
+	return r[f.rel][fmt.Sprint(vals)]
+}
+
+type rgen struct {
+	rng    *rand.Rand
+	rels   []*rrel
+	self   *rrel // the relation being defined
+	fresh  int
+	scope  []rvar
+	budget int
+}
+
+func (g *rgen) pickVar(t rtype) string {
+	var cands []string
+	seen := map[string]bool{}
+	for i := len(g.scope) - 1; i >= 0; i-- {
+		v := g.scope[i]
+		if !seen[v.name] && v.t == t {
+			cands = append(cands, v.name)
+		}
+		seen[v.name] = true // an inner binding hides the outer ones
+	}
+	if len(cands) == 0 {
+		return ""
+	}
+	return cands[g.rng.Intn(len(cands))]
+}
+
+func (g *rgen) form(depth int, positive bool) rform {
+	g.budget--
+	if depth <= 0 || g.budget <= 0 {
+		return g.atom(positive)
+	}
+	switch g.rng.Intn(9) {
+	case 0:
+		return rNot{g.form(depth-1, !positive)}
+	case 1, 2:
+		return rBin{"&", g.form(depth-1, positive), g.form(depth-1, positive)}
+	case 3, 4:
+		return rBin{"|", g.form(depth-1, positive), g.form(depth-1, positive)}
+	case 5:
+		return rBin{"->", g.form(depth-1, !positive), g.form(depth-1, positive)}
+	case 6:
+		// <-> uses both sides both ways: no self application under it.
+		saved := g.self
+		g.self = nil
+		f := rBin{"<->", g.form(depth-1, positive), g.form(depth-1, positive)}
+		g.self = saved
+		return f
+	default:
+		g.fresh++
+		v := rvar{fmt.Sprintf("q%d", g.fresh%3), rTypes[g.rng.Intn(len(rTypes))]}
+		g.scope = append(g.scope, v)
+		body := g.form(depth-1, positive)
+		g.scope = g.scope[:len(g.scope)-1]
+		return rQuant{forall: g.rng.Intn(2) == 0, v: v, body: body}
+	}
+}
+
+func (g *rgen) atom(positive bool) rform {
+	for tries := 0; tries < 10; tries++ {
+		switch g.rng.Intn(6) {
+		case 0:
+			return rConst(g.rng.Intn(2) == 0)
+		case 1:
+			if v := g.pickVar(rBool); v != "" {
+				return rBoolVar{v}
+			}
+		case 2:
+			if v := g.pickVar(rClass); v != "" {
+				return rField{v, []string{"a", "b"}[g.rng.Intn(2)]}
+			}
+		case 3:
+			t := rTypes[g.rng.Intn(2)]
+			if v := g.pickVar(t); v != "" {
+				if w := g.pickVar(t); w != "" && g.rng.Intn(2) == 0 {
+					return rEqVar{v, w}
+				}
+				return rEqConst{v, t, g.rng.Intn(t.values)}
+			}
+		default:
+			var cands []*rrel
+			cands = append(cands, g.rels...)
+			if g.self != nil && positive {
+				cands = append(cands, g.self)
+			}
+			if len(cands) == 0 {
+				continue
+			}
+			r := cands[g.rng.Intn(len(cands))]
+			app := rApp{rel: r.name}
+			for _, t := range r.params {
+				v := g.pickVar(t)
+				if v == "" || t != rClass && g.rng.Intn(4) == 0 {
+					if t == rClass {
+						return rConst(false)
+					}
+					app.args = append(app.args, rarg{c: g.rng.Intn(t.values), t: t})
+				} else {
+					app.args = append(app.args, rarg{v: v, t: t})
+				}
+			}
+			return app
+		}
+	}
+	return rConst(true)
+}
+
+func tuples(params []rtype) [][]int {
+	out := [][]int{{}}
+	for _, t := range params {
+		var next [][]int
+		for _, p := range out {
+			for x := 0; x < t.values; x++ {
+				next = append(next, append(append([]int(nil), p...), x))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// explicit computes every relation and the query by iteration over sets.
+func explicit(rels []*rrel, query rform) bool {
+	vals := map[string]map[string]bool{}
+	for _, r := range rels {
+		all := tuples(r.params)
+		cur := map[string]bool{}
+		if r.kind == Greatest {
+			for _, tu := range all {
+				cur[fmt.Sprint(tu)] = true
+			}
+		}
+		for {
+			vals[r.name] = cur
+			next := map[string]bool{}
+			for _, tu := range all {
+				env := map[string]int{}
+				for i, x := range tu {
+					env[fmt.Sprintf("p%d", i)] = x
+				}
+				if r.body.eval(env, vals) {
+					next[fmt.Sprint(tu)] = true
+				}
+			}
+			same := len(next) == len(cur)
+			for k := range next {
+				same = same && cur[k]
+			}
+			cur = next
+			if same || r.kind == Plain {
+				break
+			}
+		}
+		vals[r.name] = cur
+	}
+	return query.eval(map[string]int{}, vals)
+}
+
+func TestSolveRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for round := 0; round < 400; round++ {
+		g := &rgen{rng: rng}
+		var b strings.Builder
+		b.WriteString("enum T {0..2};\nclass P { bool a; bool b; };\n")
+		nrel := 1 + rng.Intn(4)
+		for i := 0; i < nrel; i++ {
+			r := &rrel{name: fmt.Sprintf("R%d", i), kind: RelKind(rng.Intn(3))}
+			np := 1 + rng.Intn(3)
+			g.scope = nil
+			for j := 0; j < np; j++ {
+				tp := rTypes[rng.Intn(len(rTypes))]
+				r.params = append(r.params, tp)
+				g.scope = append(g.scope, rvar{fmt.Sprintf("p%d", j), tp})
+			}
+			if r.kind != Plain {
+				g.self = r
+			}
+			g.budget = 25
+			r.body = g.form(4, true)
+			g.self = nil
+			// A plain relation must not use itself.
+			var ps []string
+			for j, tp := range r.params {
+				ps = append(ps, fmt.Sprintf("%s p%d", tp.name, j))
+			}
+			kw := map[RelKind]string{Plain: "bool", Least: "mu bool", Greatest: "nu bool"}[r.kind]
+			fmt.Fprintf(&b, "%s %s(%s) (%s);\n", kw, r.name, strings.Join(ps, ", "), r.body.text())
+			g.rels = append(g.rels, r)
+		}
+		g.scope = nil
+		g.budget = 25
+		q := g.form(4, true)
+		fmt.Fprintf(&b, "%s;\n", q.text())
+		src := b.String()
+		want := explicit(g.rels, q)
+		f, err := ParseFile("r.mu", []byte(src))
+		if err != nil {
+			t.Fatalf("round %d: %v\n%s", round, err, src)
+		}
+		a, err := Solve(context.Background(), f, Options{})
+		if err != nil {
+			t.Fatalf("round %d: %v\n%s", round, err, src)
+		}
+		if a.Value != want {
+			t.Fatalf("round %d: solver %v, explicit %v\n%s", round, a.Value, want, src)
+		}
+	}
+}
