@@ -10,9 +10,12 @@ import (
 
 // This file checks the solver against a direct evaluation over explicit
 // sets of tuples, on random files: an enum with three values (so the
-// range constraint matters), bool, a small class, relations with self
-// recursion (used positively, so the explicit iteration converges),
-// quantifiers, constants and repeated arguments.
+// range constraint matters), bool, a small class, mu and nu relations
+// that use each other (forward references too) positively, plain
+// relations that use earlier plain ones, quantifiers, constants and
+// repeated arguments. The explicit side follows the paper's nested
+// algorithmic semantics literally; the solver iterates monotone
+// one-kind components simultaneously and mixed ones nested.
 
 type rtype struct {
 	name   string
@@ -168,7 +171,9 @@ func (f rApp) eval(env map[string]int, r map[string]map[string]bool) bool {
 type rgen struct {
 	rng    *rand.Rand
 	rels   []*rrel
-	self   *rrel // the relation being defined
+	index  int   // of cur
+	cur    *rrel // the relation being defined (nil: the query)
+	noFix  bool  // under <->: no mu/nu application
 	fresh  int
 	scope  []rvar
 	budget int
@@ -205,11 +210,11 @@ func (g *rgen) form(depth int, positive bool) rform {
 	case 5:
 		return rBin{"->", g.form(depth-1, !positive), g.form(depth-1, positive)}
 	case 6:
-		// <-> uses both sides both ways: no self application under it.
-		saved := g.self
-		g.self = nil
+		// <-> uses both sides both ways: no fixed point under it.
+		saved := g.noFix
+		g.noFix = true
 		f := rBin{"<->", g.form(depth-1, positive), g.form(depth-1, positive)}
-		g.self = saved
+		g.noFix = saved
 		return f
 	default:
 		g.fresh++
@@ -244,9 +249,21 @@ func (g *rgen) atom(positive bool) rform {
 			}
 		default:
 			var cands []*rrel
-			cands = append(cands, g.rels...)
-			if g.self != nil && positive {
-				cands = append(cands, g.self)
+			for i, r := range g.rels {
+				switch {
+				case g.cur == nil: // the query uses anything
+					cands = append(cands, r)
+				case g.cur.kind == Plain: // earlier plain relations only
+					if r.kind == Plain && i < g.index {
+						cands = append(cands, r)
+					}
+				case r.kind == Plain:
+					if i < g.index {
+						cands = append(cands, r)
+					}
+				case positive && !g.noFix:
+					cands = append(cands, r)
+				}
 			}
 			if len(cands) == 0 {
 				continue
@@ -284,10 +301,58 @@ func tuples(params []rtype) [][]int {
 	return out
 }
 
-// explicit computes every relation and the query by iteration over sets.
+// explicit computes the query, evaluating each relation it uses as the
+// paper's §3 says: Evaluate(R) starts from false (mu) or everything (nu)
+// and, each round, evaluates from scratch every relation R's body uses
+// (with R and the enclosing relations fixed), then R's body, until R is
+// stable. A relation that cannot reach the fixed ones is computed once.
 func explicit(rels []*rrel, query rform) bool {
-	vals := map[string]map[string]bool{}
+	byName := map[string]*rrel{}
 	for _, r := range rels {
+		byName[r.name] = r
+	}
+	uses := func(f rform) map[string]bool {
+		out := map[string]bool{}
+		var walk func(rform)
+		walk = func(f rform) {
+			switch f := f.(type) {
+			case rNot:
+				walk(f.x)
+			case rBin:
+				walk(f.x)
+				walk(f.y)
+			case rQuant:
+				walk(f.body)
+			case rApp:
+				out[f.rel] = true
+			}
+		}
+		walk(f)
+		return out
+	}
+	reaches := func(from string, targets map[string]map[string]bool) bool {
+		seen := map[string]bool{}
+		var dfs func(string) bool
+		dfs = func(n string) bool {
+			if _, ok := targets[n]; ok {
+				return true
+			}
+			if seen[n] {
+				return false
+			}
+			seen[n] = true
+			for m := range uses(byName[n].body) {
+				if dfs(m) {
+					return true
+				}
+			}
+			return false
+		}
+		return dfs(from)
+	}
+	final := map[string]map[string]bool{}
+	var evaluate func(r *rrel, fixed map[string]map[string]bool) map[string]bool
+	evaluate = func(r *rrel, fixed map[string]map[string]bool) map[string]bool {
 		all := tuples(r.params)
 		cur := map[string]bool{}
 		if r.kind == Greatest {
@@ -296,7 +361,24 @@ func explicit(rels []*rrel, query rform) bool {
 			}
 		}
 		for {
+			vals := map[string]map[string]bool{}
+			for k, v := range fixed {
+				vals[k] = v
+			}
 			vals[r.name] = cur
+			for name := range uses(r.body) {
+				if _, ok := vals[name]; ok {
+					continue
+				}
+				if reaches(name, vals) {
+					vals[name] = evaluate(byName[name], vals)
+				} else {
+					if _, ok := final[name]; !ok {
+						final[name] = evaluate(byName[name], map[string]map[string]bool{})
+					}
+					vals[name] = final[name]
+				}
+			}
 			next := map[string]bool{}
 			for _, tu := range all {
 				env := map[string]int{}
@@ -311,12 +393,15 @@ func explicit(rels []*rrel, query rform) bool {
 			for k := range next {
 				same = same && cur[k]
 			}
-			cur = next
 			if same || r.kind == Plain {
-				break
+				return next
 			}
+			cur = next
 		}
-		vals[r.name] = cur
+	}
+	vals := map[string]map[string]bool{}
+	for name := range uses(query) {
+		vals[name] = evaluate(byName[name], map[string]map[string]bool{})
 	}
 	return query.eval(map[string]int{}, vals)
 }
@@ -330,29 +415,27 @@ func TestSolveRandom(t *testing.T) {
 		nrel := 1 + rng.Intn(4)
 		for i := 0; i < nrel; i++ {
 			r := &rrel{name: fmt.Sprintf("R%d", i), kind: RelKind(rng.Intn(3))}
-			np := 1 + rng.Intn(3)
+			for j := 1 + rng.Intn(3); j > 0; j-- {
+				r.params = append(r.params, rTypes[rng.Intn(len(rTypes))])
+			}
+			g.rels = append(g.rels, r)
+		}
+		for i, r := range g.rels {
 			g.scope = nil
-			for j := 0; j < np; j++ {
-				tp := rTypes[rng.Intn(len(rTypes))]
-				r.params = append(r.params, tp)
+			for j, tp := range r.params {
 				g.scope = append(g.scope, rvar{fmt.Sprintf("p%d", j), tp})
 			}
-			if r.kind != Plain {
-				g.self = r
-			}
+			g.cur, g.index = r, i
 			g.budget = 25
 			r.body = g.form(4, true)
-			g.self = nil
-			// A plain relation must not use itself.
 			var ps []string
 			for j, tp := range r.params {
 				ps = append(ps, fmt.Sprintf("%s p%d", tp.name, j))
 			}
 			kw := map[RelKind]string{Plain: "bool", Least: "mu bool", Greatest: "nu bool"}[r.kind]
 			fmt.Fprintf(&b, "%s %s(%s) (%s);\n", kw, r.name, strings.Join(ps, ", "), r.body.text())
-			g.rels = append(g.rels, r)
 		}
-		g.scope = nil
+		g.scope, g.cur = nil, nil
 		g.budget = 25
 		q := g.form(4, true)
 		fmt.Fprintf(&b, "%s;\n", q.text())
