@@ -49,7 +49,8 @@
 //	forall T x. f
 //
 // whose body extends as far right as possible; "T x, y" declares x and y
-// both of type T. A comparison relates two values of the same type
+// both of type T. A comparison binds tighter than !, so !a = b means
+// !(a = b). A comparison relates two values of the same type
 // (variables, fields such as t_G.v1, or whole records, compared bit by
 // bit) or a value with a constant: 0/1 or true/false for bool, an integer
 // in the range or a value name for an enum. The arguments of an
@@ -66,10 +67,14 @@
 // [Answer.Sizes]); #timer and #reset are accepted and have no effect.
 //
 // The query is a formula written at top level without a name, usually at
-// the end of the file; it must have no free variables. Solve reports the
-// value of the last one:
+// the end of the file (its ';' may be left out there); it must have no
+// free variables. Solve reports the value of the last one:
 //
 //	(exists Node x. Reach(x) & x=2);
+//
+// This is the part of Mucke's language that Getafix uses; Mucke's other
+// constructs (arithmetic on enums, less-than between values, prototypes
+// without a body, ...) are not accepted.
 //
 // # Evaluation
 //
