@@ -98,8 +98,9 @@
 // each round evaluate from scratch, with R fixed at its current value,
 // every other relation of the component that B uses, then evaluate B; stop
 // when R's value does not change. Inner relations are thus recomputed in
-// every outer round, and a non-monotone body is iterated as written (it
-// may fail to stabilise; cancel the context to stop it). When the
+// every outer round, and a non-monotone body is iterated as written: when
+// its values come back to an earlier one without stabilising, Solve fails
+// with [ErrNoFixedPoint]. When the
 // component is one relation, or relations of one kind whose bodies use the
 // component only under an even number of negations, all members are
 // iterated together instead (each round evaluates every member with the

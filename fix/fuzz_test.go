@@ -3,6 +3,7 @@ package fix
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 // FuzzParse feeds arbitrary bytes to the parser, the checker and (for
@@ -25,7 +26,8 @@ func FuzzParse(f *testing.F) {
 		if Check(file) != nil {
 			return
 		}
-		ctx, cancel := context.WithCancel(context.Background())
+		// A non-monotone file may iterate for long: the deadline bounds it.
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
 		Solve(ctx, file, Options{MaxNodes: 1 << 12})
 	})

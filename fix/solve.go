@@ -110,21 +110,22 @@ func Solve(ctx context.Context, f *File, opts Options) (*Answer, error) {
 }
 
 type solver struct {
-	ctx     context.Context
-	in      *info
-	m       *bdd.Manager
-	nvars   int
-	bits    map[*variable][]int // BDD variable of each logical bit
-	val     map[*definition]*bdd.Root
-	cache   map[Expr]*bdd.Root // values of parts that no longer change
-	volat   map[Expr]bool      // depends on the component being iterated
-	free    map[Expr]map[*variable]bool
-	plans   map[*Apply]*applyPlan
-	domains map[*variable]bdd.Node // rooted through domRoots
-	roots   []*bdd.Root
-	scc     int
-	ops     int   // evaluation steps, to pace context checks
-	stop    error // the context's error once seen
+	ctx      context.Context
+	in       *info
+	m        *bdd.Manager
+	nvars    int
+	bits     map[*variable][]int // BDD variable of each logical bit
+	val      map[*definition]*bdd.Root
+	cache    map[Expr]*bdd.Root // values of parts that no longer change
+	volat    map[Expr]bool      // depends on the component being iterated
+	free     map[Expr]map[*variable]bool
+	plans    map[*Apply]*applyPlan
+	domains  map[*variable]bdd.Node // rooted through domRoots
+	roots    []*bdd.Root
+	scc      int
+	monotone bool  // the component is iterated simultaneously
+	ops      int   // evaluation steps, to pace context checks
+	stop     error // the context's error once seen
 }
 
 // layout allocates the BDD variables: definition after definition, the
@@ -246,14 +247,14 @@ func (s *solver) run(ans *Answer) error {
 	return nil
 }
 
-// component evaluates one strongly connected group of relations. A
-// single relation, or a group of relations of one kind whose bodies use
-// the group only positively (under an even number of negations), is
-// iterated simultaneously: each round evaluates every member with the
+// component evaluates one strongly connected group of relations. A group
+// of relations of one kind whose bodies use the group only positively
+// (under an even number of negations) is iterated simultaneously: each round evaluates every member with the
 // latest values, until none changes; for such monotone systems this is
 // the value the nested evaluation gives, at a fraction of its cost. Any
 // other group (mixed mu and nu, or negation) is evaluated exactly as the
-// Getafix paper's §3 says: see nested.
+// Getafix paper's §3 says (see nested), which for one relation is the
+// same iteration, watched for cycles.
 func (s *solver) component(c int, members []*definition, ans *Answer) error {
 	s.scc = c
 	recursive := len(members) > 1 || members[0].deps[members[0]]
@@ -267,7 +268,8 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 		simple = simple && d.kind == members[0].kind && s.positive(d.body, c, true)
 	}
 	var err error
-	if len(members) == 1 || simple {
+	s.monotone = simple
+	if !recursive || simple {
 		err = s.simultaneous(members, recursive, stats)
 	} else {
 		final := make([]bdd.Node, len(members))
@@ -376,8 +378,14 @@ func (s *solver) simultaneous(members []*definition, recursive bool, stats map[*
 func (s *solver) nested(r *definition, members []*definition, fixed map[*definition]*bdd.Root, stats map[*definition]*RelStats) (*bdd.Root, error) {
 	cur := s.m.Keep(s.init(r, true))
 	inner := map[*definition]*bdd.Root{}
+	// A non-monotone body may make the values cycle: the earlier values
+	// are kept to see it (they are few when the iteration converges).
+	var history []*bdd.Root
 	defer func() {
 		for _, v := range inner {
+			v.Release()
+		}
+		for _, v := range history {
 			v.Release()
 		}
 	}()
@@ -415,10 +423,21 @@ func (s *solver) nested(r *definition, members []*definition, fixed map[*definit
 		if v == cur.Node() {
 			return cur, nil
 		}
+		for i, h := range history {
+			if h.Node() == v {
+				cur.Release()
+				return nil, fmt.Errorf("%s: %w: its values repeat every %d rounds", r.name, ErrNoFixedPoint, len(history)+1-i)
+			}
+		}
+		history = append(history, s.m.Keep(cur.Node()))
 		cur.Set(v)
 		s.m.Safepoint()
 	}
 }
+
+// ErrNoFixedPoint is the error of Solve when the iteration of a
+// non-monotone definition cycles through values without stabilising.
+var ErrNoFixedPoint = errors.New("no fixed point")
 
 // positive reports whether every application of a relation of component
 // c in e occurs under an even number of negations (pos says whether e

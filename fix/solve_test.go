@@ -256,6 +256,23 @@ func TestSolveTimeout(t *testing.T) {
 	}
 }
 
+func TestSolveNoFixedPoint(t *testing.T) {
+	for _, src := range []string{
+		"mu bool A(bool x) (!A(x));\nA(0);",
+		"enum N {0..2}; mu bool A(N x) ((x=0 & !A(2)) | (x=1 & A(0)) | (x=2 & A(1)));\nA(0);",
+		"mu bool A(bool x) (!B(x)); mu bool B(bool x) (A(x));\nA(0);",
+	} {
+		f, err := ParseFile("t.mu", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Solve(context.Background(), f, Options{})
+		if !errors.Is(err, ErrNoFixedPoint) {
+			t.Errorf("%s: err = %v, want ErrNoFixedPoint", src, err)
+		}
+	}
+}
+
 func TestSolveNodeLimit(t *testing.T) {
 	// Equality of two 24-bit records laid out one after the other needs
 	// about 2^24 nodes.
