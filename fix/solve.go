@@ -123,7 +123,7 @@ type solver struct {
 	domains  map[*variable]bdd.Node // rooted through domRoots
 	roots    []*bdd.Root
 	scc      int
-	monotone bool  // the component is iterated simultaneously
+	monotone bool  // the component uses itself only positively
 	ops      int   // evaluation steps, to pace context checks
 	stop     error // the context's error once seen
 }
@@ -259,16 +259,18 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 	s.scc = c
 	recursive := len(members) > 1 || members[0].deps[members[0]]
 	stats := map[*definition]*RelStats{}
-	simple := true
+	simple, allPositive := true, true
 	for _, d := range members {
 		s.mark(d.body, c)
 		stats[d] = &RelStats{Name: d.name, Kind: d.kind}
 		s.val[d] = s.m.Keep(s.init(d, recursive))
 		s.roots = append(s.roots, s.val[d])
-		simple = simple && d.kind == members[0].kind && s.positive(d.body, c, true)
+		pos := s.positive(d.body, c, true)
+		simple = simple && d.kind == members[0].kind && pos
+		allPositive = allPositive && pos
 	}
 	var err error
-	s.monotone = simple
+	s.monotone = allPositive
 	if !recursive || simple {
 		err = s.simultaneous(members, recursive, stats)
 	} else {
@@ -429,7 +431,9 @@ func (s *solver) nested(r *definition, members []*definition, fixed map[*definit
 				return nil, fmt.Errorf("%s: %w: its values repeat every %d rounds", r.name, ErrNoFixedPoint, len(history)+1-i)
 			}
 		}
-		history = append(history, s.m.Keep(cur.Node()))
+		if !s.monotone { // a monotone iteration cannot cycle
+			history = append(history, s.m.Keep(cur.Node()))
+		}
 		cur.Set(v)
 		s.m.Safepoint()
 	}
