@@ -80,8 +80,11 @@ type Size struct {
 // depends on an outer one is recomputed in each outer round. Parts of a
 // body that do not depend on the relations being iterated are computed
 // once and reused. Cancelling ctx or reaching Options.MaxNodes stops the
-// evaluation with an error (wrapping ctx.Err() or bdd.ErrNodeLimit):
-// callers report it as an unknown verdict.
+// evaluation with an error (wrapping ctx.Err() or bdd.ErrNodeLimit), as
+// does a non-monotone recursion that cycles (ErrNoFixedPoint): callers
+// report it as an unknown verdict. With such an error the Answer is
+// returned too, with the statistics of the relations finished so far; a
+// file that does not check gives a nil Answer and the ErrorList.
 func Solve(ctx context.Context, f *File, opts Options) (*Answer, error) {
 	start := time.Now()
 	if !f.checked {
@@ -120,7 +123,7 @@ type solver struct {
 	volat    map[Expr]bool      // depends on the component being iterated
 	free     map[Expr]map[*variable]bool
 	plans    map[*Apply]*applyPlan
-	domains  map[*variable]bdd.Node // rooted through domRoots
+	domains  map[*variable]bdd.Node // rooted in roots
 	roots    []*bdd.Root
 	scc      int
 	monotone bool  // the component uses itself only positively
@@ -204,6 +207,9 @@ func (s *solver) keep(n bdd.Node) bdd.Node {
 func (s *solver) run(ans *Answer) error {
 	defer func() {
 		for _, r := range s.roots {
+			r.Release()
+		}
+		for _, r := range s.cache {
 			r.Release()
 		}
 	}()
