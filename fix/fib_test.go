@@ -82,6 +82,7 @@ func BenchmarkFib(b *testing.B) {
 	for _, tc := range fibWant {
 		b.Run(tc.file, func(b *testing.B) {
 			src := readBench(b, tc.file)
+			var peak, iters int
 			for i := 0; i < b.N; i++ {
 				f, err := ParseFile(tc.file, src)
 				if err != nil {
@@ -91,7 +92,13 @@ func BenchmarkFib(b *testing.B) {
 				if err != nil || a.Value != tc.want {
 					b.Fatalf("value %v, err %v", a != nil && a.Value, err)
 				}
+				peak, iters = a.PeakNodes, 0
+				for _, r := range a.Relations {
+					iters += r.Iterations
+				}
 			}
+			b.ReportMetric(float64(peak), "peak-nodes")
+			b.ReportMetric(float64(iters), "body-evals")
 		})
 	}
 }
