@@ -1,0 +1,494 @@
+package wpds
+
+import "fmt"
+
+// Set is an unweighted P-automaton: it accepts the configuration ⟨p, w⟩
+// when it has a path from state p reading w to a final state. Its states
+// 0, …, controls-1 are the control states of the PDS; no transition may
+// lead into one (Defn. 2.3.2). Sets give the input of Prestar and Poststar
+// and the regular sets of configurations that Automaton.Summary queries.
+type Set struct {
+	controls int
+	states   int
+	final    []bool
+	trans    []setTrans
+}
+
+type setTrans struct {
+	from State
+	sym  Symbol
+	to   State
+}
+
+// NewSet returns a set with the control states 0, …, controls-1 and no
+// transitions: it accepts nothing.
+func NewSet(controls int) *Set {
+	return &Set{controls: controls, states: controls, final: make([]bool, controls)}
+}
+
+// AddState adds a non-control state and returns it.
+func (s *Set) AddState() State {
+	s.states++
+	s.final = append(s.final, false)
+	return State(s.states - 1)
+}
+
+// SetFinal makes q final. A final control state p accepts ⟨p, ε⟩.
+func (s *Set) SetFinal(q State) error {
+	if q < 0 || int(q) >= s.states {
+		return fmt.Errorf("wpds: final state %d out of range", q)
+	}
+	s.final[q] = true
+	return nil
+}
+
+// Add adds the transition from --sym--> to.
+func (s *Set) Add(from State, sym Symbol, to State) error {
+	switch {
+	case from < 0 || int(from) >= s.states || to < 0 || int(to) >= s.states:
+		return fmt.Errorf("wpds: transition (%d,%d,%d): state out of range", from, sym, to)
+	case int(to) < s.controls:
+		return fmt.Errorf("wpds: transition (%d,%d,%d): leads into control state %d", from, sym, to, to)
+	case sym < 0:
+		return fmt.Errorf("wpds: transition (%d,%d,%d): negative symbol", from, sym, to)
+	}
+	s.trans = append(s.trans, setTrans{from, sym, to})
+	return nil
+}
+
+// AddConfig makes s accept c as well, with fresh states.
+func (s *Set) AddConfig(c Config) error {
+	if c.State < 0 || int(c.State) >= s.controls {
+		return fmt.Errorf("wpds: configuration %v: control state out of range", c)
+	}
+	q := c.State
+	for _, g := range c.Stack {
+		n := s.AddState()
+		if err := s.Add(q, g, n); err != nil {
+			return err
+		}
+		q = n
+	}
+	return s.SetFinal(q)
+}
+
+// AddAnyStack makes s accept ⟨p, γ u⟩ for every stack u (γ on top of
+// anything), the usual query "control at p, γ on top".
+func (s *Set) AddAnyStack(p State, g Symbol) error {
+	n := s.AddState()
+	if err := s.Add(p, g, n); err != nil {
+		return err
+	}
+	s.SetFinal(n)
+	for x := range s.symbols() {
+		s.Add(n, x, n)
+	}
+	return nil
+}
+
+func (s *Set) symbols() map[Symbol]bool {
+	m := map[Symbol]bool{}
+	for _, t := range s.trans {
+		m[t.sym] = true
+	}
+	return m
+}
+
+// Accepts reports whether s accepts c.
+func (s *Set) Accepts(c Config) bool {
+	cur := map[State]bool{c.State: true}
+	for _, g := range c.Stack {
+		next := map[State]bool{}
+		for _, t := range s.trans {
+			if cur[t.from] && t.sym == g {
+				next[t.to] = true
+			}
+		}
+		cur = next
+	}
+	for q := range cur {
+		if s.final[q] {
+			return true
+		}
+	}
+	return false
+}
+
+// Stats counts the work of a saturation, for comparing algorithms.
+type Stats struct {
+	Extends     int // calls of Extend
+	Combines    int // calls of Combine
+	Merges      int // calls of a merge function (EWPDS push rules)
+	Updates     int // times a transition's weight changed
+	Transitions int // transitions in the result
+	States      int // states in the result
+}
+
+// Transition is a weighted transition of an Automaton.
+type Transition[W any] struct {
+	From   State
+	Sym    Symbol // Epsilon for the ε-transitions of post*
+	To     State
+	Weight W
+}
+
+type tkey struct {
+	from State
+	sym  Symbol
+	to   State
+}
+
+type fromSym struct {
+	from State
+	sym  Symbol
+}
+
+type transition[W any] struct {
+	tkey
+	w   W
+	wit *Witness[W]
+	inQ bool
+}
+
+// Automaton is a weighted P-automaton, the result of Prestar (a forward
+// automaton: the weight of a path is the extend of its transitions' weights
+// in order) or Poststar (a backward automaton: read in reverse order). Its
+// queries give the weights of configurations: for pre*(C) the combine over
+// rule sequences from the configuration to C, for post*(C) the combine over
+// rule sequences from C to the configuration.
+type Automaton[W any] struct {
+	pds      *PDS[W]
+	sr       Semiring[W]
+	backward bool
+	states   int
+	final    []bool
+	// midRule[q-controls] is, for a post* state q created for a push rule
+	// with a merge function, that rule; -1 otherwise.
+	midRule []RuleID
+	trans   []*transition[W]
+	index   map[tkey]*transition[W]
+	out     map[fromSym][]*transition[W]
+	from    [][]*transition[W]
+	into    [][]*transition[W]
+	queue   []*transition[W]
+	witness bool
+	stats   Stats
+}
+
+// Options tune a saturation.
+type Options struct {
+	// Witnesses records, for every weight change, how it was derived, so
+	// that Automaton.Witness can explain answers. It costs memory.
+	Witnesses bool
+}
+
+func newAutomaton[W any](p *PDS[W], in *Set, backward bool, opt Options) (*Automaton[W], error) {
+	if in.controls != p.controls {
+		return nil, fmt.Errorf("wpds: set has %d control states, the PDS %d", in.controls, p.controls)
+	}
+	a := &Automaton[W]{
+		pds: p, sr: p.sr, backward: backward, witness: opt.Witnesses,
+		index: map[tkey]*transition[W]{}, out: map[fromSym][]*transition[W]{},
+	}
+	for i := 0; i < in.states; i++ {
+		a.addState(in.final[i], -1)
+	}
+	for _, t := range in.trans {
+		a.update(t.from, t.sym, t.to, a.sr.One(), func() *Witness[W] {
+			return &Witness[W]{Kind: WitnessInitial, Weight: a.sr.One(), Rule: -1, From: t.from, Sym: t.sym, To: t.to}
+		})
+	}
+	return a, nil
+}
+
+func (a *Automaton[W]) addState(final bool, rule RuleID) State {
+	a.states++
+	a.final = append(a.final, final)
+	a.from = append(a.from, nil)
+	a.into = append(a.into, nil)
+	if a.states > a.pds.controls {
+		a.midRule = append(a.midRule, rule)
+	}
+	return State(a.states - 1)
+}
+
+func (a *Automaton[W]) ext(x, y W) W {
+	a.stats.Extends++
+	return a.sr.Extend(x, y)
+}
+
+// update combines v into the weight of the transition (from, sym, to),
+// creating it if need be, and queues it if its weight changed.
+func (a *Automaton[W]) update(from State, sym Symbol, to State, v W, wit func() *Witness[W]) {
+	if a.sr.Equal(v, a.sr.Zero()) {
+		return
+	}
+	k := tkey{from, sym, to}
+	t := a.index[k]
+	if t == nil {
+		t = &transition[W]{tkey: k, w: a.sr.Zero()}
+		a.index[k] = t
+		a.trans = append(a.trans, t)
+		fs := fromSym{from, sym}
+		a.out[fs] = append(a.out[fs], t)
+		a.from[from] = append(a.from[from], t)
+		a.into[to] = append(a.into[to], t)
+	}
+	a.stats.Combines++
+	nw := a.sr.Combine(t.w, v)
+	if a.sr.Equal(nw, t.w) {
+		return
+	}
+	a.stats.Updates++
+	if a.witness {
+		c := wit()
+		if t.wit != nil {
+			c = &Witness[W]{Kind: WitnessCombine, Weight: nw, Rule: -1, Parts: []*Witness[W]{t.wit, c}}
+		}
+		t.wit = c
+	}
+	t.w = nw
+	if !t.inQ {
+		t.inQ = true
+		a.queue = append(a.queue, t)
+	}
+}
+
+func (a *Automaton[W]) pop() *transition[W] {
+	t := a.queue[0]
+	a.queue[0] = nil
+	a.queue = a.queue[1:]
+	t.inQ = false
+	return t
+}
+
+func (a *Automaton[W]) finish() {
+	a.queue = nil
+	a.stats.Transitions = len(a.trans)
+	a.stats.States = a.states
+}
+
+// Stats returns the counts of the saturation that built a.
+func (a *Automaton[W]) Stats() Stats { return a.stats }
+
+// States returns the number of states (control states first).
+func (a *Automaton[W]) States() int { return a.states }
+
+// Final reports whether q is a final state.
+func (a *Automaton[W]) Final(q State) bool { return int(q) < a.states && a.final[q] }
+
+// Transitions returns the transitions with their weights. In a post*
+// automaton the weight of a transition leaving a state created for a push
+// rule with a merge function is the caller's part only; queries add the
+// rule's weight.
+func (a *Automaton[W]) Transitions() []Transition[W] {
+	ts := make([]Transition[W], len(a.trans))
+	for i, t := range a.trans {
+		ts[i] = Transition[W]{t.from, t.sym, t.to, t.w}
+	}
+	return ts
+}
+
+// eff is the weight of t as a query reads it: a transition leaving a
+// merge-rule state of post* carries the caller's weight, and the push
+// rule's weight follows it (the flatten of §3.2.2).
+func (a *Automaton[W]) eff(t *transition[W]) W {
+	if r := a.mid(t.from); r >= 0 {
+		return a.sr.Extend(t.w, a.pds.rules[r].Weight)
+	}
+	return t.w
+}
+
+func (a *Automaton[W]) mid(q State) RuleID {
+	if i := int(q) - a.pds.controls; i >= 0 && i < len(a.midRule) {
+		return a.midRule[i]
+	}
+	return -1
+}
+
+// then joins the weight x of a prefix of a path with the weight y of the
+// next transition, in the automaton's reading direction.
+func (a *Automaton[W]) then(x, y W) W {
+	if a.backward {
+		return a.sr.Extend(y, x)
+	}
+	return a.sr.Extend(x, y)
+}
+
+// Weight returns the weight with which a accepts c: the combine over its
+// accepting paths (Defn. 2.4.5), Zero if it rejects c.
+func (a *Automaton[W]) Weight(c Config) W {
+	w, _ := a.query(c, false)
+	return w
+}
+
+// Witness returns the weight of c as Weight does, and a witness for it:
+// a node that combines, over the accepting paths, the sequence of the
+// witnesses of their transitions. It needs Options.Witnesses; the witness
+// is nil if c is rejected.
+func (a *Automaton[W]) Witness(c Config) (W, *Witness[W]) {
+	if !a.witness {
+		return a.Weight(c), nil
+	}
+	return a.query(c, true)
+}
+
+type partial[W any] struct {
+	w     W
+	parts []*Witness[W]
+}
+
+func (a *Automaton[W]) query(c Config, wit bool) (W, *Witness[W]) {
+	sr := a.sr
+	var alts []*Witness[W]
+	total := sr.Zero()
+	if int(c.State) >= a.pds.controls || c.State < 0 {
+		return total, nil
+	}
+	addAlt := func(w W, parts []*Witness[W]) {
+		total = sr.Combine(total, w)
+		if wit {
+			alts = append(alts, &Witness[W]{Kind: WitnessSeq, Weight: w, Rule: -1, Parts: parts})
+		}
+	}
+	if len(c.Stack) == 0 {
+		if a.final[c.State] {
+			addAlt(sr.One(), nil)
+		}
+		for _, t := range a.from[c.State] {
+			if t.sym == Epsilon && a.final[t.to] {
+				addAlt(t.w, []*Witness[W]{t.wit})
+			}
+		}
+	} else {
+		// Paths are enumerated one by one only when witnesses are wanted;
+		// otherwise the weights of the paths reaching a state are combined.
+		type item struct {
+			q State
+			partial[W]
+		}
+		cur := []item{{c.State, partial[W]{w: sr.One()}}}
+		for _, g := range c.Stack {
+			var next []item
+			merged := map[State]int{}
+			for _, it := range cur {
+				for _, t := range a.out[fromSym{it.q, g}] {
+					w := a.then(it.w, a.eff(t))
+					if !wit {
+						if i, ok := merged[t.to]; ok {
+							next[i].w = sr.Combine(next[i].w, w)
+							continue
+						}
+						merged[t.to] = len(next)
+						next = append(next, item{t.to, partial[W]{w: w}})
+						continue
+					}
+					var parts []*Witness[W]
+					if a.backward {
+						parts = append([]*Witness[W]{t.wit}, it.parts...)
+					} else {
+						parts = append(append([]*Witness[W](nil), it.parts...), t.wit)
+					}
+					next = append(next, item{t.to, partial[W]{w, parts}})
+				}
+			}
+			cur = next
+		}
+		for _, it := range cur {
+			if a.final[it.q] {
+				addAlt(it.w, it.parts)
+			}
+		}
+	}
+	if !wit || len(alts) == 0 {
+		return total, nil
+	}
+	if len(alts) == 1 {
+		return total, alts[0]
+	}
+	return total, &Witness[W]{Kind: WitnessCombine, Weight: total, Rule: -1, Parts: alts}
+}
+
+// Summary returns the combine of the weights of all configurations in the
+// regular set s that a accepts (the path summary of a ∩ s, §2.4.1): for
+// pre*(C) and s = S it is IJOP(S, C), for post*(S) and s = C the same.
+func (a *Automaton[W]) Summary(s *Set) W {
+	sr := a.sr
+	total := sr.Zero()
+	if s.controls != a.pds.controls {
+		return total
+	}
+	// Empty stacks: ⟨p, ε⟩ in s.
+	for p := 0; p < s.controls; p++ {
+		if s.final[p] {
+			total = sr.Combine(total, a.Weight(Config{State: State(p)}))
+		}
+	}
+	// Non-empty stacks: l(x, y) is the combine of the weights of the paths
+	// from the product state (x, y) to a pair of final states, read in a's
+	// direction; a worklist iterates to the fixpoint.
+	type pair struct{ x, y State }
+	sOut := map[fromSym][]State{}
+	sInto := map[State][]setTrans{}
+	for _, t := range s.trans {
+		sOut[fromSym{t.from, t.sym}] = append(sOut[fromSym{t.from, t.sym}], t.to)
+		sInto[t.to] = append(sInto[t.to], t)
+	}
+	l := map[pair]W{}
+	var work []pair
+	inWork := map[pair]bool{}
+	for x := 0; x < a.states; x++ {
+		if !a.final[x] {
+			continue
+		}
+		for y := 0; y < s.states; y++ {
+			if s.final[y] {
+				k := pair{State(x), State(y)}
+				l[k] = sr.One()
+				work = append(work, k)
+				inWork[k] = true
+			}
+		}
+	}
+	for len(work) > 0 {
+		k := work[0]
+		work = work[1:]
+		inWork[k] = false
+		for _, ta := range a.into[k.x] {
+			if ta.sym == Epsilon {
+				continue
+			}
+			for _, ts := range sInto[k.y] {
+				if ts.sym != ta.sym {
+					continue
+				}
+				src := pair{ta.from, ts.from}
+				var v W
+				if a.backward {
+					v = sr.Extend(l[k], a.eff(ta))
+				} else {
+					v = sr.Extend(a.eff(ta), l[k])
+				}
+				old, ok := l[src]
+				if !ok {
+					old = sr.Zero()
+				}
+				nw := sr.Combine(old, v)
+				if ok && sr.Equal(nw, old) {
+					continue
+				}
+				l[src] = nw
+				if !inWork[src] {
+					inWork[src] = true
+					work = append(work, src)
+				}
+			}
+		}
+	}
+	for p := 0; p < a.pds.controls; p++ {
+		if w, ok := l[pair{State(p), State(p)}]; ok {
+			total = sr.Combine(total, w)
+		}
+	}
+	return total
+}
