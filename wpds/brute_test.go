@@ -383,4 +383,3 @@ func TestRandomAgainstBruteForce(t *testing.T) {
 		})
 	}
 }
-
