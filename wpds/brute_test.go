@@ -252,7 +252,7 @@ func maxDepth[W any](p *PDS[W], c Config, rules []RuleID) int {
 	return d
 }
 
-type tally struct{ compared, equal, deep int }
+type tally struct{ compared, equal, deep, all int }
 
 // checkRandom runs pre* and post* on one random system and compares them
 // with the brute-force search; exact says that witnesses are optimal single
@@ -312,6 +312,18 @@ func checkRandom[W any](t *testing.T, seed int64, sr Semiring[W], weight func(*r
 			}
 			if !atLeast(s, pt.Value) {
 				t.Fatalf("seed %d %s %v: witness value %v exceeds the answer %v", seed, dir.name, c, pt.Value, s)
+			}
+			// The combine over all sequences of the witness DAG is the answer.
+			_, wit := dir.a.Witness(c)
+			if seqs, err := wit.All(500); err == nil {
+				all := zero
+				for _, q := range seqs {
+					all = sr.Combine(all, p.Value(q))
+				}
+				if !sr.Equal(all, s) {
+					t.Fatalf("seed %d %s %v: the %d witness sequences combine to %v, answer %v", seed, dir.name, c, len(seqs), all, s)
+				}
+				tl.all++
 			}
 			if !exact {
 				continue
@@ -376,7 +388,10 @@ func TestRandomAgainstBruteForce(t *testing.T) {
 			for s := int64(0); s < seeds; s++ {
 				tc.run(t, s, &tl)
 			}
-			t.Logf("%d configurations compared exactly, %d with deep stacks or long witnesses", tl.equal, tl.deep)
+			t.Logf("%d configurations compared exactly, %d with deep stacks or long witnesses; %d witness DAGs expanded fully", tl.equal, tl.deep, tl.all)
+			if tl.all < 1000 {
+				t.Fatalf("only %d witness DAGs expanded fully", tl.all)
+			}
 			if tl.equal < tc.minEqual || (tc.minEqual > 0 && tl.deep < tc.minEqual/10) {
 				t.Fatalf("only %d exact comparisons (%d deep): the test is too weak", tl.equal, tl.deep)
 			}
