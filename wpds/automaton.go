@@ -72,26 +72,24 @@ func (s *Set) AddConfig(c Config) error {
 	return s.SetFinal(q)
 }
 
-// AddAnyStack makes s accept ⟨p, γ u⟩ for every stack u (γ on top of
-// anything), the usual query "control at p, γ on top".
-func (s *Set) AddAnyStack(p State, g Symbol) error {
+// AddAnyStack makes s accept ⟨p, γ u⟩ for every stack u over alphabet
+// (γ on top of anything), the usual query "control at p, γ on top".
+// PDS.Symbols gives the alphabet of a PDS.
+func (s *Set) AddAnyStack(p State, g Symbol, alphabet []Symbol) error {
+	if p < 0 || int(p) >= s.controls {
+		return fmt.Errorf("wpds: control state %d out of range", p)
+	}
 	n := s.AddState()
 	if err := s.Add(p, g, n); err != nil {
 		return err
 	}
-	s.SetFinal(n)
-	for x := range s.symbols() {
-		s.Add(n, x, n)
+	s.final[n] = true
+	for _, x := range alphabet {
+		if err := s.Add(n, x, n); err != nil {
+			return err
+		}
 	}
 	return nil
-}
-
-func (s *Set) symbols() map[Symbol]bool {
-	m := map[Symbol]bool{}
-	for _, t := range s.trans {
-		m[t.sym] = true
-	}
-	return m
 }
 
 // Accepts reports whether s accepts c.
@@ -170,6 +168,7 @@ type Automaton[W any] struct {
 	out     map[fromSym][]*transition[W]
 	from    [][]*transition[W]
 	into    [][]*transition[W]
+	epsInto [][]*transition[W] // the ε-transitions among into
 	queue   []*transition[W]
 	witness bool
 	stats   Stats
@@ -206,6 +205,7 @@ func (a *Automaton[W]) addState(final bool, rule RuleID) State {
 	a.final = append(a.final, final)
 	a.from = append(a.from, nil)
 	a.into = append(a.into, nil)
+	a.epsInto = append(a.epsInto, nil)
 	if a.states > a.pds.controls {
 		a.midRule = append(a.midRule, rule)
 	}
@@ -233,6 +233,9 @@ func (a *Automaton[W]) update(from State, sym Symbol, to State, v W, wit func() 
 		a.out[fs] = append(a.out[fs], t)
 		a.from[from] = append(a.from[from], t)
 		a.into[to] = append(a.into[to], t)
+		if sym == Epsilon {
+			a.epsInto[to] = append(a.epsInto[to], t)
+		}
 	}
 	a.stats.Combines++
 	nw := a.sr.Combine(t.w, v)

@@ -269,7 +269,7 @@ func checkRandom[W any](t *testing.T, seed int64, sr Semiring[W], weight func(*r
 	target := NewSet(p.controls)
 	tc := Config{State(rng.Intn(p.controls)), []Symbol{Symbol(rng.Intn(nSymbols))}}
 	if rng.Intn(2) == 0 {
-		target.AddAnyStack(tc.State, tc.Stack[0])
+		target.AddAnyStack(tc.State, tc.Stack[0], []Symbol{0, 1, 2})
 	} else {
 		target.AddConfig(tc)
 	}

@@ -2,6 +2,7 @@ package wpds
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -73,6 +74,27 @@ func (p *PDS[W]) Controls() int { return p.controls }
 
 // Rules returns the rules, indexed by RuleID. The caller must not modify it.
 func (p *PDS[W]) Rules() []Rule[W] { return p.rules }
+
+// Symbols returns the stack symbols that occur in the rules, in
+// increasing order.
+func (p *PDS[W]) Symbols() []Symbol {
+	seen := map[Symbol]bool{}
+	var out []Symbol
+	add := func(g Symbol) {
+		if !seen[g] {
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	for _, r := range p.rules {
+		add(r.Sym)
+		for _, g := range r.Out {
+			add(g)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // Rule returns the rule named id.
 func (p *PDS[W]) Rule(id RuleID) Rule[W] { return p.rules[id] }

@@ -120,10 +120,8 @@ func Poststar[W any](p *PDS[W], init *Set, opt Options) (*Automaton[W], error) {
 			}
 			continue
 		}
-		for _, e := range a.into[t.from] {
-			if e.sym == Epsilon {
-				a.postEps(e, t)
-			}
+		for _, e := range a.epsInto[t.from] {
+			a.postEps(e, t)
 		}
 		if !p.isControl(t.from) {
 			continue

@@ -130,12 +130,17 @@ func TestSummaryStackQualified(t *testing.T) {
 		any11.Add(n, g, n)
 	}
 	any11.SetFinal(n)
+	anyTop := NewSet(1)
+	if err := anyTop.AddAnyStack(0, 11, p.Symbols()); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		set  *Set
 		want Dist
 	}{
 		{"called from site 0", at(1), 2},
+		{"any stack below", anyTop, 2},
 		{"called from site 2", at(3), 1 + 1 + 1 + 5 + 1 + 1},
 		{"any caller", any11, 2},
 		{"nowhere", at(0), Infinity},
