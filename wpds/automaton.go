@@ -112,7 +112,8 @@ func (s *Set) Accepts(c Config) bool {
 	return false
 }
 
-// Stats counts the work of a saturation, for comparing algorithms.
+// Stats counts the work of a saturation, for comparing algorithms. The
+// queries (Weight, Summary, Witness) are not counted.
 type Stats struct {
 	Extends     int // calls of Extend
 	Combines    int // calls of Combine

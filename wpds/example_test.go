@@ -54,3 +54,35 @@ func Example() {
 	//   <0,11> -> <0,>
 	//   <0,1> -> <0,2>
 }
+
+// An extended WPDS: a merge function on the call keeps the caller's local
+// variable across the call (Lal's thesis §3.1). Data-flow facts are bits:
+// y (a global) and a (the current frame's local) are "defined".
+func ExamplePDS_Push_merge() {
+	const y, a = 1 << 0, 1 << 1
+	bv := wpds.BitVector{}
+	// locals come from the caller before the call, globals from the callee.
+	keepLocals := func(caller, callee wpds.GenKill) wpds.GenKill {
+		if caller.Bottom || callee.Bottom {
+			return bv.Zero()
+		}
+		z := bv.Extend(caller, callee)
+		return bv.Fn(z.Kill&y|caller.Kill&a, z.Gen&y|caller.Gen&a)
+	}
+	p := wpds.New[wpds.GenKill](bv, 1)
+	p.Step(0, 0, 0, 1, bv.Fn(0, a))                 // main: a := 1
+	p.Push(0, 1, 0, 10, 2, bv.Fn(a, 0), keepLocals) // call f (f's a is fresh)
+	p.Step(0, 10, 0, 11, bv.Fn(0, y))               // f: y := 1
+	p.Pop(0, 11, 0, bv.One())                       // f: return
+
+	start := wpds.NewSet(1)
+	start.AddConfig(wpds.Config{State: 0, Stack: []wpds.Symbol{0}})
+	post, _ := wpds.Poststar(p, start, wpds.Options{})
+	inF := post.Weight(wpds.Config{State: 0, Stack: []wpds.Symbol{11, 2}})
+	after := post.Weight(wpds.Config{State: 0, Stack: []wpds.Symbol{2}})
+	fmt.Printf("defined in f before return: %02b\n", bv.Apply(inF, 0))
+	fmt.Printf("defined after the call:     %02b\n", bv.Apply(after, 0))
+	// Output:
+	// defined in f before return: 01
+	// defined after the call:     11
+}

@@ -85,7 +85,9 @@ func (d Dist) String() string {
 // MinPath is the shortest-path weight domain (Defn. 2.4.14): combine is
 // min, extend is addition (saturating at Infinity), Zero is Infinity and
 // One is 0. Giving every rule the weight 1 makes the answer the length of a
-// shortest rule sequence.
+// shortest rule sequence. A length that overflows uint64 becomes Infinity,
+// which reads as "no path": shortest runs of recursive programs can be
+// exponentially long, so use Bool for reachability.
 type MinPath struct{}
 
 // Zero returns Infinity.
