@@ -144,9 +144,12 @@ type fromSym struct {
 
 type transition[W any] struct {
 	tkey
-	w   W
-	wit *Witness[W]
-	inQ bool
+	w W
+	// delta is, in differential mode, what the weight gained since the
+	// transition was last taken from the queue.
+	delta W
+	wit   *Witness[W]
+	inQ   bool
 }
 
 // Automaton is a weighted P-automaton, the result of Prestar (a forward
@@ -172,6 +175,8 @@ type Automaton[W any] struct {
 	epsInto [][]*transition[W] // the ε-transitions among into
 	queue   []*transition[W]
 	witness bool
+	diff    bool
+	differ  Differ[W] // the semiring's Diff, if it has one
 	stats   Stats
 }
 
@@ -180,16 +185,27 @@ type Options struct {
 	// Witnesses records, for every weight change, how it was derived, so
 	// that Automaton.Witness can explain answers. It costs memory.
 	Witnesses bool
+	// Differential propagates, when a transition is taken from the
+	// worklist, only what its weight gained since it was last taken (the
+	// semiring's Diff of the new and old weights if it is a Differ, else
+	// the combine of the added weights) instead of its whole weight: the
+	// same answers, from smaller operands (semi-naive evaluation). It
+	// cannot be combined with Witnesses.
+	Differential bool
 }
 
 func newAutomaton[W any](p *PDS[W], in *Set, backward bool, opt Options) (*Automaton[W], error) {
 	if in.controls != p.controls {
 		return nil, fmt.Errorf("wpds: set has %d control states, the PDS %d", in.controls, p.controls)
 	}
+	if opt.Witnesses && opt.Differential {
+		return nil, fmt.Errorf("wpds: witnesses are not recorded in differential mode")
+	}
 	a := &Automaton[W]{
-		pds: p, sr: p.sr, backward: backward, witness: opt.Witnesses,
+		pds: p, sr: p.sr, backward: backward, witness: opt.Witnesses, diff: opt.Differential,
 		index: map[tkey]*transition[W]{}, out: map[fromSym][]*transition[W]{},
 	}
+	a.differ, _ = p.sr.(Differ[W])
 	for i := 0; i < in.states; i++ {
 		a.addState(in.final[i], -1)
 	}
@@ -227,7 +243,7 @@ func (a *Automaton[W]) update(from State, sym Symbol, to State, v W, wit func() 
 	k := tkey{from, sym, to}
 	t := a.index[k]
 	if t == nil {
-		t = &transition[W]{tkey: k, w: a.sr.Zero()}
+		t = &transition[W]{tkey: k, w: a.sr.Zero(), delta: a.sr.Zero()}
 		a.index[k] = t
 		a.trans = append(a.trans, t)
 		fs := fromSym{from, sym}
@@ -244,6 +260,14 @@ func (a *Automaton[W]) update(from State, sym Symbol, to State, v W, wit func() 
 		return
 	}
 	a.stats.Updates++
+	if a.diff {
+		d := v
+		if a.differ != nil {
+			d = a.differ.Diff(v, t.w)
+		}
+		a.stats.Combines++
+		t.delta = a.sr.Combine(t.delta, d)
+	}
 	if a.witness {
 		c := wit()
 		if t.wit != nil {
@@ -258,12 +282,19 @@ func (a *Automaton[W]) update(from State, sym Symbol, to State, v W, wit func() 
 	}
 }
 
-func (a *Automaton[W]) pop() *transition[W] {
+// pop takes the next transition from the queue with the weight to
+// propagate: its whole weight, or in differential mode its gain.
+func (a *Automaton[W]) pop() (*transition[W], W) {
 	t := a.queue[0]
 	a.queue[0] = nil
 	a.queue = a.queue[1:]
 	t.inQ = false
-	return t
+	if a.diff {
+		d := t.delta
+		t.delta = a.sr.Zero()
+		return t, d
+	}
+	return t, t.w
 }
 
 func (a *Automaton[W]) finish() {

@@ -96,6 +96,7 @@ func BenchmarkPoststarRandom(b *testing.B) {
 	for _, n := range []int{25, 50, 100, 200} {
 		p := randomBig(n, int64(n))
 		b.Run(fmt.Sprint(n), func(b *testing.B) { benchSaturate(b, p, true, Options{}) })
+		b.Run(fmt.Sprint(n, "/differential"), func(b *testing.B) { benchSaturate(b, p, true, Options{Differential: true}) })
 	}
 }
 

@@ -282,6 +282,23 @@ func checkRandom[W any](t *testing.T, seed int64, sr Semiring[W], weight func(*r
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Differential propagation must give the same automata's answers.
+	dpost, err := Poststar(p, startSet, Options{Differential: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dpre, err := Prestar(p, target, Options{Differential: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range allConfigs(p.controls) {
+		if x, y := post.Weight(c), dpost.Weight(c); !sr.Equal(x, y) {
+			t.Fatalf("seed %d post* %v: %v, differential %v", seed, c, x, y)
+		}
+		if x, y := pre.Weight(c), dpre.Weight(c); !sr.Equal(x, y) {
+			t.Fatalf("seed %d pre* %v: %v, differential %v", seed, c, x, y)
+		}
+	}
 	fwd := bruteForward(p, matched, start)
 	bwd := bruteBackward(p, matched, target)
 

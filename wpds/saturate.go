@@ -30,24 +30,24 @@ func Prestar[W any](p *PDS[W], target *Set, opt Options) (*Automaton[W], error) 
 		}
 	}
 	for len(a.queue) > 0 {
-		t := a.pop()
+		t, tw := a.pop()
 		for _, id := range byTop[fromSym{t.from, t.sym}] {
 			r := &p.rules[id]
 			if len(r.Out) == 1 {
-				v := a.ext(r.Weight, t.w)
+				v := a.ext(r.Weight, tw)
 				a.update(r.From, r.Sym, t.to, v, func() *Witness[W] {
 					return &Witness[W]{Kind: WitnessSeq, Weight: v, Rule: -1, Parts: []*Witness[W]{ruleWitness(id, r.Weight), t.wit}}
 				})
 				continue
 			}
 			for _, t2 := range a.out[fromSym{t.to, r.Out[1]}] {
-				a.prePush(id, t, t2)
+				a.prePush(id, t, tw, t2, t2.w)
 			}
 		}
 		for _, id := range bySecond[t.sym] {
 			r := &p.rules[id]
 			if t1 := a.index[tkey{r.To, r.Out[0], t.from}]; t1 != nil {
-				a.prePush(id, t1, t)
+				a.prePush(id, t1, t1.w, t, tw)
 			}
 		}
 	}
@@ -58,14 +58,14 @@ func Prestar[W any](p *PDS[W], target *Set, opt Options) (*Automaton[W], error) 
 // prePush applies the push rule id = ⟨p,γ⟩ ↪ ⟨p',γ'γ”⟩ to the path
 // p' --γ'--> q1 --γ”--> q2 (t1, t2). When q1 is a control state, t1 is
 // a balanced run of the callee and the merge function applies.
-func (a *Automaton[W]) prePush(id RuleID, t1, t2 *transition[W]) {
+func (a *Automaton[W]) prePush(id RuleID, t1 *transition[W], w1 W, t2 *transition[W], w2 W) {
 	r := &a.pds.rules[id]
 	var v W
 	if r.Merge != nil && a.pds.isControl(t1.to) {
 		a.stats.Merges++
-		v = a.ext(r.Merge(a.sr.One(), t1.w), t2.w)
+		v = a.ext(r.Merge(a.sr.One(), w1), w2)
 	} else {
-		v = a.ext(a.ext(r.Weight, t1.w), t2.w)
+		v = a.ext(a.ext(r.Weight, w1), w2)
 	}
 	a.update(r.From, r.Sym, t2.to, v, func() *Witness[W] {
 		return &Witness[W]{Kind: WitnessSeq, Weight: v, Rule: -1, Parts: []*Witness[W]{ruleWitness(id, r.Weight), t1.wit, t2.wit}}
@@ -111,17 +111,17 @@ func Poststar[W any](p *PDS[W], init *Set, opt Options) (*Automaton[W], error) {
 	}
 	one := a.sr.One()
 	for len(a.queue) > 0 {
-		t := a.pop()
+		t, tw := a.pop()
 		if t.sym == Epsilon {
 			for _, t2 := range a.from[t.to] {
 				if t2.sym != Epsilon {
-					a.postEps(t, t2)
+					a.postEps(t, tw, t2, t2.w)
 				}
 			}
 			continue
 		}
 		for _, e := range a.epsInto[t.from] {
-			a.postEps(e, t)
+			a.postEps(e, e.w, t, tw)
 		}
 		if !p.isControl(t.from) {
 			continue
@@ -135,19 +135,19 @@ func Poststar[W any](p *PDS[W], init *Set, opt Options) (*Automaton[W], error) {
 			}
 			switch len(r.Out) {
 			case 0:
-				v := a.ext(t.w, r.Weight)
+				v := a.ext(tw, r.Weight)
 				a.update(r.To, Epsilon, t.to, v, wit(v))
 			case 1:
-				v := a.ext(t.w, r.Weight)
+				v := a.ext(tw, r.Weight)
 				a.update(r.To, r.Out[0], t.to, v, wit(v))
 			case 2:
 				m := mid[id]
 				a.update(r.To, r.Out[0], m, one, func() *Witness[W] {
 					return &Witness[W]{Kind: WitnessSeq, Weight: one, Rule: -1}
 				})
-				v := t.w // a merge rule's weight is added by the merge or the query
+				v := tw // a merge rule's weight is added by the merge or the query
 				if r.Merge == nil {
-					v = a.ext(t.w, r.Weight)
+					v = a.ext(tw, r.Weight)
 				}
 				a.update(m, r.Out[1], t.to, v, wit(v))
 			}
@@ -159,13 +159,13 @@ func Poststar[W any](p *PDS[W], init *Set, opt Options) (*Automaton[W], error) {
 
 // postEps closes e = (p,ε,q) with t = (q,γ,q') into (p,γ,q'): the caller's
 // part t, then the callee's e; merged if q is a merge rule's state.
-func (a *Automaton[W]) postEps(e, t *transition[W]) {
+func (a *Automaton[W]) postEps(e *transition[W], we W, t *transition[W], wt W) {
 	var v W
 	if r := a.mid(e.to); r >= 0 {
 		a.stats.Merges++
-		v = a.pds.rules[r].Merge(t.w, e.w)
+		v = a.pds.rules[r].Merge(wt, we)
 	} else {
-		v = a.ext(t.w, e.w)
+		v = a.ext(wt, we)
 	}
 	a.update(e.from, t.sym, t.to, v, func() *Witness[W] {
 		return &Witness[W]{Kind: WitnessSeq, Weight: v, Rule: -1, Parts: []*Witness[W]{t.wit, e.wit}}
