@@ -368,80 +368,87 @@ func (a *Automaton[W]) Witness(c Config) (W, *Witness[W]) {
 	return a.query(c, true)
 }
 
-type partial[W any] struct {
-	w     W
-	parts []*Witness[W]
-}
-
+// query reads c through the automaton. For each prefix of the stack it
+// keeps, per state, the combine of the weights of the paths that reach the
+// state and (with wit) a witness node combining their sequences, so that
+// the work is polynomial even when the paths are exponentially many.
 func (a *Automaton[W]) query(c Config, wit bool) (W, *Witness[W]) {
 	sr := a.sr
-	var alts []*Witness[W]
-	total := sr.Zero()
 	if int(c.State) >= a.pds.controls || c.State < 0 {
-		return total, nil
+		return sr.Zero(), nil
 	}
-	addAlt := func(w W, parts []*Witness[W]) {
-		total = sr.Combine(total, w)
-		if wit {
-			alts = append(alts, &Witness[W]{Kind: WitnessSeq, Weight: w, Rule: -1, Parts: parts})
+	type acc struct {
+		w    W
+		alts []*Witness[W]
+	}
+	// node returns the witness of the paths gathered in x.
+	node := func(x *acc) *Witness[W] {
+		if len(x.alts) == 1 {
+			return x.alts[0]
 		}
+		return &Witness[W]{Kind: WitnessCombine, Weight: x.w, Rule: -1, Parts: x.alts}
 	}
 	if len(c.Stack) == 0 {
+		x := &acc{w: sr.Zero()}
 		if a.final[c.State] {
-			addAlt(sr.One(), nil)
+			x.w = sr.One()
+			x.alts = append(x.alts, &Witness[W]{Kind: WitnessSeq, Weight: sr.One(), Rule: -1})
 		}
 		for _, t := range a.from[c.State] {
 			if t.sym == Epsilon && a.final[t.to] {
-				addAlt(t.w, []*Witness[W]{t.wit})
+				x.w = sr.Combine(x.w, t.w)
+				x.alts = append(x.alts, t.wit)
 			}
 		}
-	} else {
-		// Paths are enumerated one by one only when witnesses are wanted;
-		// otherwise the weights of the paths reaching a state are combined.
-		type item struct {
-			q State
-			partial[W]
+		if !wit || len(x.alts) == 0 {
+			return x.w, nil
 		}
-		cur := []item{{c.State, partial[W]{w: sr.One()}}}
-		for _, g := range c.Stack {
-			var next []item
-			merged := map[State]int{}
-			for _, it := range cur {
-				for _, t := range a.out[fromSym{it.q, g}] {
-					w := a.then(it.w, a.eff(t))
-					if !wit {
-						if i, ok := merged[t.to]; ok {
-							next[i].w = sr.Combine(next[i].w, w)
-							continue
-						}
-						merged[t.to] = len(next)
-						next = append(next, item{t.to, partial[W]{w: w}})
-						continue
-					}
-					var parts []*Witness[W]
+		return x.w, node(x)
+	}
+	cur := map[State]*acc{c.State: {w: sr.One(), alts: []*Witness[W]{{Kind: WitnessSeq, Weight: sr.One(), Rule: -1}}}}
+	order := []State{c.State}
+	for _, g := range c.Stack {
+		next := map[State]*acc{}
+		var norder []State
+		for _, q := range order {
+			x := cur[q]
+			var xw *Witness[W]
+			if wit {
+				xw = node(x)
+			}
+			for _, t := range a.out[fromSym{q, g}] {
+				w := a.then(x.w, a.eff(t))
+				y := next[t.to]
+				if y == nil {
+					y = &acc{w: sr.Zero()}
+					next[t.to] = y
+					norder = append(norder, t.to)
+				}
+				y.w = sr.Combine(y.w, w)
+				if wit {
+					parts := []*Witness[W]{xw, t.wit}
 					if a.backward {
-						parts = append([]*Witness[W]{t.wit}, it.parts...)
-					} else {
-						parts = append(append([]*Witness[W](nil), it.parts...), t.wit)
+						parts[0], parts[1] = t.wit, xw
 					}
-					next = append(next, item{t.to, partial[W]{w, parts}})
+					y.alts = append(y.alts, &Witness[W]{Kind: WitnessSeq, Weight: w, Rule: -1, Parts: parts})
 				}
 			}
-			cur = next
 		}
-		for _, it := range cur {
-			if a.final[it.q] {
-				addAlt(it.w, it.parts)
+		cur, order = next, norder
+	}
+	total := &acc{w: sr.Zero()}
+	for _, q := range order {
+		if a.final[q] {
+			total.w = sr.Combine(total.w, cur[q].w)
+			if wit {
+				total.alts = append(total.alts, node(cur[q]))
 			}
 		}
 	}
-	if !wit || len(alts) == 0 {
-		return total, nil
+	if !wit || len(total.alts) == 0 {
+		return total.w, nil
 	}
-	if len(alts) == 1 {
-		return total, alts[0]
-	}
-	return total, &Witness[W]{Kind: WitnessCombine, Weight: total, Rule: -1, Parts: alts}
+	return total.w, node(total)
 }
 
 // Summary returns the combine of the weights of all configurations in the

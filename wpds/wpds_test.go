@@ -212,3 +212,47 @@ func TestStatsCount(t *testing.T) {
 		t.Errorf("pre* stats %+v: no merge or extend counted", st)
 	}
 }
+
+// A configuration with 2^60 accepting paths: the query and the witness
+// combine per state instead of enumerating paths, and All refuses to
+// expand them all.
+func TestWitnessManyPaths(t *testing.T) {
+	const n = 60
+	p := New[Dist](MinPath{}, 1)
+	p.Step(0, 1, 0, 0, 1) // for pre*
+	p.Step(0, 0, 0, 1, 1) // for post*
+	s := NewSet(1)
+	prev := []State{0}
+	for i := 0; i < n; i++ {
+		cur := []State{s.AddState(), s.AddState()}
+		for _, x := range prev {
+			for _, y := range cur {
+				if err := s.Add(x, 0, y); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		prev = cur
+	}
+	s.SetFinal(prev[0])
+	s.SetFinal(prev[1])
+	c := Config{0, make([]Symbol, n)}
+	c.Stack[0] = 1
+	for _, saturate := range []func(*PDS[Dist], *Set, Options) (*Automaton[Dist], error){Poststar[Dist], Prestar[Dist]} {
+		a, err := saturate(p, s, Options{Witnesses: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, wit := a.Witness(c)
+		if w != 1 || wit == nil {
+			t.Fatalf("weight %v, witness %v; want 1", w, wit)
+		}
+		path, ok, err := a.Trace(c, 10)
+		if !ok || err != nil || len(path.Rules) != 1 || path.Value != 1 {
+			t.Fatalf("trace %+v %v %v", path, ok, err)
+		}
+		if _, err := wit.All(1000); err != ErrTooLong {
+			t.Fatalf("All on 2^%d paths: %v, want ErrTooLong", n, err)
+		}
+	}
+}
