@@ -18,7 +18,12 @@
 // records a derivation DAG (Witness) for every weight; Trace expands it
 // into a rule sequence and its end configurations, which PDS.Apply and
 // PDS.Unapply replay and PDS.Value evaluates. Automaton.Stats counts the
-// extends, combines and merges that the saturation used.
+// extends, combines and merges that the saturation used, and
+// Options.Differential propagates weight gains instead of whole weights.
+//
+// Limits: the input sets are unweighted (every input transition has weight
+// One); pre* with merge functions needs them to satisfy path extension
+// (post* does not, §3.2.3); FWPDS (thesis ch. 4) is not implemented.
 //
 // Inputs that break the rules of the model (a transition into a control
 // state, a state out of range) are errors from Set.Add and PDS.Add; the

@@ -174,6 +174,11 @@ func TestBadInput(t *testing.T) {
 		{"set final out of range", func() error { return NewSet(2).SetFinal(3) }, "out of range"},
 		{"config state out of range", func() error { return NewSet(2).AddConfig(Config{State: 5}) }, "out of range"},
 		{"set of another PDS", func() error { _, err := Poststar(p, NewSet(3), Options{}); return err }, "control states"},
+		{"witnesses in differential mode", func() error {
+			_, err := Prestar(p, NewSet(2), Options{Witnesses: true, Differential: true})
+			return err
+		}, "differential"},
+		{"any stack from a non-control state", func() error { return NewSet(2).AddAnyStack(4, 0, nil) }, "out of range"},
 		{"apply a rule that does not fit", func() error {
 			id := p.Pop(0, 0, 1, true)
 			_, err := p.Apply(Config{1, []Symbol{0}}, []RuleID{id})
