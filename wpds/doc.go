@@ -23,7 +23,9 @@
 //
 // Limits: the input sets are unweighted (every input transition has weight
 // One); pre* with merge functions needs them to satisfy path extension
-// (post* does not, §3.2.3); FWPDS (thesis ch. 4) is not implemented.
+// (post* follows the operational semantics of §3.2.2, which §3.2.3 shows
+// correct without it, but the tests only use merges that satisfy it);
+// FWPDS (thesis ch. 4) is not implemented.
 //
 // Inputs that break the rules of the model (a transition into a control
 // state, a state out of range) are errors from Set.Add and PDS.Add; the
