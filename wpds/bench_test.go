@@ -1,0 +1,108 @@
+package wpds
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+)
+
+// chainPDS is a program of n procedures in a chain, each called from two
+// sites of the previous one: symbols 5i (entry), 5i+1 and 5i+2 (call
+// sites), 5i+3 and 5i+4 (return sites). It is over Bool: in MinPath the
+// length of the shortest run of procedure 0 is about 2^n, beyond Dist.
+func chainPDS(n int) *PDS[bool] {
+	p := New[bool](Bool{}, 1)
+	for i := 0; i < n; i++ {
+		b := Symbol(5 * i)
+		p.Step(0, b, 0, b+1, true)
+		if i+1 < n {
+			p.Push(0, b+1, 0, b+5, b+3, true, nil)
+			p.Push(0, b+3, 0, b+5, b+4, true, nil)
+		} else {
+			p.Step(0, b+1, 0, b+3, true)
+			p.Step(0, b+3, 0, b+4, true)
+		}
+		p.Pop(0, b+4, 0, true)
+	}
+	return p
+}
+
+// randomBig is a random PDS with 4 control states, n symbols and 8n
+// rules, two for each control state and symbol on the left.
+func randomBig(n int, seed int64) *PDS[Dist] {
+	rng := rand.New(rand.NewSource(seed))
+	p := New[Dist](MinPath{}, 4)
+	for i := 0; i < 8*n; i++ {
+		from, to := State(i%4), State(rng.Intn(4))
+		g := Symbol(i / 8)
+		w := Dist(1 + rng.Intn(9))
+		switch k := rng.Intn(10); {
+		case k < 1:
+			p.Pop(from, g, to, w)
+		case k < 8:
+			p.Step(from, g, to, Symbol(rng.Intn(n)), w)
+		default:
+			p.Push(from, g, to, Symbol(rng.Intn(n)), Symbol(rng.Intn(n)), w, nil)
+		}
+	}
+	return p
+}
+
+// benchSaturate runs post* from ⟨0, 0⟩ or pre* of the terminated
+// configurations ⟨0, ε⟩.
+func benchSaturate[W any](b *testing.B, p *PDS[W], post bool, opt Options) {
+	s := NewSet(p.controls)
+	if post {
+		s.AddConfig(Config{0, []Symbol{0}})
+	} else {
+		s.SetFinal(0)
+	}
+	var st Stats
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var a *Automaton[W]
+		var err error
+		if post {
+			a, err = Poststar(p, s, opt)
+		} else {
+			a, err = Prestar(p, s, opt)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		st = a.Stats()
+	}
+	b.ReportMetric(float64(st.Extends), "extends")
+	b.ReportMetric(float64(st.Combines), "combines")
+	b.ReportMetric(float64(st.Transitions), "transitions")
+}
+
+func BenchmarkPoststarChain(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		p := chainPDS(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchSaturate(b, p, true, Options{}) })
+		b.Run(fmt.Sprint(n, "/witnesses"), func(b *testing.B) { benchSaturate(b, p, true, Options{Witnesses: true}) })
+	}
+}
+
+func BenchmarkPrestarChain(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		p := chainPDS(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchSaturate(b, p, false, Options{}) })
+	}
+}
+
+func BenchmarkPoststarRandom(b *testing.B) {
+	for _, n := range []int{25, 50, 100, 200} {
+		p := randomBig(n, int64(n))
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchSaturate(b, p, true, Options{}) })
+		b.Run(fmt.Sprint(n, "/differential"), func(b *testing.B) { benchSaturate(b, p, true, Options{Differential: true}) })
+	}
+}
+
+func BenchmarkPrestarRandom(b *testing.B) {
+	for _, n := range []int{25, 50, 100, 200} {
+		p := randomBig(n, int64(n))
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchSaturate(b, p, false, Options{}) })
+	}
+}
