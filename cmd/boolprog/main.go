@@ -51,10 +51,10 @@ type streams struct {
 }
 
 func main() {
-	// Only check and bench answer a signal with a verdict; the other
+	// Only check, bench and mucke answer a signal with a verdict; the other
 	// commands keep the default: a signal ends them at once.
 	ctx, stop := context.Background(), func() {}
-	if len(os.Args) > 1 && (os.Args[1] == "check" || os.Args[1] == "bench") {
+	if len(os.Args) > 1 && (os.Args[1] == "check" || os.Args[1] == "bench" || os.Args[1] == "mucke") {
 		ctx, stop = notifyInterrupt(ctx)
 	}
 	code := runContext(ctx, os.Args[1:], &streams{
@@ -83,6 +83,7 @@ Usage:
   boolprog gen random [--seed N]  print a random Boolean program
   boolprog gen bebop-template N   print the Bebop paper's template program T(N)
   boolprog bench [flags]          time an engine on T(N), N = 100 ... 3200, in one run
+  boolprog mucke [flags] FILE.mu  evaluate a fixed-point calculus file (Mucke's language, as Getafix writes it)
   boolprog version                print the version (also: boolprog --version)
   boolprog help                   print this text
 
@@ -119,6 +120,8 @@ func runContext(ctx context.Context, args []string, s *streams) int {
 		return runGen(rest, s)
 	case "bench":
 		return runBench(ctx, rest, s)
+	case "mucke":
+		return runMucke(ctx, rest, s)
 	case "version", "-version", "--version":
 		fmt.Fprintln(s.stdout, versionLine())
 		return exitOK

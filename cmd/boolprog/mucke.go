@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"boolprog/bdd"
+	"boolprog/engine"
+	"boolprog/fix"
+	"boolprog/syntax"
+)
+
+const muckeHead = `usage: boolprog mucke [flags] FILE.mu
+
+Evaluates a file of the fixed-point calculus in the input language of the
+solver Mucke, as the Getafix model checker writes it (package fix documents
+the language): typed relations, least (mu) and greatest (nu) fixed points,
+and a final unnamed formula, the query, whose value it prints: "true" or
+"false" (exit 0). A malformed or ill-typed file is reported as
+file:line:col: message (exit 2). A run stopped by --timeout, --max-nodes, a
+signal, or a non-monotone definition that never stabilises prints
+"UNKNOWN: reason" (exit 5; 130/143 for SIGINT/SIGTERM).
+`
+
+func runMucke(ctx context.Context, args []string, s *streams) int {
+	c := newCommand("mucke", muckeHead)
+	var lf loadFlags
+	lf.register(c.fs)
+	var (
+		stats    bool
+		timeout  time.Duration
+		maxNodes int
+	)
+	c.fs.BoolVar(&stats, "stats", false, "print each relation's iterations, BDD nodes and time, and the #size answers")
+	c.fs.DurationVar(&timeout, "timeout", 0, "give up after this long (e.g. 30s) with UNKNOWN; 0 means no limit")
+	c.fs.IntVar(&maxNodes, "max-nodes", 0, "BDD node limit (0: none); past it: UNKNOWN")
+	files, err := c.parse(args, s)
+	if err != nil {
+		return c.flagError(s, err)
+	}
+	if len(files) != 1 {
+		return c.usageError(s, "want exactly one FILE, not %d", len(files))
+	}
+	if timeout < 0 || maxNodes < 0 {
+		return c.usageError(s, "limits must not be negative")
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, engine.ErrTimeout)
+		defer cancel()
+	}
+	src, err := readInput(ctx, files[0], int64(lf.maxInput), s.stdin)
+	if err != nil {
+		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: displayName(files[0]), Msg: err.Error()}})
+		return exitInput
+	}
+	f, err := fix.ParseFile(displayName(files[0]), src)
+	if err == nil {
+		err = fix.Check(f)
+	}
+	if err != nil {
+		var list fix.ErrorList
+		if errors.As(err, &list) {
+			for _, e := range list {
+				fmt.Fprintln(s.stderr, e)
+			}
+		} else {
+			fmt.Fprintln(s.stderr, err)
+		}
+		return exitInput
+	}
+	ans, err := fix.Solve(ctx, f, fix.Options{MaxNodes: maxNodes})
+	if stats && ans != nil {
+		ans.WriteStats(s.stdout)
+	}
+	if err != nil {
+		var why string
+		switch {
+		case ctx.Err() != nil:
+			why = engine.StopReason(ctx)
+			if why == engine.ReasonTimeout {
+				why = fmt.Sprintf("timeout (%v)", timeout)
+			}
+		case errors.Is(err, bdd.ErrNodeLimit):
+			why = fmt.Sprintf("BDD node limit reached (%d nodes)", maxNodes)
+		case errors.Is(err, fix.ErrNoFixedPoint):
+			why = err.Error()
+		default:
+			why = "internal error: " + err.Error()
+		}
+		fmt.Fprintln(s.stdout, "UNKNOWN: "+why)
+		if in := interruption(ctx); in != nil {
+			return in.exitCode()
+		}
+		return exitUnknown
+	}
+	if !ans.HasQuery {
+		fmt.Fprintln(s.stdout, "no query: the file defines relations but ends with no unnamed formula")
+		return exitOK
+	}
+	fmt.Fprintln(s.stdout, ans.Value)
+	return exitOK
+}

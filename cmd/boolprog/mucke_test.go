@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMucke runs `boolprog mucke` on Getafix's generated models, which must
+// give the values Mucke answered (shared/benchmarks/README.md), and on
+// malformed input, limits and help.
+func TestMucke(t *testing.T) {
+	dir := "../../../shared/benchmarks/getafix/mucke"
+	if _, err := os.Stat(dir); err != nil {
+		msg := "Getafix's Mucke models not found (the repository must sit beside shared/, see README): " + err.Error()
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	fib := func(name string) string { return filepath.Join(dir, name) }
+	bad := filepath.Join(t.TempDir(), "bad.mu")
+	if err := os.WriteFile(bad, []byte("bool R(bool x) ( y );\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runCases(t, []cliCase{
+		{name: "fib_3_safe", args: []string{"mucke", fib("fib_3_safe.mu")}, code: exitOK, last: "false"},
+		{name: "fib_3_unsafe", args: []string{"mucke", fib("fib_3_unsafe.mu")}, code: exitOK, last: "true"},
+		{name: "fib_4_unsafe", args: []string{"mucke", fib("fib_4_unsafe.mu")}, code: exitOK, last: "false"},
+		{name: "fib_5_unsafe", args: []string{"mucke", fib("fib_5_unsafe.mu")}, code: exitOK, last: "false"},
+		{name: "stats", args: []string{"mucke", "--stats", fib("fib_3_unsafe.mu")}, code: exitOK,
+			stdout: []string{"#size CopyGlobals:", "relation", "iterations"}, last: "true"},
+		{name: "node limit", args: []string{"mucke", "--max-nodes", "1000", fib("fib_3_unsafe.mu")}, code: exitUnknown,
+			last: "UNKNOWN: BDD node limit reached (1000 nodes)"},
+		{name: "standard input", args: []string{"mucke", "-"}, stdin: "enum N {0..3};\nmu bool R(N x) ( x = 0 | exists N y. (R(y) & x = 1) );\nR(1);\n",
+			code: exitOK, last: "true"},
+		{name: "no query", args: []string{"mucke", "-"}, stdin: "bool R(bool x) ( x );\n", code: exitOK,
+			last: "no query: the file defines relations but ends with no unnamed formula"},
+		{name: "type error", args: []string{"mucke", bad}, code: exitInput, stderr: []string{bad + ":1:18: undefined: y\n"}},
+		{name: "help", args: []string{"mucke", "-h"}, code: exitOK, stdout: []string{"usage: boolprog mucke"}},
+		{name: "two files", args: []string{"mucke", bad, bad}, code: exitUsage, stderr: []string{"want exactly one FILE"}},
+	})
+}
