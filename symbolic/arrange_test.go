@@ -3,7 +3,6 @@ package symbolic
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -54,17 +53,7 @@ func TestArrange(t *testing.T) {
 				}
 			}
 		}
-		adj := make([][]affinity, n)
-		total := make([]int, n)
-		for k, x := range w {
-			adj[k[0]] = append(adj[k[0]], affinity{k[1], x})
-			adj[k[1]] = append(adj[k[1]], affinity{k[0], x})
-			total[k[0]] += x
-			total[k[1]] += x
-		}
-		for _, a := range adj {
-			slices.SortFunc(a, func(x, y affinity) int { return x.to - y.to })
-		}
+		adj, total := affinityGraph(n, w)
 		got, want := arrange(adj, total), arrangeReference(adj, total)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("graph %d (%d slots): arrange %v, reference %v", i, n, got, want)

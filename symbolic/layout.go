@@ -458,6 +458,12 @@ func affinityOrder(p *ir.Program, sl Slots) []int {
 			}
 		}
 	}
+	return arrange(affinityGraph(n, w))
+}
+
+// affinityGraph turns the pair weights w of n slots into adjacency lists
+// and each slot's total weight, the input of arrange.
+func affinityGraph(n int, w map[[2]int]int) ([][]affinity, []int) {
 	adj := make([][]affinity, n)
 	total := make([]int, n)
 	for k, x := range w {
@@ -471,7 +477,7 @@ func affinityOrder(p *ir.Program, sl Slots) []int {
 	for _, a := range adj {
 		slices.SortFunc(a, func(x, y affinity) int { return x.to - y.to })
 	}
-	return arrange(adj, total)
+	return adj, total
 }
 
 // affinity is an edge of the affinity graph: the slot it leads to and its
