@@ -408,3 +408,36 @@ func TestRandomNamedThreads(t *testing.T) {
 	}
 	t.Logf("%d programs agree (eager, lazy, brute force), %d skipped", agree, skipped)
 }
+
+// TestPrintRoundTrip prints the sequentialisations of the hand-written
+// programs, reads the text back (parse, check, lower) and checks that it
+// gets the verdict of the program printed.
+func TestPrintRoundTrip(t *testing.T) {
+	for _, tc := range programs {
+		p := lowerThreads(t, tc.name+".bp", tc.src, tc.threads)
+		m, err := conc.NewModel(p, conc.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, lazy := range []bool{false, true} {
+			build := conc.Eager
+			if lazy {
+				build = conc.Lazy
+			}
+			s, err := build(m, 2, conc.GoalError)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			if err := conc.Print(&b, s.Prog); err != nil {
+				t.Fatal(err)
+			}
+			q := testsuite.Lower(t, tc.name+"-seq.bp", b.String(), s.Prog.Target)
+			want := engine.Run(context.Background(), summary.New(summary.Options{}), s.Prog, engine.Query{}).Verdict
+			got := engine.Run(context.Background(), summary.New(summary.Options{}), q, engine.Query{}).Verdict
+			if got != want || want == result.Unknown {
+				t.Errorf("%s lazy=%v: the printed program answers %s, the program %s", tc.name, lazy, got, want)
+			}
+		}
+	}
+}

@@ -171,9 +171,8 @@ func build(m *Model, rounds int, goal Goal, lazy bool) (*Seq, error) {
 	for _, g := range p.Globals {
 		bd.names[g] = true
 	}
-	for _, pr := range p.Procs {
-		bd.names[pr.Name] = true
-	}
+	// The original procedures are not part of the sequential program
+	// (only their copies, t0_f, init_f, ...): main is the new main.
 	bd.globals()
 	bd.procs()
 	for len(bd.queue) > 0 {
