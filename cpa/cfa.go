@@ -62,7 +62,7 @@ type CFA struct {
 	// callOf maps a Return or CallToReturn edge to its Call edge.
 	callOf map[*Edge]*Edge
 	retOf  map[*Edge]*Edge // Call edge -> its Return edge
-	rpo    [][]int // [proc][loc] -> reverse-postorder number within the procedure
+	rpo    [][]int         // [proc][loc] -> reverse-postorder number within the procedure
 }
 
 // NewCFA builds the interprocedural view of p. Thread operations are kept

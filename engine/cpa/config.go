@@ -36,17 +36,17 @@ var analysisNames = []string{"location", "callstack", "summary", "explicitval", 
 
 // Option names a configuration accepts, with what they take.
 var optionNames = map[string]string{
-	"analyses":           "a comma-separated list of " + strings.Join(analysisNames, ", "),
-	"merge":              "sep, join or agree",
-	"stop":               "sep or join",
-	"waitlist":           strings.Join(cpa.OrderNames(), ", "),
-	"callstack.depth":    "the largest call depth explored (0: no bound)",
-	"summary.contexts":   "entry or procedure",
-	"explicitval.track":  "all or none",
-	"cegar":              "on or off",
-	"cegar.refinements":  "the most refinements before giving up",
-	"observer.spec":      "an observer specification file",
-	"limit.states":       "the most abstract states (0: no limit)",
+	"analyses":          "a comma-separated list of " + strings.Join(analysisNames, ", "),
+	"merge":             "sep, join or agree",
+	"stop":              "sep or join",
+	"waitlist":          strings.Join(cpa.OrderNames(), ", "),
+	"callstack.depth":   "the largest call depth explored (0: no bound)",
+	"summary.contexts":  "entry or procedure",
+	"explicitval.track": "all or none",
+	"cegar":             "on or off",
+	"cegar.refinements": "the most refinements before giving up",
+	"observer.spec":     "an observer specification file",
+	"limit.states":      "the most abstract states (0: no limit)",
 }
 
 func optionList() string {
