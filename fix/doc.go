@@ -36,6 +36,7 @@
 // relations so:
 //
 //	bool ProgramInt(State x, State v) x ~+ v;
+//
 // A mu
 // relation is the least relation satisfying its equation, a nu relation
 // the greatest. Relations may use relations defined later in the file, and
