@@ -37,9 +37,8 @@
 //
 //	bool ProgramInt(State x, State v) x ~+ v;
 //
-// A mu
-// relation is the least relation satisfying its equation, a nu relation
-// the greatest. Relations may use relations defined later in the file, and
+// A mu relation is the least relation satisfying its equation, a nu
+// relation the greatest. Relations may use relations defined later in the file, and
 // mu and nu relations may depend on each other (see Evaluation for what
 // such a system means).
 //
