@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"boolprog/cpa"
+	"boolprog/cpa/bddcpa"
 	"boolprog/cpa/explicitval"
 	"boolprog/engine"
 	"boolprog/ir"
@@ -15,6 +16,9 @@ func newComponent(name string, cfg *Config, p *ir.Program, q engine.Query, prec 
 	switch name {
 	case "explicitval":
 		return &explicitval.Analysis{P: p, Prec: prec}, nil, nil
+	case "bdd":
+		b := bddcpa.New(p, q.MaxNodes)
+		return b, b.Release, nil
 	}
 	return nil, nil, fmt.Errorf("analysis %s is not available", name)
 }

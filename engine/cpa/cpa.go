@@ -194,7 +194,7 @@ func (e *Engine) build(r *run, q engine.Query, prec *explicitval.Precision) (cpa
 // exact reports whether the configuration's abstract states map exactly
 // (so that a target it reaches is reachable).
 func (e *Engine) exact() bool {
-	return e.cfg.Merge == cpa.MergeSep && e.cfg.TrackAll && e.cfg.PerEntry || e.has("bdd") && !e.has("explicitval")
+	return e.cfg.Merge == cpa.MergeSep && e.cfg.TrackAll && e.cfg.PerEntry && e.has("explicitval")
 }
 
 // Check runs the configured analysis.
@@ -268,12 +268,22 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	t := time.Now()
 	path := cpa.Path(r.cfa, reached.Target)
 	tr, err := explicitval.Concretize(ctx, r.cfa, path)
-	stats.AddPhase(result.PhaseTrace, time.Since(t))
 	var inf *explicitval.Infeasible
+	if errors.As(err, &inf) && e.setExact() && e.cfg.Merge != cpa.MergeSep {
+		// The states are exact sets, so the error is reachable, but
+		// after a join the ARG's parent links need not be an execution:
+		// search again with merge-sep, whose ARG paths are.
+		sep := *e.cfg
+		sep.Merge = cpa.MergeSep
+		if tr, err = New(&sep).trace(ctx, r.cfa, q, opts); err == nil {
+			stats.Set("sep_rerun", 1)
+		}
+	}
+	stats.AddPhase(result.PhaseTrace, time.Since(t))
 	switch {
 	case err == nil:
 		res.Verdict, res.Trace = result.Unsafe, tr
-	case errors.As(err, &inf) && e.exact():
+	case errors.As(err, &inf) && (e.exact() || e.setExact()):
 		return nil, fmt.Errorf("the exact configuration %s found an infeasible counterexample (edge %d of %d)", e.cfg.Name, inf.Fail+1, len(path))
 	case errors.As(err, &inf):
 		l := r.cfa.Location(cpa.CompositeOf(reached.Target.State).Loc())
@@ -283,6 +293,35 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		return e.limit(res, err)
 	}
 	return res, nil
+}
+
+// setExact reports whether every abstract state is exactly the set of
+// concrete states it stands for, joins included (the BDD analysis with
+// block summaries per entry set): a target it reaches is reachable.
+func (e *Engine) setExact() bool { return e.has("bdd") && e.cfg.PerEntry }
+
+// trace runs the configuration (which must keep states apart) and returns
+// the concrete counterexample of the target it reaches.
+func (e *Engine) trace(ctx context.Context, cfa *cpa.CFA, q engine.Query, opts cpa.Options) (*result.Trace, error) {
+	r := &run{cfa: cfa}
+	defer r.release()
+	var prec *explicitval.Precision
+	if !e.cfg.TrackAll {
+		prec = explicitval.NewPrecision(cfa.Prog)
+	}
+	a, err := e.build(r, q, prec)
+	if err != nil {
+		return nil, err
+	}
+	opts.All = false
+	reached, err := cpa.Run(ctx, a, cfa, opts)
+	if err != nil {
+		return nil, err
+	}
+	if reached.Target == nil {
+		return nil, fmt.Errorf("the merge-sep run of %s reaches no error", e.cfg.Name)
+	}
+	return explicitval.Concretize(ctx, cfa, cpa.Path(cfa, reached.Target))
 }
 
 // safe sets a Safe verdict, or Unknown if the call stack was cut.
