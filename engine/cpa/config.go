@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,7 +86,14 @@ func LoadConfig(nameOrFile string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%v (named configurations: %s)", err, strings.Join(NamedConfigs(), ", "))
 	}
-	return ParseConfig(nameOrFile, string(data))
+	c, err := ParseConfig(nameOrFile, string(data))
+	if err != nil {
+		return nil, err
+	}
+	if c.Observer != "" && !filepath.IsAbs(c.Observer) {
+		c.Observer = filepath.Join(filepath.Dir(nameOrFile), c.Observer)
+	}
+	return c, nil
 }
 
 // ParseConfig parses a configuration file's text. Errors are

@@ -55,6 +55,7 @@ import (
 	"boolprog/cpa"
 	"boolprog/cpa/cegar"
 	"boolprog/cpa/explicitval"
+	"boolprog/cpa/observer"
 	"boolprog/engine"
 	"boolprog/ir"
 	"boolprog/result"
@@ -95,6 +96,16 @@ func joinNames() string {
 // Engine is the cpa engine with one configuration.
 type Engine struct {
 	cfg *Config
+	// Observed is set by Check when the observer's property is violated:
+	// the trace and the instrumented program it replays on.
+	Observed *Observed
+}
+
+// Observed is a violation of an observer's property: a trace of the
+// program instrumented with the observer.
+type Observed struct {
+	Trace *result.Trace
+	Inst  *observer.Instrumented
 }
 
 // New returns the engine running configuration c.
@@ -267,6 +278,9 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	q.Report(result.PhaseTrace, "")
 	t := time.Now()
 	path := cpa.Path(r.cfa, reached.Target)
+	if v := e.violation(r, reached.Target); v != nil {
+		return e.observed(ctx, res, r, path, v)
+	}
 	tr, err := explicitval.Concretize(ctx, r.cfa, path)
 	var inf *explicitval.Infeasible
 	if errors.As(err, &inf) && e.setExact() && e.cfg.Merge != cpa.MergeSep {
@@ -343,4 +357,64 @@ func (e *Engine) limit(res *result.Result, err error) (*result.Result, error) {
 	}
 	res.Verdict, res.Reason = result.Unknown, err.Error()
 	return res, nil
+}
+
+// violation returns the observer's error state of a target, or nil.
+func (e *Engine) violation(r *run, n *cpa.ARGNode) *observer.State {
+	i := r.comp.Component("observer")
+	if i < 0 {
+		return nil
+	}
+	if s := cpa.CompositeOf(n.State).Comps[i].(*observer.State); s.Q == observer.Error {
+		return s
+	}
+	return nil
+}
+
+// observed answers a violation of the observer's property. The program has
+// no error location for it, so no trace of the program can show it to
+// interp.Replay: the counterexample is concretized on the instrumented
+// program (observer.Instrument), where the violation is an assertion
+// failure, and the answer is Unknown with the violation in its reason
+// (ObservedTrace returns the trace for callers that hold the instrumented
+// program).
+func (e *Engine) observed(ctx context.Context, res *result.Result, r *run, path []*cpa.Edge, v *observer.State) (*result.Result, error) {
+	tr, inst, err := ObservedTrace(ctx, e.cfg, r.cfa.Prog, path, v)
+	var inf *explicitval.Infeasible
+	switch {
+	case errors.As(err, &inf):
+		res.Verdict = result.Unknown
+		res.Reason = fmt.Sprintf("possible false alarm: the observer reaches its error (%s), but no execution follows the path", v.Msg)
+		return res, nil
+	case err != nil:
+		return e.limit(res, err)
+	}
+	e.Observed = &Observed{Trace: tr, Inst: inst}
+	last := tr.Steps[len(tr.Steps)-1]
+	res.Verdict = result.Unknown
+	res.Reason = fmt.Sprintf("property %s violated: %s (line %d of %s, after %d steps); the trace replays on the program instrumented with the observer",
+		inst.Spec.Property, v.Msg, last.Line, last.Proc, len(tr.Steps))
+	res.Stats.Set("observer_violation", 1)
+	return res, nil
+}
+
+// ObservedTrace turns a counterexample path of p on which the observer of
+// configuration c reaches its error state v into a trace of p instrumented
+// with the observer, which interp.Replay accepts on the returned program.
+func ObservedTrace(ctx context.Context, c *Config, p *ir.Program, path []*cpa.Edge, v *observer.State) (*result.Trace, *observer.Instrumented, error) {
+	spec, err := observer.Load(c.Observer)
+	if err != nil {
+		return nil, nil, err
+	}
+	inst, err := observer.Instrument(spec, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	icfa := cpa.NewCFA(inst.Prog)
+	ipath, err := inst.MapPath(icfa, path, v.Line)
+	if err != nil {
+		return nil, nil, err
+	}
+	tr, err := explicitval.Concretize(ctx, icfa, ipath)
+	return tr, inst, err
 }
