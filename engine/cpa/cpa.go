@@ -285,12 +285,21 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	var inf *explicitval.Infeasible
 	if errors.As(err, &inf) && e.setExact() && e.cfg.Merge != cpa.MergeSep {
 		// The states are exact sets, so the error is reachable, but
-		// after a join the ARG's parent links need not be an execution:
-		// search again with merge-sep, whose ARG paths are.
-		sep := *e.cfg
-		sep.Merge = cpa.MergeSep
-		if tr, err = New(&sep).trace(ctx, r.cfa, q, opts); err == nil {
-			stats.Set("sep_rerun", 1)
+		// after a join the ARG's parent links need not be an execution.
+		// A merge-sep search would enumerate the paths the join saved;
+		// CEGAR over explicit values finds an execution instead (it
+		// must: the error is reachable, and with everything tracked it
+		// is exact).
+		c := &Config{Name: e.cfg.Name + " (trace by cegar)", Analyses: []string{"explicitval"}, Interproc: "summary",
+			PerEntry: true, CEGAR: true, MaxRefine: 1 << 20, Order: e.cfg.Order, MaxStates: e.cfg.MaxStates}
+		ce := New(c)
+		if cr, cerr := ce.Check(ctx, p, q); cerr != nil {
+			tr, err = nil, cerr
+		} else if cr.Verdict == result.Unsafe {
+			tr, err = cr.Trace, nil
+			stats.Set("trace_by_cegar", 1)
+		} else {
+			err = fmt.Errorf("the error the %s analysis reaches was not found again by cegar: %s %s", e.cfg.Name, cr.Verdict, cr.Reason)
 		}
 	}
 	stats.AddPhase(result.PhaseTrace, time.Since(t))
@@ -313,30 +322,6 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 // concrete states it stands for, joins included (the BDD analysis with
 // block summaries per entry set): a target it reaches is reachable.
 func (e *Engine) setExact() bool { return e.has("bdd") && e.cfg.PerEntry }
-
-// trace runs the configuration (which must keep states apart) and returns
-// the concrete counterexample of the target it reaches.
-func (e *Engine) trace(ctx context.Context, cfa *cpa.CFA, q engine.Query, opts cpa.Options) (*result.Trace, error) {
-	r := &run{cfa: cfa}
-	defer r.release()
-	var prec *explicitval.Precision
-	if !e.cfg.TrackAll {
-		prec = explicitval.NewPrecision(cfa.Prog)
-	}
-	a, err := e.build(r, q, prec)
-	if err != nil {
-		return nil, err
-	}
-	opts.All = false
-	reached, err := cpa.Run(ctx, a, cfa, opts)
-	if err != nil {
-		return nil, err
-	}
-	if reached.Target == nil {
-		return nil, fmt.Errorf("the merge-sep run of %s reaches no error", e.cfg.Name)
-	}
-	return explicitval.Concretize(ctx, cfa, cpa.Path(cfa, reached.Target))
-}
 
 // safe sets a Safe verdict, or Unknown if the call stack was cut.
 func (e *Engine) safe(res *result.Result, r *run) {
