@@ -245,6 +245,12 @@ func ParseConfig(file, text string) (*Config, error) {
 	if (c.Observer != "") != has("observer") {
 		return nil, errf("the observer analysis and observer.spec go together")
 	}
+	if c.Stop == cpa.StopJoin && c.Merge != cpa.MergeJoin && (has("explicitval") || has("reachdef") || has("observer")) {
+		// The join of the reached states is explored only if merge
+		// builds it; with other merges only an exact join (BDDs) makes
+		// coverage by it sound.
+		return nil, errf("stop = join needs merge = join, or bdd as the only data analysis: a state covered by the join of states that no one explores would be lost")
+	}
 	if c.Depth > 0 && c.Interproc != "callstack" {
 		return nil, errf("callstack.depth needs the callstack analysis")
 	}
