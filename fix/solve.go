@@ -86,34 +86,17 @@ type Size struct {
 // returned too, with the statistics of the relations finished so far; a
 // file that does not check gives a nil Answer and the ErrorList.
 func Solve(ctx context.Context, f *File, opts Options) (*Answer, error) {
-	start := time.Now()
-	if !f.checked {
-		if err := Check(f); err != nil {
-			return nil, err
-		}
+	sv, err := NewSolver(f, opts)
+	if err != nil {
+		return nil, err
 	}
-	s := &solver{
-		ctx:     ctx,
-		in:      f.info,
-		m:       bdd.New(bdd.Config{MaxNodes: opts.MaxNodes}),
-		bits:    map[*variable][]int{},
-		val:     map[*definition]*bdd.Root{},
-		cache:   map[Expr]*bdd.Root{},
-		volat:   map[Expr]bool{},
-		free:    map[Expr]map[*variable]bool{},
-		plans:   map[*Apply]*applyPlan{},
-		domains: map[*variable]bdd.Node{},
-	}
-	s.layout()
-	ans := &Answer{Vars: s.nvars}
-	err := s.run(ans)
-	ans.PeakNodes = s.m.Stats().PeakNodes
-	ans.Time = time.Since(start)
-	return ans, err
+	defer sv.Release()
+	return sv.Solve(ctx)
 }
 
 type solver struct {
 	ctx      context.Context
+	file     string
 	in       *info
 	m        *bdd.Manager
 	nvars    int
@@ -129,6 +112,10 @@ type solver struct {
 	monotone bool  // the component uses itself only positively
 	ops      int   // evaluation steps, to pace context checks
 	stop     error // the context's error once seen
+
+	provided map[*definition]*bdd.Root   // values given by Solver.Provide
+	tracked  map[*definition]bool        // Solver.Track
+	layers   map[*definition][]*bdd.Root // the tuples each round added
 }
 
 // layout allocates the BDD variables: definition after definition, the
@@ -204,15 +191,19 @@ func (s *solver) keep(n bdd.Node) bdd.Node {
 	return n
 }
 
+// release frees every root of the solver.
+func (s *solver) release() {
+	for _, r := range s.roots {
+		r.Release()
+	}
+	s.roots = nil
+	for e, r := range s.cache {
+		r.Release()
+		delete(s.cache, e)
+	}
+}
+
 func (s *solver) run(ans *Answer) error {
-	defer func() {
-		for _, r := range s.roots {
-			r.Release()
-		}
-		for _, r := range s.cache {
-			r.Release()
-		}
-	}()
 	// Group the relations by component; components were numbered so that
 	// one comes after every component it uses.
 	byComp := map[int][]*definition{}
@@ -263,6 +254,9 @@ func (s *solver) run(ans *Answer) error {
 // same iteration, watched for cycles.
 func (s *solver) component(c int, members []*definition, ans *Answer) error {
 	s.scc = c
+	if d := members[0]; len(members) == 1 && (s.provided[d] != nil || d.body == nil) {
+		return s.given(d, ans)
+	}
 	recursive := len(members) > 1 || members[0].deps[members[0]]
 	stats := map[*definition]*RelStats{}
 	simple, allPositive := true, true
@@ -308,6 +302,32 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 		delete(s.cache, e)
 	}
 	return nil
+}
+
+// given sets the value of a relation provided from Go, or fails for a
+// declaration without a body that was not provided.
+func (s *solver) given(d *definition, ans *Answer) error {
+	p := s.provided[d]
+	if p == nil {
+		return fmt.Errorf("%s:%d:%d: relation %s is declared without a body and no value was provided", s.file, d.rel.Pos.Line, d.rel.Pos.Col, d.name)
+	}
+	t0 := time.Now()
+	v := s.m.And(p.Node(), s.domain(d.params))
+	if err := s.m.Err(); err != nil {
+		return fmt.Errorf("%s: %w", d.name, err)
+	}
+	s.val[d] = s.m.Keep(v)
+	s.roots = append(s.roots, s.val[d])
+	ans.Relations = append(ans.Relations, RelStats{Name: d.name, Kind: d.kind, Nodes: s.m.NodeCount(v), Time: time.Since(t0)})
+	return nil
+}
+
+// record keeps the tuples that a round added to a tracked relation (from
+// old to v).
+func (s *solver) record(d *definition, v, old bdd.Node) {
+	if s.tracked[d] {
+		s.layers[d] = append(s.layers[d], s.m.Keep(s.m.And(v, s.m.Not(old))))
+	}
 }
 
 // init is the starting value of a relation: false for mu (and for
@@ -367,6 +387,7 @@ func (s *solver) simultaneous(members []*definition, recursive bool, stats map[*
 				return err
 			}
 			if v != s.val[d].Node() {
+				s.record(d, v, s.val[d].Node())
 				s.val[d].Set(v)
 				version[d]++
 				changed = recursive
@@ -439,6 +460,9 @@ func (s *solver) nested(r *definition, members []*definition, fixed map[*definit
 		}
 		if !s.monotone { // a monotone iteration cannot cycle
 			history = append(history, s.m.Keep(cur.Node()))
+		}
+		if fixed == nil {
+			s.record(r, v, cur.Node())
 		}
 		cur.Set(v)
 		s.m.Safepoint()
