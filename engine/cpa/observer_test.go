@@ -1,6 +1,8 @@
 package cpa_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,4 +64,53 @@ func TestObserverExample(t *testing.T) {
 		res = testsuite.Check(t, cpaengine.New(&join), p, engine.Query{})
 		t.Logf("merge-join: %s %s", res.Verdict, res.Reason)
 	})
+}
+
+// TestObserverStrengthening checks guarded transitions: the explicit
+// values decide the guard by strengthening, so the program that locks
+// twice only with interrupts off is proved; composed with reaching
+// definitions instead (which know no values) the guard cannot be decided,
+// the observer reaches its error along a path that no execution follows,
+// and the answer is Unknown.
+func TestObserverStrengthening(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "irq.spec")
+	if err := os.WriteFile(spec, []byte(`property irq
+states unlocked locked
+on call lock when irq: locked -> error "lock with interrupts on"
+on call lock: unlocked -> locked
+on call lock: locked -> locked
+`), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	prog := func(second string) string {
+		return "decl irq;\nvoid lock() begin skip; end\nvoid main()\nbegin\n  irq := F;\n  lock();\n  irq := " + second + ";\n  lock();\nend\n"
+	}
+	tests := []struct {
+		data, second string
+		want         result.Verdict
+		reason       string
+	}{
+		{"explicitval", "F", result.Safe, ""},
+		{"explicitval", "T", result.Unknown, "property irq violated: lock with interrupts on"},
+		{"reachdef", "F", result.Unknown, "possible false alarm"},
+		{"reachdef", "T", result.Unknown, "property irq violated"},
+	}
+	for _, tc := range tests {
+		c, err := cpaengine.ParseConfig("irq.cfg", "analyses = location, summary, "+tc.data+", observer\nobserver.spec = "+spec+"\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := testsuite.Lower(t, "irq.bp", prog(tc.second), "")
+		eng := cpaengine.New(c)
+		res := testsuite.Check(t, eng, p, engine.Query{})
+		if res.Verdict != tc.want || !strings.Contains(res.Reason, tc.reason) {
+			t.Errorf("%s, irq := %s: %s (%s), want %s %q", tc.data, tc.second, res.Verdict, res.Reason, tc.want, tc.reason)
+		}
+		if eng.Observed != nil {
+			if err := interp.Replay(eng.Observed.Inst.Prog, eng.Observed.Trace); err != nil {
+				t.Errorf("%s: %v", tc.data, err)
+			}
+		}
+	}
 }
