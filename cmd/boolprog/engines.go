@@ -8,6 +8,7 @@ import (
 
 	"boolprog/engine"
 	_ "boolprog/engine/explicit" // registers the explicit engine
+	_ "boolprog/engine/fixpoint" // registers the ef and efopt engines
 	_ "boolprog/engine/summary"  // registers the summary engine
 )
 
