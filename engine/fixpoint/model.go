@@ -191,6 +191,16 @@ func balanced(f string) bool {
 }
 
 func (a *textAlg) equiv(x, y string) string {
+	switch {
+	case x == "true":
+		return y
+	case y == "true":
+		return x
+	case x == "false":
+		return a.not(y)
+	case y == "false":
+		return a.not(x)
+	}
 	if simple(x) && simple(y) && !strings.HasPrefix(x, "!") && !strings.HasPrefix(y, "!") {
 		return x + " = " + y
 	}

@@ -47,26 +47,24 @@ type tracer struct {
 	m      *bdd.Manager
 	rels   *Relations
 	enc    *Encoding
-	layers []bdd.Node       // over U, V
-	prefix []bdd.Node       // prefix[k]: the union of layers < k, over U, V
-	prefYZ map[int]bdd.Node // prefix[k] over Y, Z (on demand)
+	layers []bdd.Node // over U, V
+	prefix []bdd.Node // prefix[k]: the union of layers < k, over U, V
 	track  string
 
 	U, V, X, Y, Z StateVars
 	vx, uvYZ      *bdd.Pairs // V -> X; U, V -> Y, Z
-	uvXY          *bdd.Pairs // U, V -> X, Y
+	yToU, yToV    *bdd.Pairs
 	xToV          *bdd.Pairs // X -> V
 	setU, setV    *bdd.VarSet
 	setX, setXYZ  *bdd.VarSet
-	setXY         *bdd.VarSet
+	setZV         *bdd.VarSet
 	intXV         bdd.Node
 	intoXY        bdd.Node
 	intoYU        bdd.Node
 	retXZV        bdd.Node
-	exitZ         bdd.Node
+	exitV         bdd.Node
 	initU         bdd.Node
 	edges         map[[2]int]bdd.Node
-	polls         int
 }
 
 func newTracer(ctx context.Context, r *run, track string) *tracer {
@@ -136,27 +134,25 @@ func (t *tracer) setup() error {
 		seen = m.Or(seen, l)
 	}
 	t.prefix = append(t.prefix, seen)
-	t.prefYZ = map[int]bdd.Node{}
 	t.vx = t.pairs([]StateVars{t.V}, []StateVars{t.X})
 	t.xToV = t.pairs([]StateVars{t.X}, []StateVars{t.V})
 	t.uvYZ = t.pairs([]StateVars{t.U, t.V}, []StateVars{t.Y, t.Z})
-	t.uvXY = t.pairs([]StateVars{t.U, t.V}, []StateVars{t.X, t.Y})
+	t.yToU = t.pairs([]StateVars{t.Y}, []StateVars{t.U})
+	t.yToV = t.pairs([]StateVars{t.Y}, []StateVars{t.V})
 	t.setU, t.setV = m.VarSet(vars(t.U)...), m.VarSet(vars(t.V)...)
-	t.setX, t.setXY, t.setXYZ = m.VarSet(vars(t.X)...), m.VarSet(vars(t.X, t.Y)...), m.VarSet(vars(t.X, t.Y, t.Z)...)
+	t.setX, t.setZV, t.setXYZ = m.VarSet(vars(t.X)...), m.VarSet(vars(t.Z, t.V)...), m.VarSet(vars(t.X, t.Y, t.Z)...)
 	t.intXV = rels.Internal(t.X, t.V)
 	t.intoXY = rels.IntoCall(t.X, t.Y)
 	t.intoYU = rels.IntoCall(t.Y, t.U)
 	t.retXZV = rels.Return(t.X, t.Z, t.V)
-	t.exitZ = rels.Exit(t.Z)
+	t.exitV = rels.Exit(t.V)
 	t.initU = rels.Init(t.U)
 	return m.Err()
 }
 
 func (t *tracer) poll() error {
-	if t.polls++; t.polls%64 == 0 {
-		if err := t.ctx.Err(); err != nil {
-			return err
-		}
+	if err := t.ctx.Err(); err != nil {
+		return err
 	}
 	return t.m.Err()
 }
@@ -213,29 +209,42 @@ func (t *tracer) layerOf(u, v cstate) int {
 	return -1
 }
 
-// yz returns prefix k over Y, Z.
-func (t *tracer) yz(k int) bdd.Node {
-	v, ok := t.prefYZ[k]
-	if !ok {
-		v = t.m.Replace(t.prefix[k], t.uvYZ)
-		t.prefYZ[k] = v
-	}
-	return v
-}
-
 // fromU returns the states x with (u, x) in prefix k, over X.
 func (t *tracer) fromU(u cstate, k int) bdd.Node {
 	return t.m.Replace(t.m.AndExists(t.prefix[k], t.cube(t.U, u), t.setU), t.vx)
 }
 
-// across returns the returns from pairs (u, x) and (y, z) of prefix k:
-// the tuples (x, y, z, v) over X, Y, Z, V.
-func (t *tracer) across(u cstate, k int) bdd.Node {
+// calleePairs returns the pairs (y, z) of prefix k with y in ys (over Y)
+// and z an exit, over Y, Z. Only the small set ys is renamed onto the
+// pairs' variables, never the whole prefix.
+func (t *tracer) calleePairs(ys bdd.Node, k int) bdd.Node {
 	m := t.m
-	w := m.And(t.fromU(u, k), t.intoXY)
-	w = m.And(w, t.retXZV)
-	w = m.And(w, t.exitZ)
-	return m.And(w, t.yz(k))
+	p := m.And(t.prefix[k], m.Replace(ys, t.yToU))
+	p = m.And(p, t.exitV)
+	return m.Replace(p, t.uvYZ)
+}
+
+// across returns the returns to states in vs (over V; True for any) from
+// pairs (u, x) and (y, z) of prefix k: the tuples (x, y, z, v) over X, Y,
+// Z, V.
+func (t *tracer) across(u cstate, k int, vs bdd.Node) bdd.Node {
+	m := t.m
+	ret := m.And(t.retXZV, vs)
+	a := m.And(t.fromU(u, k), t.intoXY)
+	a = m.And(a, m.Exists(ret, t.setZV))
+	if a == bdd.False {
+		return bdd.False
+	}
+	yz := t.calleePairs(m.Exists(a, t.setX), k)
+	return m.And(m.And(a, yz), ret)
+}
+
+// callers returns the pairs (x, y) of prefix k with IntoCall(y, u), over
+// U, V.
+func (t *tracer) callers(u cstate, k int) bdd.Node {
+	m := t.m
+	ys := m.AndExists(t.intoYU, t.cube(t.U, u), t.setU) // over Y
+	return m.And(t.prefix[k], m.Replace(ys, t.yToV))
 }
 
 // direct returns the states w (over V) such that (u, w) follows in one
@@ -243,10 +252,9 @@ func (t *tracer) across(u cstate, k int) bdd.Node {
 func (t *tracer) direct(u cstate, k int) bdd.Node {
 	m := t.m
 	d := m.AndExists(t.fromU(u, k), t.intXV, t.setX)
-	d = m.Or(d, m.Exists(t.across(u, k), t.setXYZ))
+	d = m.Or(d, m.Exists(t.across(u, k, bdd.True), t.setXYZ))
 	// u = w: the start, or entered by a call.
-	cu := t.cube(t.U, u)
-	if m.And(t.initU, cu) != bdd.False || m.AndExists(m.Replace(t.prefix[k], t.uvXY), m.And(t.intoYU, cu), t.setXY) != bdd.False {
+	if m.And(t.initU, t.cube(t.U, u)) != bdd.False || t.callers(u, k) != bdd.False {
 		d = m.Or(d, t.cube(t.V, u))
 	}
 	return d
@@ -289,8 +297,7 @@ func (t *tracer) run() (*result.Trace, error) {
 			break
 		}
 		// Entered by a call from a pair (x, y) of an earlier round.
-		cu := t.cube(t.U, u)
-		s := t.pick(t.m.And(t.m.Replace(t.prefix[ku], t.uvXY), t.m.And(t.intoYU, cu)), t.X, t.Y)
+		s := t.pick(t.callers(u, ku), t.U, t.V)
 		if s == nil {
 			return nil, fmt.Errorf("fixpoint: internal error: no call enters %v", u)
 		}
@@ -375,12 +382,34 @@ func (t *tracer) path(u, v cstate, k, depth int) ([]tstep, error) {
 		}
 		m := t.m
 		cv := t.cube(t.V, v)
-		d := t.direct(u, k)
-		if m.And(d, cv) == bdd.False {
-			// efopt: v follows by internal steps from pairs of round k
-			// that follow directly. Search backwards from v within the
-			// round, then step forwards from the nearest such pair.
-			w, chain, err := t.chain(u, v, k, d)
+		// An internal step from an earlier pair?
+		if s := t.pick(m.And(m.And(t.fromU(u, k), t.intXV), cv), t.X); s != nil {
+			x := s[0]
+			e, err := t.internalEdge(x, v)
+			if err != nil {
+				return nil, err
+			}
+			rev = append(rev, []tstep{{st: x, edge: e, depth: depth}})
+			v, k = x, t.layerOf(u, x)
+			continue
+		}
+		// Across a call.
+		if s := t.pick(t.across(u, k, cv), t.X, t.Y, t.Z); s != nil {
+			x, y, z := s[0], s[1], s[2]
+			inner, err := t.path(y, z, t.layerOf(y, z), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			piece := append([]tstep{{st: x, edge: t.callEdge(x), depth: depth}}, inner...)
+			rev = append(rev, piece)
+			v, k = x, t.layerOf(u, x)
+			continue
+		}
+		// efopt: v follows by internal steps from pairs of round k that
+		// follow directly. Search backwards from v within the round, then
+		// step forwards from the nearest such pair.
+		if k >= 0 {
+			w, chain, err := t.chain(u, v, k, t.direct(u, k))
 			if err != nil {
 				return nil, err
 			}
@@ -396,29 +425,6 @@ func (t *tracer) path(u, v cstate, k, depth int) ([]tstep, error) {
 			}
 			rev = append(rev, piece)
 			v = w
-			continue
-		}
-		// An internal step from an earlier pair?
-		if s := t.pick(m.And(m.And(t.fromU(u, k), t.intXV), cv), t.X); s != nil {
-			x := s[0]
-			e, err := t.internalEdge(x, v)
-			if err != nil {
-				return nil, err
-			}
-			rev = append(rev, []tstep{{st: x, edge: e, depth: depth}})
-			v, k = x, t.layerOf(u, x)
-			continue
-		}
-		// Across a call.
-		if s := t.pick(m.And(t.across(u, k), cv), t.X, t.Y, t.Z); s != nil {
-			x, y, z := s[0], s[1], s[2]
-			inner, err := t.path(y, z, t.layerOf(y, z), depth+1)
-			if err != nil {
-				return nil, err
-			}
-			piece := append([]tstep{{st: x, edge: t.callEdge(x), depth: depth}}, inner...)
-			rev = append(rev, piece)
-			v, k = x, t.layerOf(u, x)
 			continue
 		}
 		return nil, fmt.Errorf("fixpoint: internal error: no derivation of a pair of round %d", k)
