@@ -125,6 +125,14 @@ func (e *Engine) file(enc *Encoding) (*fix.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	hasQuery := false
+	for _, d := range alg.Decls {
+		_, isQuery := d.(*fix.Query)
+		hasQuery = hasQuery || isQuery
+	}
+	if !hasQuery {
+		return nil, fmt.Errorf("%s: the algorithm has no query (a final formula, true iff an error location is reachable)", alg.Name)
+	}
 	f := &fix.File{Name: e.alg.Name, Decls: append(alg.Decls, pre.Decls...)}
 	if err := fix.Check(f); err != nil {
 		return nil, err
@@ -254,10 +262,6 @@ func (e *Engine) solve(ctx context.Context, enc *Encoding, q engine.Query, track
 			return nil, u, nil
 		}
 		return nil, nil, err
-	}
-	if !r.ans.HasQuery {
-		r.release()
-		return nil, nil, fmt.Errorf("%s: the algorithm has no query", f.Name)
 	}
 	return r, res, nil
 }
