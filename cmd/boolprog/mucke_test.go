@@ -79,3 +79,19 @@ func TestMuckeEmit(t *testing.T) {
 		{name: "target without emit", args: []string{"mucke", "-l", "L", "x.mu"}, code: exitUsage, stderr: []string{"--target applies only with --emit"}},
 	})
 }
+
+// TestFormulaExample runs the user-written algorithm of examples/formulas
+// from the CLI, as its comment says.
+func TestFormulaExample(t *testing.T) {
+	const formula = "../../examples/formulas/ef-plain.mu"
+	unsafe := "decl g;\nvoid main() begin g := *; f(g); end\nvoid f(a) begin if (a) then assert(!g); fi end\n"
+	runCases(t, []cliCase{
+		{name: "figure 1", args: []string{"check", "--engine", "ef", "--formula", formula, fig1}, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
+		{name: "unsafe", args: []string{"check", "--engine", "efopt", "--formula", formula, "-"}, stdin: unsafe, code: exitFailed,
+			stdout: []string{"assert(!g)"}, last: "VERIFICATION FAILED"},
+		{name: "bad formula", args: []string{"check", "--engine", "ef", "--formula", "testdata/safe.bp", fig1}, code: exitUsage,
+			stderr: []string{"testdata/safe.bp:1:"}},
+		{name: "formula of another engine", args: []string{"check", "--formula", formula, fig1}, code: exitUsage,
+			stderr: []string{"flag --formula is an option of the ef and efopt engine"}},
+	})
+}
