@@ -65,6 +65,7 @@ type tracer struct {
 	exitV         bdd.Node
 	initU         bdd.Node
 	edges         map[[2]int]bdd.Node
+	roots         []*bdd.Root
 }
 
 func newTracer(ctx context.Context, r *run, track string) *tracer {
@@ -129,11 +130,11 @@ func (t *tracer) setup() error {
 		if l == bdd.False {
 			continue
 		}
-		t.prefix = append(t.prefix, seen)
-		t.layers = append(t.layers, l)
+		t.prefix = append(t.prefix, t.keep(seen))
+		t.layers = append(t.layers, t.keep(l))
 		seen = m.Or(seen, l)
 	}
-	t.prefix = append(t.prefix, seen)
+	t.prefix = append(t.prefix, t.keep(seen))
 	t.vx = t.pairs([]StateVars{t.V}, []StateVars{t.X})
 	t.xToV = t.pairs([]StateVars{t.X}, []StateVars{t.V})
 	t.uvYZ = t.pairs([]StateVars{t.U, t.V}, []StateVars{t.Y, t.Z})
@@ -141,12 +142,12 @@ func (t *tracer) setup() error {
 	t.yToV = t.pairs([]StateVars{t.Y}, []StateVars{t.V})
 	t.setU, t.setV = m.VarSet(vars(t.U)...), m.VarSet(vars(t.V)...)
 	t.setX, t.setZV, t.setXYZ = m.VarSet(vars(t.X)...), m.VarSet(vars(t.Z, t.V)...), m.VarSet(vars(t.X, t.Y, t.Z)...)
-	t.intXV = rels.Internal(t.X, t.V)
-	t.intoXY = rels.IntoCall(t.X, t.Y)
-	t.intoYU = rels.IntoCall(t.Y, t.U)
-	t.retXZV = rels.Return(t.X, t.Z, t.V)
-	t.exitV = rels.Exit(t.V)
-	t.initU = rels.Init(t.U)
+	t.intXV = t.keep(rels.Internal(t.X, t.V))
+	t.intoXY = t.keep(rels.IntoCall(t.X, t.Y))
+	t.intoYU = t.keep(rels.IntoCall(t.Y, t.U))
+	t.retXZV = t.keep(rels.Return(t.X, t.Z, t.V))
+	t.exitV = t.keep(rels.Exit(t.V))
+	t.initU = t.keep(rels.Init(t.U))
 	return m.Err()
 }
 
@@ -198,15 +199,39 @@ func (t *tracer) pick(f bdd.Node, sts ...StateVars) []cstate {
 	return out
 }
 
-// layerOf returns the round of pair (u, v): the first layer holding it.
+// layerOf returns the round of pair (u, v): the first layer holding it,
+// found by bisection over the prefixes (prefix[k+1] holds the pairs of
+// rounds up to k).
 func (t *tracer) layerOf(u, v cstate) int {
 	c := t.m.And(t.cube(t.U, u), t.cube(t.V, v))
-	for k, l := range t.layers {
-		if t.m.And(l, c) != bdd.False {
-			return k
+	n := len(t.layers)
+	if t.m.And(t.prefix[n], c) == bdd.False {
+		return -1
+	}
+	lo, hi := 0, n-1 // the round is in [lo, hi]
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if t.m.And(t.prefix[mid+1], c) != bdd.False {
+			hi = mid
+		} else {
+			lo = mid + 1
 		}
 	}
-	return -1
+	return lo
+}
+
+// keep roots n for the tracer's life: the walk calls Safepoint between
+// steps.
+func (t *tracer) keep(n bdd.Node) bdd.Node {
+	t.roots = append(t.roots, t.m.Keep(n))
+	return n
+}
+
+func (t *tracer) release() {
+	for _, r := range t.roots {
+		r.Release()
+	}
+	t.roots = nil
 }
 
 // fromU returns the states x with (u, x) in prefix k, over X.
@@ -262,6 +287,7 @@ func (t *tracer) direct(u cstate, k int) bdd.Node {
 
 // run builds the trace.
 func (t *tracer) run() (*result.Trace, error) {
+	defer t.release()
 	if err := t.setup(); err != nil {
 		return nil, err
 	}
@@ -363,7 +389,7 @@ func (t *tracer) internalEdge(x, v cstate) (int, error) {
 		r, ok := t.edges[key]
 		if !ok {
 			r = t.rels.Edge(proc, e, t.X, t.V)
-			t.edges[key] = r
+			t.edges[key] = t.keep(r)
 		}
 		if t.m.And(r, c) != bdd.False {
 			return id, nil
@@ -380,10 +406,13 @@ func (t *tracer) path(u, v cstate, k, depth int) ([]tstep, error) {
 		if err := t.poll(); err != nil {
 			return nil, err
 		}
+		// No node is live here but the rooted ones: the temporaries of
+		// earlier steps may go.
+		t.m.Safepoint()
 		m := t.m
 		cv := t.cube(t.V, v)
 		// An internal step from an earlier pair?
-		if s := t.pick(m.And(m.And(t.fromU(u, k), t.intXV), cv), t.X); s != nil {
+		if s := t.pick(m.And(t.fromU(u, k), m.And(t.intXV, cv)), t.X); s != nil {
 			x := s[0]
 			e, err := t.internalEdge(x, v)
 			if err != nil {
