@@ -77,7 +77,11 @@ func TestRandomPrograms(t *testing.T) {
 			continue
 		}
 		for _, name := range []string{"ef", "efopt"} {
+			failed := t.Failed()
 			res := testsuite.Check(t, engines[name](), p, engine.Query{})
+			if !failed && t.Failed() {
+				t.Logf("seed %d, %s:\n%s", seed, name, src)
+			}
 			if res.Verdict != ex.Verdict {
 				t.Errorf("seed %d, %s: %s %s, explicit %s\n%s", seed, name, res.Verdict, res.Reason, ex.Verdict, src)
 			}

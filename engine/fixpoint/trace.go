@@ -341,7 +341,18 @@ func (t *tracer) run() (*result.Trace, error) {
 	tr := &result.Trace{}
 	for i := len(segs) - 1; i >= 0; i-- {
 		for _, s := range segs[i] {
+			// The walk may pass another error location on its way (the
+			// pairs of a round are explained by any earlier pairs): the
+			// trace ends at the first.
+			proc, loc := t.enc.Loc(s.st.pc)
+			pr := p.Procs[proc]
+			if pr.Locations[loc].Error && pr.Locations[loc].Kind != ir.FailLoc {
+				s.edge = result.NoEdge
+			}
 			tr.Steps = append(tr.Steps, t.step(s, shift))
+			if s.edge == result.NoEdge || pr.Locations[pr.Edges[s.edge].To].Kind == ir.FailLoc {
+				return tr, nil
+			}
 		}
 	}
 	return tr, nil
