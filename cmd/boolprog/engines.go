@@ -10,6 +10,7 @@ import (
 	_ "boolprog/engine/conc"     // registers conc-eager and conc-lazy
 	_ "boolprog/engine/cpa"      // registers the cpa engine
 	_ "boolprog/engine/explicit" // registers the explicit engine
+	_ "boolprog/engine/fixpoint" // registers the ef and efopt engines
 	_ "boolprog/engine/summary"  // registers the summary engine
 )
 
