@@ -257,22 +257,10 @@ func (m *model) write(w io.Writer) {
 		pf("bool Started(State u) (true);\n\n")
 	}
 
-	order := []string{}
-	for i := 0; i < k+1; i++ {
-		if i > 0 {
-			order = append(order, fmt.Sprintf("t%d < t%d", i-1, i))
-		}
-	}
-	order = append(order, fmt.Sprintf("t%d < cs", k), "cs < ecs")
-	prev := "ecs"
-	for i := 1; i <= k; i++ {
-		order = append(order, fmt.Sprintf("%s < g%d", prev, i))
-		prev = fmt.Sprintf("g%d", i)
-	}
-	order = append(order, prev+" < u", "u ~+ v")
+	order := m.order()
 	a := m.args()
 	pf("// Reach(u, v, ecs, cs, g, t): a run with cs context switches, the i-th at\n// globals g_i, context i run by thread t_i, brings thread t_cs to v, in a\n// procedure entered at u after ecs switches.\n")
-	pf("mu bool Reach(State u, State v, CS ecs, CS cs, %s)\n  %s\n(\n", m.params(), strings.Join(order, ", "))
+	pf("mu bool Reach(State u, State v, CS ecs, CS cs, %s)\n  %s\n(\n", m.params(), order)
 	pf("    (cs = 0 & ecs = 0 & EntryOf(cs, %s, u) & Started(u) & u = v)\n", a)
 	pf("  | (exists State x. (Reach(u, x, ecs, cs, %s) & ProgramInt(x, v)))\n", a)
 	pf("  | (exists State x, State y, CS e2. (Reach(x, y, e2, cs, %s) & IntoCall(y, u) & ecs = cs & u = v))\n", a)
@@ -292,4 +280,30 @@ func (m *model) write(w io.Writer) {
 		pf("\n  | (cs = 0 & (exists State u, State v. (InitReach(u, v) & Target(v))))")
 	}
 	pf(");\n\n(exists CS c. ErrorAt(c))\n")
+}
+
+// chain returns "a < b, b < c, ..." for the names given.
+func chain(names ...string) []string {
+	var out []string
+	for i := 1; i < len(names); i++ {
+		out = append(out, names[i-1]+" < "+names[i])
+	}
+	return out
+}
+
+// order returns the order constraints of Reach's parameters.
+func (m *model) order() string {
+	var ts, gs []string
+	for i := 0; i <= m.k; i++ {
+		ts = append(ts, fmt.Sprintf("t%d", i))
+	}
+	for i := 1; i <= m.k; i++ {
+		gs = append(gs, fmt.Sprintf("g%d", i))
+	}
+	// The two states on top, interleaved, then the switch counters, the
+	// globals at the switches and the schedule: measured on the Bluetooth
+	// model (1 adder + 1 stopper, 3 switches), 4 times faster than the
+	// schedule on top.
+	names := append(append([]string{"v", "cs", "ecs"}, gs...), ts...)
+	return strings.Join(append(chain(names...), "u ~+ v"), ", ")
 }
