@@ -13,6 +13,7 @@ import (
 )
 
 const muckeHead = `usage: boolprog mucke [flags] FILE.mu
+       boolprog mucke --emit conc [--bound cs:K] FILE.bp
 
 Evaluates a file of the fixed-point calculus in the input language of the
 solver Mucke, as the Getafix model checker writes it (package fix documents
@@ -22,6 +23,10 @@ and a final unnamed formula, the query, whose value it prints: "true" or
 file:line:col: message (exit 2). A run stopped by --timeout, --max-nodes, a
 signal, or a non-monotone definition that never stabilises prints
 "UNKNOWN: reason" (exit 5; 130/143 for SIGINT/SIGTERM).
+With --emit conc it writes instead the model that the engine conc-fix
+solves for a concurrent Boolean program in the Getafix convention (its
+query: is an error reachable within K context switches?), which this
+command then evaluates on its own.
 `
 
 func runMucke(ctx context.Context, args []string, s *streams) int {
@@ -36,12 +41,17 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	c.fs.BoolVar(&stats, "stats", false, "print each relation's iterations, BDD nodes and time, and the #size answers")
 	c.fs.DurationVar(&timeout, "timeout", 0, "give up after this long (e.g. 30s) with UNKNOWN; 0 means no limit")
 	c.fs.IntVar(&maxNodes, "max-nodes", 0, "BDD node limit (0: none); past it: UNKNOWN")
+	var ef emitFlags
+	ef.register(c)
 	files, err := c.parse(args, s)
 	if err != nil {
 		return c.flagError(s, err)
 	}
 	if len(files) != 1 {
 		return c.usageError(s, "want exactly one FILE, not %d", len(files))
+	}
+	if ef.model != "" {
+		return runEmit(&ef, &lf, c, files[0], s)
 	}
 	if timeout < 0 || maxNodes < 0 {
 		return c.usageError(s, "limits must not be negative")
