@@ -12,11 +12,13 @@ import (
 	"boolprog/engine"
 	"boolprog/engine/fixpoint"
 	"boolprog/fix"
+	"boolprog/result"
 	"boolprog/syntax"
 )
 
 const muckeHead = `usage: boolprog mucke [flags] FILE.mu
        boolprog mucke --emit ALG [-l LABEL] FILE.bp
+       boolprog mucke --emit conc [--bound cs:K] [-l LABEL] FILE.bp
 
 Evaluates a file of the fixed-point calculus in the input language of the
 solver Mucke, as the Getafix model checker writes it (package fix documents
@@ -35,6 +37,11 @@ written out as formulas, then the algorithm ALG: summary (the Getafix
 paper's §4.1), ef (§4.2) or efopt (§4.3), or the name of a file holding an
 algorithm of one's own (as for check --formula). Evaluating the model with
 boolprog mucke prints true iff an error location is reachable.
+
+With --emit conc it writes the model that the engine conc-fix
+solves for a concurrent Boolean program in the Getafix convention (its
+query: is an error reachable within K context switches?), which this
+command then evaluates on its own.
 `
 
 func runMucke(ctx context.Context, args []string, s *streams) int {
@@ -49,10 +56,8 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	c.fs.BoolVar(&stats, "stats", false, "print each relation's iterations, BDD nodes and time, and the #size answers")
 	c.fs.DurationVar(&timeout, "timeout", 0, "give up after this long (e.g. 30s) with UNKNOWN; 0 means no limit")
 	c.fs.IntVar(&maxNodes, "max-nodes", 0, "BDD node limit (0: none); past it: UNKNOWN")
-	var emit, target string
-	c.fs.StringVar(&emit, "emit", "", "write the model of the program FILE.bp for algorithm `ALG` (summary, ef, efopt or a formula file)")
-	c.fs.StringVar(&target, "target", "", "with --emit: the error label (default SLIC_ERROR); failing assertions are always errors")
-	c.fs.StringVar(&target, "l", "", "shorthand for --target")
+	var ef emitFlags
+	ef.register(c)
 	files, err := c.parse(args, s)
 	if err != nil {
 		return c.flagError(s, err)
@@ -60,6 +65,10 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	if len(files) != 1 {
 		return c.usageError(s, "want exactly one FILE, not %d", len(files))
 	}
+	if ef.model == "conc" {
+		return runEmit(&ef, &lf, c, files[0], s)
+	}
+	emit, target := ef.model, ef.target
 	if timeout < 0 || maxNodes < 0 {
 		return c.usageError(s, "limits must not be negative")
 	}
@@ -67,10 +76,13 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 		if stats || timeout > 0 || maxNodes > 0 {
 			return c.usageError(s, "--emit writes a model: --stats, --timeout and --max-nodes apply when evaluating one")
 		}
+		if ef.bound.b.Kind != result.Unbounded {
+			return c.usageError(s, "--bound applies only with --emit conc")
+		}
 		return emitModel(ctx, c, files[0], emit, target, &lf, s)
 	}
-	if target != "" {
-		return c.usageError(s, "--target applies only with --emit")
+	if target != "" || ef.bound.b.Kind != result.Unbounded {
+		return c.usageError(s, "--target and --bound apply only with --emit")
 	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
