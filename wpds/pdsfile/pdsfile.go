@@ -6,7 +6,7 @@
 // # Text format
 //
 // A file is a sequence of lines; '#' starts a comment. Names are letters,
-// digits, '_', '.', '$' and '\'' (not starting with a digit, except that
+// digits, '_', '.', '$' and '\” (not starting with a digit, except that
 // stack symbols may be numbers). The directives, in this order:
 //
 //	domain minpath             # bool, minpath or bitvector (default bool)
