@@ -5,9 +5,9 @@
 //
 // # Text format
 //
-// A file is a sequence of lines; '#' starts a comment. Names are letters,
-// digits, '_', '.', '$' and '\” (not starting with a digit, except that
-// stack symbols may be numbers). The directives, in this order:
+// A file is a sequence of lines; '#' starts a comment. Names are made of
+// letters, digits and the characters _ $ . and the apostrophe, and do not
+// start with a dot. The directives, in this order:
 //
 //	domain minpath             # bool, minpath or bitvector (default bool)
 //	bits x y z                 # bitvector only: the names of the bits (at most 64)
