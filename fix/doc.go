@@ -88,8 +88,9 @@
 // variables, allocated definition by definition in the order the
 // constraints ask; a quantified variable is interleaved with the
 // parameter of its type whose name ends the same way (t_pc1 beside
-// s_pc1), so that the renamings a recursive application needs keep the
-// order. Applying a relation renames its parameters onto the arguments
+// s_pc1), or, if no parameter has its type (in a query), with the first
+// quantified variable of its type, so that the renamings an application
+// needs keep the order. Applying a relation renames its parameters onto the arguments
 // (constants are fixed and quantified away first). Existential
 // quantification is pushed through disjunctions, and within a conjunction
 // each variable is quantified with [bdd.Manager.AndExists] as soon as no

@@ -405,10 +405,45 @@ type deadness struct {
 	live   *analysis.Live
 	slots  analysis.Slots
 	locals bool // locals of top frames may be dead
+
+	// Caller frames are numbered by their contents and their own
+	// caller's number, so that a key costs the top frames, not the whole
+	// stacks (frames are shared between configurations).
+	ids    map[*interp.Frame]int32
+	byKey  map[string]int32
+	keyBuf []byte
+}
+
+// frameID returns the number of a frame (0 for none): equal numbers for
+// equal stacks.
+func (d *deadness) frameID(f *interp.Frame) int32 {
+	if f == nil {
+		return 0
+	}
+	if n, ok := d.ids[f]; ok {
+		return n
+	}
+	k := fmt.Appendf(d.keyBuf[:0], "%d.%d.%d.%d.", d.frameID(f.Caller), f.Proc, f.Loc, f.Call)
+	for _, v := range f.Locals {
+		if v {
+			k = append(k, '1')
+		} else {
+			k = append(k, '0')
+		}
+	}
+	d.keyBuf = k
+	n, ok := d.byKey[string(k)]
+	if !ok {
+		n = int32(len(d.byKey) + 1)
+		d.byKey[string(k)] = n
+	}
+	d.ids[f] = n
+	return n
 }
 
 func newDeadness(p *ir.Program) *deadness {
-	d := &deadness{ng: len(p.Globals), slots: analysis.SlotsOf(p), locals: true}
+	d := &deadness{ng: len(p.Globals), slots: analysis.SlotsOf(p), locals: true,
+		ids: make(map[*interp.Frame]int32), byKey: make(map[string]int32)}
 	for _, proc := range p.Procs {
 		for _, e := range proc.Edges {
 			if st, ok := e.Op.(*ir.StartThread); ok && st.Goto >= 0 {
@@ -447,21 +482,22 @@ func (d *deadness) key(c interp.Config) string {
 	fmt.Fprintf(&b, "/%d/%d/%t", c.Running, c.Atomic, c.Init)
 	for _, top := range c.Threads {
 		b.WriteString("||")
-		for f := top; f != nil; f = f.Caller {
-			fmt.Fprintf(&b, "|%d.%d.%d.", f.Proc, f.Loc, f.Call)
-			var live analysis.Set
-			if f == top && f.Call < 0 && d.locals {
-				live = d.live.Live[f.Proc][f.Loc]
-			}
-			for j, v := range f.Locals {
-				switch {
-				case live != nil && !live.Has(d.slots.Local(j)):
-					b.WriteByte('-')
-				case v:
-					b.WriteByte('1')
-				default:
-					b.WriteByte('0')
-				}
+		if top == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%d.%d.%d.%d.", d.frameID(top.Caller), top.Proc, top.Loc, top.Call)
+		var live analysis.Set
+		if top.Call < 0 && d.locals {
+			live = d.live.Live[top.Proc][top.Loc]
+		}
+		for j, v := range top.Locals {
+			switch {
+			case live != nil && !live.Has(d.slots.Local(j)):
+				b.WriteByte('-')
+			case v:
+				b.WriteByte('1')
+			default:
+				b.WriteByte('0')
 			}
 		}
 	}
@@ -484,7 +520,9 @@ func errorReachableConcurrent(p *ir.Program) bool {
 			work = append(work, k)
 		}
 	}
-	add(p.Main, p.Procs[p.Main].Entry)
+	if p.Main >= 0 {
+		add(p.Main, p.Procs[p.Main].Entry)
+	}
 	if p.Init >= 0 {
 		add(p.Init, p.Procs[p.Init].Entry)
 	}
