@@ -23,7 +23,7 @@ func oracle(p *ir.Program, v ir.VarRef) [][]bool {
 	type key struct{ proc, entry int }
 	entered := map[key]bool{{p.Main, 1}: true}
 	summary := map[key][2]bool{} // exit values per entry value
-	reach := map[key][][2]bool{}  // per location, values reached
+	reach := map[key][][2]bool{} // per location, values reached
 	// effect gives the variable's value after an intraprocedural edge.
 	effect := func(op ir.Op, val int) int {
 		if as, ok := op.(*ir.Assign); ok {
