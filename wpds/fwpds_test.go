@@ -17,10 +17,13 @@ func TestFWPDSLarger(t *testing.T) {
 		fallback bool
 	}{
 		{"program bitvector", func(t *testing.T, post bool) (bool, Stats, Stats) {
-			return compareFWPDS(t, programPDS[GenKill](BitVector{}, 30, 40, 3, genKillWeight), post)
+			return compareFWPDS(t, programPDS[GenKill](BitVector{}, 30, 40, 3, genKillWeight, nil), post)
 		}, false},
 		{"program minpath", func(t *testing.T, post bool) (bool, Stats, Stats) {
-			return compareFWPDS(t, programPDS[Dist](MinPath{}, 30, 40, 4, minpath), post)
+			return compareFWPDS(t, programPDS[Dist](MinPath{}, 30, 40, 4, minpath, nil), post)
+		}, false},
+		{"program relations", func(t *testing.T, post bool) (bool, Stats, Stats) {
+			return compareFWPDS(t, programPDS[rel](relN{6}, 20, 40, 5, genRel(6), nil), post)
 		}, false},
 		{"chain bool", func(t *testing.T, post bool) (bool, Stats, Stats) {
 			return compareFWPDS(t, chainPDS(200), post)
