@@ -169,19 +169,15 @@ func PossiblyUninitialised(p *ir.Program, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	alphabet := pds.Symbols()
-	all := ^uint64(0) // at the start everything is uninitialised
+	top := a.TopSummaries(0) // per location, over every stack of callers
+	all := ^uint64(0)        // at the start everything is uninitialised
 	res := &Result{prog: p, Stats: a.Stats()}
 	for pi, pr := range p.Procs {
 		at := make([]Facts, len(pr.Locations))
 		reach := make([]bool, len(pr.Locations))
 		for li := range pr.Locations {
-			q := wpds.NewSet(1)
-			if err := q.AddAnyStack(0, e.sym[pi][li], alphabet); err != nil {
-				return nil, err
-			}
-			w := a.Summary(q)
-			if w.Bottom {
+			w, ok := top[e.sym[pi][li]]
+			if !ok {
 				continue
 			}
 			reach[li] = true
