@@ -118,7 +118,7 @@ type Stats struct {
 	Extends     int // calls of Extend
 	Combines    int // calls of Combine
 	Merges      int // calls of a merge function (EWPDS push rules)
-	Updates     int // times a transition's weight changed
+	Updates     int // times a transition's weight changed (FWPDS: an out-node's)
 	Transitions int // transitions in the result
 	States      int // states in the result
 	Stars       int // Kleene stars computed (FWPDS)
