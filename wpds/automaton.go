@@ -202,8 +202,10 @@ type Options struct {
 	// because loops are closed by a Kleene star (the semiring's Star if it
 	// is a Starrer, else repeated squaring) and weights are propagated in
 	// the order of their dependencies. Merge functions must satisfy path
-	// extension, in post* as in pre*. It cannot be combined with
-	// Witnesses or Differential. On dense systems, where the expressions
+	// extension, in post* as in pre*. With Witnesses it records the
+	// derivation of each weight through the expressions (thesis §4.2.1;
+	// stars are then computed by iteration, one round of the loop per
+	// part). It cannot be combined with Differential. On dense systems, where the expressions
 	// would grow cubically, it falls back to the chaotic saturation and
 	// says so in Stats.Fallback.
 	FWPDS bool

@@ -315,11 +315,11 @@ func checkRandom[W any](t *testing.T, seed int64, sr Semiring[W], weight func(*r
 		t.Fatal(err)
 	}
 	// So must FWPDS, transition by transition.
-	fpost, err := Poststar(p, startSet, Options{FWPDS: true})
+	fpost, err := Poststar(p, startSet, Options{FWPDS: true, Witnesses: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fpre, err := Prestar(p, target, Options{FWPDS: true})
+	fpre, err := Prestar(p, target, Options{FWPDS: true, Witnesses: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,6 +353,8 @@ func checkRandom[W any](t *testing.T, seed int64, sr Semiring[W], weight func(*r
 	}{
 		{"post*", post, fwd, func(pt Path[W], c Config) bool { return startSet.Accepts(pt.From) && pt.To.String() == c.String() }},
 		{"pre*", pre, bwd, func(pt Path[W], c Config) bool { return target.Accepts(pt.To) && pt.From.String() == c.String() }},
+		{"FWPDS post*", fpost, fwd, func(pt Path[W], c Config) bool { return startSet.Accepts(pt.From) && pt.To.String() == c.String() }},
+		{"FWPDS pre*", fpre, bwd, func(pt Path[W], c Config) bool { return target.Accepts(pt.To) && pt.From.String() == c.String() }},
 	} {
 		for _, c := range allConfigs(p.controls) {
 			s := dir.a.Weight(c)

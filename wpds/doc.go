@@ -37,8 +37,7 @@
 // One); pre* with merge functions needs them to satisfy path extension
 // (post* follows the operational semantics of §3.2.2, which §3.2.3 shows
 // correct without it, but the tests only use merges that satisfy it);
-// FWPDS needs path extension in both directions, records no witnesses,
-// and falls back to the chaotic saturation on dense systems whose path
+// FWPDS needs path extension in both directions and falls back to the chaotic saturation on dense systems whose path
 // expressions would grow cubically (Stats.Fallback).
 //
 // Inputs that break the rules of the model (a transition into a control

@@ -79,7 +79,7 @@ func compareFWPDS[W any](t *testing.T, p *PDS[W], post bool) (bool, Stats, Stats
 
 func TestFWPDSBadOptions(t *testing.T) {
 	p := chainPDS(2)
-	for _, opt := range []Options{{FWPDS: true, Witnesses: true}, {FWPDS: true, Differential: true}} {
+	for _, opt := range []Options{{FWPDS: true, Differential: true}, {FWPDS: true, Differential: true, Witnesses: true}} {
 		if _, err := Prestar(p, NewSet(1), opt); err == nil {
 			t.Errorf("%+v: no error", opt)
 		}

@@ -36,7 +36,7 @@ func runPDS(ctx context.Context, args []string, s *streams) int {
 	c.fs.BoolVar(&pre, "pre", false, "run pre* of the 'to' set instead of post* of the 'from' set")
 	c.fs.BoolVar(&witness, "witness", false, "print a rule sequence for each configuration of the query")
 	c.fs.IntVar(&limit, "witness-limit", 10000, "longest witness printed (rules)")
-	c.fs.BoolVar(&fwpds, "fwpds", false, "solve with FWPDS (path expressions, Lal's thesis ch. 4); no witnesses")
+	c.fs.BoolVar(&fwpds, "fwpds", false, "solve with FWPDS (path expressions, Lal's thesis ch. 4)")
 	c.fs.StringVar(&format, "format", "text", "output format: text or json")
 	files, err := c.parse(args, s)
 	if err != nil {
@@ -47,8 +47,6 @@ func runPDS(ctx context.Context, args []string, s *streams) int {
 		return c.usageError(s, "want exactly one FILE, not %d", len(files))
 	case format != "text" && format != "json":
 		return c.usageError(s, "--format must be text or json, not %q", format)
-	case fwpds && witness:
-		return c.usageError(s, "--fwpds records no witnesses: drop --witness or --fwpds")
 	case limit <= 0:
 		return c.usageError(s, "--witness-limit must be positive")
 	}

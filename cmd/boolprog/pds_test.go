@@ -24,7 +24,8 @@ func TestPDS(t *testing.T) {
 		{name: "missing from", args: []string{"pds", "-"}, stdin: "states p\n", code: exitInput, stderr: []string{":1:1: post* needs a 'from' line"}},
 		{name: "no file", args: []string{"pds"}, code: exitUsage, stderr: []string{"want exactly one FILE"}},
 		{name: "bad format", args: []string{"pds", "--format", "xml", calls}, code: exitUsage, stderr: []string{"--format must be text or json"}},
-		{name: "fwpds and witness", args: []string{"pds", "--fwpds", "--witness", calls}, code: exitUsage, stderr: []string{"no witnesses"}},
+		{name: "fwpds and witness", args: []string{"pds", "--fwpds", "--witness", "--pre", calls}, code: exitOK,
+			stdout: []string{"witness for <p, m0>: 6 rules from <p, m0> to <p, m2>, value 6"}},
 		{name: "missing file", args: []string{"pds", filepath.Join(dir, "nope.pds")}, code: exitInput, stderr: []string{"nope.pds"}},
 		{name: "help", args: []string{"pds", "-h"}, code: exitOK, stdout: []string{"usage: boolprog pds"}},
 	})

@@ -18,7 +18,7 @@ type Options struct {
 	Witness bool
 	// WitnessLimit bounds the length of a witness (default 10000).
 	WitnessLimit int
-	// FWPDS solves with wpds.Options.FWPDS; it cannot give witnesses.
+	// FWPDS solves with wpds.Options.FWPDS.
 	FWPDS bool
 }
 
@@ -68,9 +68,6 @@ type WitnessRule struct {
 
 // Solve answers the file's query.
 func Solve(f *File, opt Options) (*Result, error) {
-	if opt.FWPDS && opt.Witness {
-		return nil, fmt.Errorf("pdsfile: FWPDS records no witnesses")
-	}
 	switch f.Domain {
 	case MinPath:
 		return solve(f, opt, wpds.MinPath{}, func(w Weight) wpds.Dist { return w.Dist }, wpds.Dist.String)
