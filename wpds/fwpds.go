@@ -55,6 +55,12 @@ type expr[W any] struct {
 	// seen is the epoch of the last evaluation, changed the epoch of the
 	// last change of w (Fig. 4.4's last_seen and last_change).
 	seen, changed int
+	// clean says that no out-node below changed since the last
+	// evaluation. Fig. 4.4 traverses the whole expression to find out;
+	// instead a change of an out-node marks its ancestors (parents) dirty,
+	// so that an evaluation visits only what may have changed.
+	clean   bool
+	parents []*expr[W]
 }
 
 type prodKind uint8
@@ -126,14 +132,14 @@ func fallback[W any](p *PDS[W], in *Set, pre bool) (*Automaton[W], error) {
 
 func newFW[W any](a *Automaton[W], in *Set, pre bool) *fw[W] {
 	f := &fw[W]{
-		a: a, p: a.pds, sr: a.sr, pre: pre, index: map[tkey]int{},
-		byFromSym: map[fromSym][]int{}, byFrom: map[State][]int{}, epsInto: map[State][]int{},
+		a: a, p: a.pds, sr: a.sr, pre: pre, index: make(map[tkey]int, 2*len(a.pds.rules)),
+		byFromSym: make(map[fromSym][]int, 2*len(a.pds.rules)), byFrom: map[State][]int{}, epsInto: map[State][]int{},
 		epoch: 1, wit: a.witness,
 	}
 	f.starrer, _ = a.sr.(Starrer[W])
 	f.empty = &Witness[W]{Kind: WitnessSeq, Weight: f.sr.One(), Rule: -1}
-	f.zero = &expr[W]{op: opConst, w: f.sr.Zero(), changed: 1}
-	f.one = &expr[W]{op: opConst, w: f.sr.One(), changed: 1, wit: f.empty}
+	f.zero = &expr[W]{op: opConst, w: f.sr.Zero(), changed: 1, clean: true}
+	f.one = &expr[W]{op: opConst, w: f.sr.One(), changed: 1, wit: f.empty, clean: true}
 	for _, t := range in.trans {
 		f.root(f.node(t.from, t.sym, t.to), -1)
 	}
@@ -370,7 +376,7 @@ func (f *fw[W]) ruleConst(id RuleID) *expr[W] {
 		return f.konst(w)
 	}
 	f.nexpr++
-	return &expr[W]{op: opConst, w: w, changed: 1, wit: ruleWitness(id, w)}
+	return &expr[W]{op: opConst, w: w, changed: 1, wit: ruleWitness(id, w), clean: true}
 }
 
 // ruleOne is, with witnesses, a leaf of weight One that names rule id
@@ -380,7 +386,7 @@ func (f *fw[W]) ruleOne(id RuleID) *expr[W] {
 		return f.one
 	}
 	f.nexpr++
-	return &expr[W]{op: opConst, w: f.sr.One(), changed: 1, wit: ruleWitness(id, f.p.rules[id].Weight)}
+	return &expr[W]{op: opConst, w: f.sr.One(), changed: 1, wit: ruleWitness(id, f.p.rules[id].Weight), clean: true}
 }
 
 func (f *fw[W]) konst(w W) *expr[W] {
@@ -391,7 +397,7 @@ func (f *fw[W]) konst(w W) *expr[W] {
 		return f.one
 	}
 	f.nexpr++
-	return &expr[W]{op: opConst, w: w, changed: 1}
+	return &expr[W]{op: opConst, w: w, changed: 1, clean: true}
 }
 
 func (f *fw[W]) plus(x, y *expr[W]) *expr[W] {
@@ -401,8 +407,7 @@ func (f *fw[W]) plus(x, y *expr[W]) *expr[W] {
 	case y == nil || y == f.zero || x == y:
 		return x
 	}
-	f.nexpr++
-	return &expr[W]{op: opPlus, a: x, b: y}
+	return f.inner(&expr[W]{op: opPlus, a: x, b: y})
 }
 
 func (f *fw[W]) ext(x, y *expr[W]) *expr[W] {
@@ -414,8 +419,7 @@ func (f *fw[W]) ext(x, y *expr[W]) *expr[W] {
 	case y == f.one:
 		return x
 	}
-	f.nexpr++
-	return &expr[W]{op: opExt, a: x, b: y}
+	return f.inner(&expr[W]{op: opExt, a: x, b: y})
 }
 
 // seq is "x, then y" along a TDG path: in pre* a production puts the
@@ -431,16 +435,40 @@ func (f *fw[W]) star(x *expr[W]) *expr[W] {
 	if x == f.zero || x == f.one {
 		return f.one
 	}
-	f.nexpr++
-	return &expr[W]{op: opStar, a: x}
+	return f.inner(&expr[W]{op: opStar, a: x})
 }
 
 func (f *fw[W]) mergeOne(rule RuleID, x *expr[W]) *expr[W] {
 	if x == f.zero {
 		return f.zero
 	}
+	return f.inner(&expr[W]{op: opMergeOne, a: x, rule: rule})
+}
+
+// inner registers a new inner node with its children, whose changes make
+// it dirty.
+func (f *fw[W]) inner(e *expr[W]) *expr[W] {
 	f.nexpr++
-	return &expr[W]{op: opMergeOne, a: x, rule: rule}
+	for _, c := range []*expr[W]{e.a, e.b} {
+		if c != nil && c.op != opConst {
+			c.parents = append(c.parents, e)
+		}
+	}
+	return e
+}
+
+// dirty marks the ancestors of the out-node x, whose weight changed. A
+// dirty node's ancestors are dirty already, which stops the walk.
+func (f *fw[W]) dirty(x *expr[W]) {
+	stack := append([]*expr[W](nil), x.parents...)
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e.clean {
+			e.clean = false
+			stack = append(stack, e.parents...)
+		}
+	}
 }
 
 type gedge[W any] struct {
@@ -458,14 +486,41 @@ func (f *fw[W]) solve() *Automaton[W] {
 	varOf := func(b int) *expr[W] {
 		if vars[b] == nil {
 			f.nexpr++
-			vars[b] = &expr[W]{op: opVar, w: f.sr.Zero(), changed: 1}
+			vars[b] = &expr[W]{op: opVar, w: f.sr.Zero(), changed: 1, clean: true}
 		}
 		return vars[b]
 	}
 	base := make([]*expr[W], n)
+	// The adjacency lists are cut from three arrays, sized by a first
+	// pass over the productions, rather than grown one append at a time.
+	nin, nsucc, ndeps := make([]int, n), make([]int, n), make([]int, n)
+	for _, pr := range f.prods {
+		switch pr.kind {
+		case prodGuard:
+			ndeps[pr.a]++
+		case prodUnary, prodBinary:
+			nin[pr.head]++
+			nsucc[pr.a]++
+			ndeps[pr.a]++
+			if pr.kind == prodBinary {
+				ndeps[pr.b]++
+			}
+		}
+	}
 	in := make([][]gedge[W], n)
 	succ := make([][]int, n) // the cut graph G
 	deps := make([][]int, n) // G plus the out-node dependencies: the whole TDG
+	inArr := make([]gedge[W], 0, len(f.prods))
+	succArr := make([]int, 0, len(f.prods))
+	depsArr := make([]int, 0, 2*len(f.prods))
+	for v := 0; v < n; v++ {
+		in[v] = inArr[len(inArr) : len(inArr) : len(inArr)+nin[v]]
+		inArr = inArr[:len(inArr)+nin[v]]
+		succ[v] = succArr[len(succArr) : len(succArr) : len(succArr)+nsucc[v]]
+		succArr = succArr[:len(succArr)+nsucc[v]]
+		deps[v] = depsArr[len(depsArr) : len(depsArr) : len(depsArr)+ndeps[v]]
+		depsArr = depsArr[:len(depsArr)+ndeps[v]]
+	}
 	guards := make([]*expr[W], n)
 	for _, pr := range f.prods {
 		switch pr.kind {
@@ -477,7 +532,9 @@ func (f *fw[W]) solve() *Automaton[W] {
 				guards[pr.head] = g
 				base[pr.head] = f.plus(base[pr.head], g)
 			}
-			g.args = append(g.args, varOf(pr.a))
+			x := varOf(pr.a)
+			g.args = append(g.args, x)
+			x.parents = append(x.parents, g)
 			deps[pr.a] = append(deps[pr.a], pr.head)
 			continue
 		case prodRoot:
@@ -562,6 +619,7 @@ func (f *fw[W]) solve() *Automaton[W] {
 				if x := vars[o]; !f.sr.Equal(x.w, P[o].w) {
 					f.epoch++
 					x.w, x.seen, x.changed, x.wit = P[o].w, f.epoch, f.epoch, P[o].wit
+					f.dirty(x)
 					f.a.stats.Updates++
 					if len(c) > 1 || f.selfDep(o, deps) {
 						changed = true
@@ -697,9 +755,10 @@ func (f *fw[W]) eliminate(c []int, ci int, comp []int, in [][]gedge[W], P []*exp
 // eval brings e.w up to date with the out-nodes (Fig. 4.4): it computes a
 // node again only if a child changed since the node was last evaluated.
 func (f *fw[W]) eval(e *expr[W]) {
-	if e.seen == f.epoch || e.op == opConst || e.op == opVar {
+	if e.clean {
 		return
 	}
+	e.clean = true
 	st := &f.a.stats
 	var m int
 	var w W
