@@ -8,6 +8,7 @@ import (
 
 	"boolprog/engine"
 	_ "boolprog/engine/explicit" // registers the explicit engine
+	_ "boolprog/engine/pushdown" // registers the post* and pre* engines
 	_ "boolprog/engine/summary"  // registers the summary engine
 )
 
