@@ -2,6 +2,7 @@ package bdd
 
 import (
 	"math/rand"
+	"os"
 	"testing"
 )
 
@@ -149,5 +150,33 @@ func TestSetVarOrder(t *testing.T) {
 	}
 	if err := m.AddBlock(m.VarAtLevel(0), m.VarAtLevel(2)); err == nil {
 		t.Fatal("non-contiguous block accepted")
+	}
+}
+
+// TestStressReorder reruns the truth-table tests of the operations with
+// the order changed at the start of every operation (ReorderStress, with
+// blocks): every result must still be the right function. (SatOne's
+// answer depends on the order by definition; its test is left out.)
+func TestStressReorder(t *testing.T) {
+	stressWorlds = true
+	defer func() { stressWorlds = false }()
+	tests := []struct {
+		name string
+		fn   func(*testing.T)
+		long bool // only with BOOLPROG_LONG=1: the slowest under stress
+	}{
+		{"connectives", TestConnectivesAgainstTruthTables, false},
+		{"ite", TestIteAgainstTruthTables, false},
+		{"quantifiers", TestQuantifiers, false},
+		{"replace and compose", TestReplaceAndCompose, false},
+		{"restrict and constrain", TestRestrictConstrain, true},
+		{"canonicity", TestCanonicity, false},
+		{"gc keeps roots", TestGCKeepsRootsAndTemporaries, true},
+	}
+	for _, tc := range tests {
+		if tc.long && os.Getenv("BOOLPROG_LONG") != "1" || testing.Short() && tc.name != "connectives" {
+			continue
+		}
+		t.Run(tc.name, tc.fn)
 	}
 }
