@@ -50,7 +50,7 @@ func TestConformance(t *testing.T) {
 // TestRandomPrograms compares both engines with the explicit engine on
 // generated programs (seeds 1..150; 1..1000 with -long): the same verdict,
 // and for unsafe programs a trace that interp.Replay accepts (testsuite.Check
-// replays it).
+// replays it). Every third seed also runs them with FWPDS.
 func TestRandomPrograms(t *testing.T) {
 	n := 150
 	if longTests() {
@@ -69,9 +69,15 @@ func TestRandomPrograms(t *testing.T) {
 			continue
 		}
 		for _, dir := range directions {
-			res := testsuite.Check(t, pushdown.New(dir), p, engine.Query{})
-			if res.Verdict != ex.Verdict {
-				t.Errorf("seed %d: %s says %s (%s), explicit %s\n%s", seed, res.Engine, res.Verdict, res.Reason, ex.Verdict, src)
+			opts := []pushdown.Options{{}}
+			if seed%3 == 0 {
+				opts = append(opts, pushdown.Options{FWPDS: true})
+			}
+			for _, o := range opts {
+				res := testsuite.Check(t, pushdown.NewWithOptions(dir, o), p, engine.Query{})
+				if res.Verdict != ex.Verdict {
+					t.Errorf("seed %d: %s (%+v) says %s (%s), explicit %s\n%s", seed, res.Engine, o, res.Verdict, res.Reason, ex.Verdict, src)
+				}
 			}
 		}
 		if ex.Verdict == result.Unsafe {

@@ -54,6 +54,8 @@ type model struct {
 	// startSym and sinkSym are the artificial symbols before the entry of
 	// main and after the error locations.
 	startSym, sinkSym wpds.Symbol
+	// fwpds: saturate with FWPDS (no witnesses) rather than with witnesses.
+	fwpds bool
 
 	allCur, allNext, allMid, allCurNext *bdd.VarSet
 	curToNext, nextToCur                *bdd.Pairs

@@ -23,6 +23,11 @@
 // automaton's states for a stack with a non-empty weight), pre* off the
 // weight of ⟨entry of main⟩.
 //
+// With Options.FWPDS (the engines' flag --fwpds) the saturation that
+// decides the program is FWPDS (Lal's thesis ch. 4, wpds.Options.FWPDS);
+// an unsafe program is then saturated a second time, chaotically with
+// witnesses, for its trace.
+//
 // # Traces
 //
 // Both engines record witnesses and expand the one of the error into a rule
@@ -50,6 +55,7 @@ package pushdown
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"time"
 
@@ -79,11 +85,33 @@ const (
 
 // Engine is the post* or pre* engine.
 type Engine struct {
-	dir Direction
+	dir  Direction
+	opts Options
+}
+
+// Options configure an engine.
+type Options struct {
+	// FWPDS saturates with path expressions (wpds.Options.FWPDS, Lal's
+	// thesis ch. 4) to decide the program; FWPDS records no witnesses, so
+	// an unsafe program is saturated a second time, chaotically with
+	// witnesses, for its trace.
+	FWPDS bool
 }
 
 // New returns the engine that saturates in direction dir.
 func New(dir Direction) *Engine { return &Engine{dir: dir} }
+
+// NewWithOptions returns the engine that saturates in direction dir with
+// the given options.
+func NewWithOptions(dir Direction, opts Options) *Engine { return &Engine{dir: dir, opts: opts} }
+
+// flags defines the engines' own flag, --fwpds.
+func flags(dir Direction) func(fs *flag.FlagSet) func() (engine.Engine, error) {
+	return func(fs *flag.FlagSet) func() (engine.Engine, error) {
+		fw := fs.Bool("fwpds", false, "decide with FWPDS (path expressions, Lal ch. 4); a trace takes a second, plain saturation")
+		return func() (engine.Engine, error) { return NewWithOptions(dir, Options{FWPDS: *fw}), nil }
+	}
+}
 
 // Name returns "post*" or "pre*".
 func (e *Engine) Name() string {
@@ -107,13 +135,13 @@ func init() {
 	engine.Register(engine.Info{
 		Names:       []string{NamePost, "poststar"},
 		Doc:         "post*: the program as an extended weighted pushdown system with BDD relations as weights, forward saturation (Lal)",
-		Flags:       engine.NoFlags(func() engine.Engine { return New(Forward) }),
+		Flags:       flags(Forward),
 		NodeLimited: true,
 	})
 	engine.Register(engine.Info{
 		Names:       []string{NamePre, "prestar"},
 		Doc:         "pre*: the program as an extended weighted pushdown system with BDD relations as weights, backward saturation (Lal)",
-		Flags:       engine.NoFlags(func() engine.Engine { return New(Backward) }),
+		Flags:       flags(Backward),
 		NodeLimited: true,
 	})
 }
@@ -174,6 +202,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (res 
 	start := time.Now()
 	q.Report(result.PhaseReach, "")
 	md := newModel(ctx, p, m)
+	md.fwpds = e.opts.FWPDS
 	defer md.release()
 	res.Stats.Set("rules", int64(len(md.pds.Rules())))
 	var run []rstep
@@ -221,13 +250,37 @@ func setBDDStats(r *result.Result, m *bdd.Manager) {
 	r.Stats.Set("bdd_vars", int64(st.Vars))
 }
 
-func setSatStats(r *result.Result, st wpds.Stats) {
+// setSatStats records the figures of a saturation; those of the second,
+// plain saturation that gives an FWPDS run its witnesses are prefixed
+// "witness_".
+func setSatStats(r *result.Result, st wpds.Stats, fwpds bool) {
+	if _, ok := r.Stats.Counters["fwpds_stars"]; ok && !fwpds {
+		r.Stats.Set("witness_extends", int64(st.Extends))
+		r.Stats.Set("witness_combines", int64(st.Combines))
+		return
+	}
+	if fwpds {
+		r.Stats.Set("fwpds_stars", int64(st.Stars))
+		r.Stats.Set("fwpds_expr_nodes", int64(st.ExprNodes))
+		if st.Fallback {
+			r.Stats.Set("fwpds_fallback", 1)
+		}
+	}
 	r.Stats.States = int64(st.Transitions)
 	r.Stats.Set("transitions", int64(st.Transitions))
 	r.Stats.Set("automaton_states", int64(st.States))
 	r.Stats.Set("extends", int64(st.Extends))
 	r.Stats.Set("combines", int64(st.Combines))
 	r.Stats.Set("merges", int64(st.Merges))
+}
+
+// satOptions are the options of the saturation: FWPDS to decide, or the
+// plain one with witnesses.
+func (md *model) satOptions() wpds.Options {
+	if md.fwpds {
+		return wpds.Options{FWPDS: true}
+	}
+	return wpds.Options{Witnesses: true}
 }
 
 // errorSyms returns the stack symbols of the error locations.
@@ -278,14 +331,21 @@ func (md *model) errorSet() (*wpds.Set, wpds.State) {
 func (md *model) backward(res *result.Result) (*result.Property, []rstep, []bool, error) {
 	target, n := md.errorSet()
 	md.sr.gc = true
-	a, err := wpds.Prestar(md.pds, target, wpds.Options{Witnesses: true})
+	a, err := wpds.Prestar(md.pds, target, md.satOptions())
 	md.sr.gc = false
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	setSatStats(res, a.Stats())
+	setSatStats(res, a.Stats(), md.fwpds)
 	main := md.p.Procs[md.p.Main]
 	g := md.sym(main.Index, main.Entry)
+	if md.fwpds {
+		if a.Weight(wpds.Config{State: control, Stack: []wpds.Symbol{g}}).R == bdd.False {
+			return nil, nil, nil, md.m.Err()
+		}
+		md.fwpds = false // unsafe: saturate again, with witnesses
+		return md.backward(res)
+	}
 	wit := a.TransitionWitness(control, g, n)
 	if wit == nil || wit.Weight.R == bdd.False {
 		return nil, nil, nil, md.m.Err()
@@ -356,12 +416,12 @@ type delta struct {
 func (md *model) forward(res *result.Result) (*result.Property, []rstep, []bool, error) {
 	m := md.m
 	md.sr.gc = true
-	a, err := wpds.Poststar(md.pds, md.startSet(), wpds.Options{Witnesses: true})
+	a, err := wpds.Poststar(md.pds, md.startSet(), md.satOptions())
 	md.sr.gc = false
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	setSatStats(res, a.Stats())
+	setSatStats(res, a.Stats(), md.fwpds)
 	type trans struct {
 		wpds.Transition[symbolic.Rel]
 		eff symbolic.Rel
@@ -463,6 +523,10 @@ func (md *model) forward(res *result.Result) (*result.Property, []rstep, []bool,
 	}
 	if top == nil {
 		return nil, nil, nil, nil
+	}
+	if md.fwpds {
+		md.fwpds = false // unsafe: saturate again, with witnesses
+		return md.forward(res)
 	}
 	x := md.pick(md.image(dTop.set.Node(), top.eff))
 	if x == nil {
