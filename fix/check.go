@@ -453,6 +453,9 @@ func (c *checker) relation(def *definition) {
 			}
 		}
 	}
+	if d.Body == nil {
+		return // declared only: provided from Go
+	}
 	c.formula(d.Body)
 }
 

@@ -30,9 +30,15 @@
 //	mu bool Reach(Node x) ( x=0 | exists Node y. (Reach(y) & Edge(y, x)) );
 //	nu bool Live(Node x) ( exists Node y. (Edge(x, y) & Live(y)) );
 //
-// A plain bool relation is defined once and may not be recursive. A mu
-// relation is the least relation satisfying its equation, a nu relation
-// the greatest. Relations may use relations defined later in the file, and
+// A plain bool relation is defined once and may not be recursive. It may
+// also be declared without a body, its value coming from a Go program (see
+// [Solver.Provide]); package engine/fixpoint declares a program's
+// relations so:
+//
+//	bool ProgramInt(State x, State v) x ~+ v;
+//
+// A mu relation is the least relation satisfying its equation, a nu
+// relation the greatest. Relations may use relations defined later in the file, and
 // mu and nu relations may depend on each other (see Evaluation for what
 // such a system means).
 //
@@ -73,8 +79,8 @@
 //	(exists Node x. Reach(x) & x=2);
 //
 // This is the part of Mucke's language that Getafix uses; Mucke's other
-// constructs (arithmetic on enums, less-than between values, prototypes
-// without a body, ...) are not accepted.
+// constructs (arithmetic on enums, less-than between values, ...) are not
+// accepted.
 //
 // # Evaluation
 //
@@ -82,8 +88,9 @@
 // variables, allocated definition by definition in the order the
 // constraints ask; a quantified variable is interleaved with the
 // parameter of its type whose name ends the same way (t_pc1 beside
-// s_pc1), so that the renamings a recursive application needs keep the
-// order. Applying a relation renames its parameters onto the arguments
+// s_pc1), or, if no parameter has its type (in a query), with the first
+// quantified variable of its type, so that the renamings an application
+// needs keep the order. Applying a relation renames its parameters onto the arguments
 // (constants are fixed and quantified away first). Existential
 // quantification is pushed through disjunctions, and within a conjunction
 // each variable is quantified with [bdd.Manager.AndExists] as soon as no
@@ -107,6 +114,17 @@
 // latest values): for such monotone systems the result is the same and the
 // cost far lower. Parts of a recursive body that do not mention the
 // component are computed once and reused in every round.
+//
+// # Relations from Go
+//
+// [Solve] evaluates a file on its own. A [Solver] lets a Go program take
+// part: [NewSolver] checks the file and allocates the BDD variables,
+// [Solver.Bits] says which variables hold a parameter (or a field of it),
+// [Solver.Provide] gives the value of a declared relation (or replaces a
+// plain definition) as a BDD of [Solver.Manager], [Solver.Track] keeps the
+// tuples each round adds to a relation, and after [Solver.Solve] the
+// values ([Solver.Value]) and rounds ([Solver.Layers]) can be read until
+// [Solver.Release].
 //
 // Limits: the context is checked every few hundred evaluation steps, but
 // one very large BDD operation is not interrupted; the node limit

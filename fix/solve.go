@@ -86,34 +86,17 @@ type Size struct {
 // returned too, with the statistics of the relations finished so far; a
 // file that does not check gives a nil Answer and the ErrorList.
 func Solve(ctx context.Context, f *File, opts Options) (*Answer, error) {
-	start := time.Now()
-	if !f.checked {
-		if err := Check(f); err != nil {
-			return nil, err
-		}
+	sv, err := NewSolver(f, opts)
+	if err != nil {
+		return nil, err
 	}
-	s := &solver{
-		ctx:     ctx,
-		in:      f.info,
-		m:       bdd.New(bdd.Config{MaxNodes: opts.MaxNodes}),
-		bits:    map[*variable][]int{},
-		val:     map[*definition]*bdd.Root{},
-		cache:   map[Expr]*bdd.Root{},
-		volat:   map[Expr]bool{},
-		free:    map[Expr]map[*variable]bool{},
-		plans:   map[*Apply]*applyPlan{},
-		domains: map[*variable]bdd.Node{},
-	}
-	s.layout()
-	ans := &Answer{Vars: s.nvars}
-	err := s.run(ans)
-	ans.PeakNodes = s.m.Stats().PeakNodes
-	ans.Time = time.Since(start)
-	return ans, err
+	defer sv.Release()
+	return sv.Solve(ctx)
 }
 
 type solver struct {
 	ctx      context.Context
+	file     string
 	in       *info
 	m        *bdd.Manager
 	nvars    int
@@ -129,13 +112,22 @@ type solver struct {
 	monotone bool  // the component uses itself only positively
 	ops      int   // evaluation steps, to pace context checks
 	stop     error // the context's error once seen
+
+	outside map[*definition]bool // read by the query, another component, #size or Track
+	memo    map[*definition]*memoEntry
+	closure map[*definition]map[*definition]bool
+
+	provided map[*definition]*bdd.Root   // values given by Solver.Provide
+	tracked  map[*definition]bool        // Solver.Track
+	layers   map[*definition][]*bdd.Root // the tuples each round added
 }
 
 // layout allocates the BDD variables: definition after definition, the
 // parameters in the order their constraints give; each quantified
 // variable interleaved with the parameter of its type whose name ends
 // most like its own (t_pc1 with s_pc1), so that renaming one into the
-// other keeps the order.
+// other keeps the order, or if no parameter has its type, with the first
+// quantified variable of its type.
 func (s *solver) layout() {
 	defs := append([]*definition(nil), s.in.defs...)
 	if s.in.query != nil {
@@ -161,9 +153,18 @@ func (s *solver) layout() {
 		if d.rel != nil {
 			cs = consByName(names[:len(d.params)], d.rel.Order)
 		}
+		firstOfType := map[typ]int{}
 		for i, v := range d.vars[len(d.params):] {
 			if p := nearest(v, d.params); p != nil {
 				cs = append(cs, orderCons{a: p.index, b: len(d.params) + i, interleave: true})
+			} else if j, ok := firstOfType[v.typ]; ok {
+				// No parameter of its type (a query's variables): with
+				// the first quantified variable of its type, so that
+				// applications that relate them (R(u, v) with R's u ~+ v)
+				// rename in order.
+				cs = append(cs, orderCons{a: j, b: len(d.params) + i, interleave: true})
+			} else {
+				firstOfType[v.typ] = len(d.params) + i
 			}
 		}
 		order := arrange(items, cs)
@@ -204,15 +205,34 @@ func (s *solver) keep(n bdd.Node) bdd.Node {
 	return n
 }
 
+// release frees every root of the solver.
+func (s *solver) release() {
+	for _, r := range s.roots {
+		r.Release()
+	}
+	s.roots = nil
+	for e, r := range s.cache {
+		r.Release()
+		delete(s.cache, e)
+	}
+}
+
 func (s *solver) run(ans *Answer) error {
-	defer func() {
-		for _, r := range s.roots {
-			r.Release()
+	s.outside = map[*definition]bool{}
+	users := s.in.defs
+	if s.in.query != nil {
+		users = append(users[:len(users):len(users)], s.in.query)
+	}
+	for _, e := range users {
+		for d := range e.deps {
+			if e.scc != d.scc || e == s.in.query {
+				s.outside[d] = true
+			}
 		}
-		for _, r := range s.cache {
-			r.Release()
+		if e.sizes || s.tracked[e] {
+			s.outside[e] = true
 		}
-	}()
+	}
 	// Group the relations by component; components were numbered so that
 	// one comes after every component it uses.
 	byComp := map[int][]*definition{}
@@ -263,6 +283,9 @@ func (s *solver) run(ans *Answer) error {
 // same iteration, watched for cycles.
 func (s *solver) component(c int, members []*definition, ans *Answer) error {
 	s.scc = c
+	if d := members[0]; len(members) == 1 && (s.provided[d] != nil || d.body == nil) {
+		return s.given(d, ans)
+	}
 	recursive := len(members) > 1 || members[0].deps[members[0]]
 	stats := map[*definition]*RelStats{}
 	simple, allPositive := true, true
@@ -280,8 +303,27 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 	if !recursive || simple {
 		err = s.simultaneous(members, recursive, stats)
 	} else {
+		// Only the members that something outside the component reads
+		// need their own outermost evaluation; the others keep the values
+		// of the inner evaluations of the last round (each outermost
+		// evaluation recomputes them inside anyway).
+		need := map[*definition]bool{}
+		for _, d := range members {
+			need[d] = s.outside[d]
+		}
+		if len(need) == 0 || !anyTrue(need) {
+			for _, d := range members {
+				need[d] = true
+			}
+		}
+		s.memo = map[*definition]*memoEntry{}
+		s.closure = closureOf(members)
+		defer s.dropMemo()
 		final := make([]bdd.Node, len(members))
 		for i, d := range members {
+			if !need[d] {
+				continue
+			}
 			var v *bdd.Root
 			if v, err = s.nested(d, members, nil, stats); err != nil {
 				break
@@ -291,7 +333,9 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 		}
 		if err == nil {
 			for i, d := range members {
-				s.val[d].Set(final[i])
+				if need[d] {
+					s.val[d].Set(final[i])
+				}
 			}
 		}
 	}
@@ -308,6 +352,32 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 		delete(s.cache, e)
 	}
 	return nil
+}
+
+// given sets the value of a relation provided from Go, or fails for a
+// declaration without a body that was not provided.
+func (s *solver) given(d *definition, ans *Answer) error {
+	p := s.provided[d]
+	if p == nil {
+		return fmt.Errorf("%s:%d:%d: relation %s is declared without a body and no value was provided", s.file, d.rel.Pos.Line, d.rel.Pos.Col, d.name)
+	}
+	t0 := time.Now()
+	v := s.m.And(p.Node(), s.domain(d.params))
+	if err := s.m.Err(); err != nil {
+		return fmt.Errorf("%s: %w", d.name, err)
+	}
+	s.val[d] = s.m.Keep(v)
+	s.roots = append(s.roots, s.val[d])
+	ans.Relations = append(ans.Relations, RelStats{Name: d.name, Kind: d.kind, Nodes: s.m.NodeCount(v), Time: time.Since(t0)})
+	return nil
+}
+
+// record keeps the tuples that a round added to a tracked relation (from
+// old to v).
+func (s *solver) record(d *definition, v, old bdd.Node) {
+	if s.tracked[d] {
+		s.layers[d] = append(s.layers[d], s.m.Keep(s.m.And(v, s.m.Not(old))))
+	}
 }
 
 // init is the starting value of a relation: false for mu (and for
@@ -367,6 +437,7 @@ func (s *solver) simultaneous(members []*definition, recursive bool, stats map[*
 				return err
 			}
 			if v != s.val[d].Node() {
+				s.record(d, v, s.val[d].Node())
 				s.val[d].Set(v)
 				version[d]++
 				changed = recursive
@@ -406,7 +477,7 @@ func (s *solver) nested(r *definition, members []*definition, fixed map[*definit
 			if _, isFixed := env[d]; isFixed || !r.deps[d] {
 				continue
 			}
-			v, err := s.nested(d, members, env, stats)
+			v, err := s.inner(d, members, env, stats)
 			if err != nil {
 				cur.Release()
 				return nil, err
@@ -440,9 +511,100 @@ func (s *solver) nested(r *definition, members []*definition, fixed map[*definit
 		if !s.monotone { // a monotone iteration cannot cycle
 			history = append(history, s.m.Keep(cur.Node()))
 		}
+		if fixed == nil {
+			s.record(r, v, cur.Node())
+		}
 		cur.Set(v)
 		s.m.Safepoint()
 	}
+}
+
+// memoEntry is the value of an inner relation and the values of the
+// fixed relations it was computed with.
+type memoEntry struct {
+	key map[*definition]bdd.Node
+	val *bdd.Root
+}
+
+// inner computes an inner member d of a nested evaluation with the
+// relations of env fixed. Its value depends only on the fixed relations
+// it reaches through its dependencies, so when those have the values of
+// its last computation, that value is reused: an inner relation that does
+// not depend on the relation iterated around it is computed once per
+// change of what it does depend on (efopt's Relevant, for one).
+func (s *solver) inner(d *definition, members []*definition, env map[*definition]*bdd.Root, stats map[*definition]*RelStats) (*bdd.Root, error) {
+	key := map[*definition]bdd.Node{}
+	for e, v := range env {
+		if s.closure[d][e] {
+			key[e] = v.Node()
+		}
+	}
+	if m := s.memo[d]; m != nil && sameKey(m.key, key) {
+		return s.m.Keep(m.val.Node()), nil
+	}
+	v, err := s.nested(d, members, env, stats)
+	if err != nil {
+		return nil, err
+	}
+	if old := s.memo[d]; old != nil {
+		old.val.Release()
+	}
+	s.memo[d] = &memoEntry{key: key, val: s.m.Keep(v.Node())}
+	return v, nil
+}
+
+func sameKey(a, b map[*definition]bdd.Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *solver) dropMemo() {
+	for _, m := range s.memo {
+		m.val.Release()
+	}
+	s.memo = nil
+}
+
+// closureOf gives, for each member, the members it reaches through its
+// dependencies (itself included when it is recursive).
+func closureOf(members []*definition) map[*definition]map[*definition]bool {
+	in := map[*definition]bool{}
+	for _, d := range members {
+		in[d] = true
+	}
+	out := map[*definition]map[*definition]bool{}
+	for _, d := range members {
+		seen := map[*definition]bool{}
+		stack := []*definition{d}
+		for len(stack) > 0 {
+			e := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for f := range e.deps {
+				if in[f] && !seen[f] {
+					seen[f] = true
+					stack = append(stack, f)
+				}
+			}
+		}
+		out[d] = seen
+	}
+	return out
+}
+
+func anyTrue(m map[*definition]bool) bool {
+	for _, v := range m {
+		if v {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrNoFixedPoint is the error of Solve when the iteration of a

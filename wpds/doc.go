@@ -21,11 +21,21 @@
 // extends, combines and merges that the saturation used, and
 // Options.Differential propagates weight gains instead of whole weights.
 //
+// Options.FWPDS computes the same automata by the method of Lal's thesis,
+// ch. 4: the transition dependence graph is cut at push rules into
+// intragraphs, each solved by path expressions (Kleene stars close its
+// loops), and the out-node equations that connect them are solved one
+// recursive component after another with incremental re-evaluation. It
+// uses fewer extends and combines than the chaotic saturation when loops
+// and calls are many; BenchmarkFWPDS compares the two.
+//
 // Limits: the input sets are unweighted (every input transition has weight
 // One); pre* with merge functions needs them to satisfy path extension
 // (post* follows the operational semantics of §3.2.2, which §3.2.3 shows
 // correct without it, but the tests only use merges that satisfy it);
-// FWPDS (thesis ch. 4) is not implemented.
+// FWPDS needs path extension in both directions, records no witnesses,
+// and falls back to the chaotic saturation on dense systems whose path
+// expressions would grow cubically (Stats.Fallback).
 //
 // Inputs that break the rules of the model (a transition into a control
 // state, a state out of range) are errors from Set.Add and PDS.Add; the

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"boolprog/engine"
+	_ "boolprog/engine/conc"     // registers conc-eager and conc-lazy
+	_ "boolprog/engine/cpa"      // registers the cpa engine
 	_ "boolprog/engine/explicit" // registers the explicit engine
 	_ "boolprog/engine/summary"  // registers the summary engine
 )

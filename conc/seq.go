@@ -1,0 +1,731 @@
+package conc
+
+import (
+	"fmt"
+	"strings"
+
+	"boolprog/ir"
+	"boolprog/syntax"
+)
+
+// Goal is what a sequential program reaches at its error locations.
+type Goal int
+
+// The goals.
+const (
+	// GoalError: an error of the concurrent program (a failing assertion
+	// or the target label) within the bound.
+	GoalError Goal = iota
+	// GoalOverflow: a thread creation beyond Model.MaxThreads within the
+	// bound (the run the bound cut); its error label is OverflowLabel.
+	GoalOverflow
+)
+
+// OverflowLabel is the error label of a GoalOverflow program.
+const OverflowLabel = "conc_thread_overflow"
+
+// Seq is a sequential program that simulates the runs of a concurrent
+// program within a number of round-robin rounds, and what it takes to map
+// its traces back (see Seq.Trace).
+type Seq struct {
+	Prog   *ir.Program // the sequential program; Prog.Target is its error label
+	Model  *Model
+	Rounds int
+	Goal   Goal
+	Lazy   bool
+
+	// starts marks the driver's call of a thread's first procedure (and
+	// main's call of init): seq proc, seq edge → thread.
+	starts map[[2]int]int
+	// errRecords marks the edges that record the arrival at a target
+	// label in a thread (eager): seq proc, seq edge.
+	errRecords map[[2]int]bool
+	// copyOf maps each seq global to the original global it copies and
+	// its round (eager) or -1 for the working copy (lazy); {-2, _} for
+	// the seq program's own variables.
+	copyOf []globalCopy
+}
+
+type globalCopy struct{ round, global int }
+
+// initThread marks main's call of init in Seq.starts.
+const initThread = -1
+
+const (
+	workCopy = -1 // lazy: the working copy of the globals
+	ownVar   = -2 // a variable of the sequentialisation
+)
+
+// clone is the copy of an original procedure for one thread (or for
+// Getafix's init, thread 0 in round 0), possibly starting at a location
+// (start_thread goto).
+type cloneKey struct {
+	thread int // -1: init
+	proc   int
+	from   int // -1: the entry
+}
+
+type clone struct {
+	key   cloneKey
+	pb    *ir.ProcBuilder
+	index int
+	locs  []int // original location → seq location
+	temps []ir.VarRef
+	abort int // eager: the location that ends the thread after an error (-1 until needed)
+}
+
+// startKind is a distinct way to start a dynamic thread.
+type startKind struct {
+	proc, from int // from: the location of start_thread goto, else -1
+	nargs      int
+}
+
+// builder builds a Seq; Eager and Lazy share it.
+type builder struct {
+	m     *Model
+	p     *ir.Program
+	K     int
+	goal  Goal
+	lazy  bool
+	b     *ir.Builder
+	seq   *Seq
+	n     int // thread slots
+	names map[string]bool
+
+	// The shared state: the original globals, then the creation counter
+	// (dynamic), then s1 ("a thread has stepped in round 1", Getafix's
+	// atomic).
+	ns, cntOff, cntBits, s1Off int
+
+	G    [][]ir.VarRef   // eager: G[r-1] is the shared state in round r
+	V    [][]ir.VarRef   // eager: V[r-1] the guess of G[r-1] at the start (r >= 2)
+	W    []ir.VarRef     // lazy: the working copy
+	O    [][][]ir.VarRef // lazy: O[r-1][i] the shared state at the end of context (r, i)
+	I    []ir.VarRef     // lazy: the shared state after init
+	k    []ir.VarRef     // the current round minus 1
+	tgt  []ir.VarRef     // lazy: the target round minus 1
+	errR []ir.VarRef     // eager: the round of the error minus 1
+	err  ir.VarRef       // eager
+	ovf  ir.VarRef       // eager
+	own  ir.VarRef       // a thread owns the atomic section
+	kbit int
+
+	kinds   []startKind
+	kindOf  map[[2]int]int // (proc, from) → kind
+	created []ir.VarRef
+	cround  [][]ir.VarRef
+	ckind   [][]ir.VarRef
+	cargs   [][]ir.VarRef
+	maxArgs int
+
+	clones map[cloneKey]*clone
+	queue  []*clone
+
+	threadProc    []int // driver of thread i (eager) / of context (r, i) (lazy: index r*n+i)
+	switchProc    []int // thread i's switch procedure
+	endProc       []int // thread i's end procedure
+	yieldProc     []int // eager: the continuation after thread i
+	main          *ir.ProcBuilder
+	target        string
+	afterInitProc int
+}
+
+// Eager returns the Lal–Reps sequentialisation of the model's runs within
+// rounds round-robin rounds (thesis ch. 7, §7.1–7.2): K copies of the
+// shared globals, the copies of rounds 2..K starting from guessed values
+// that a checker compares at the end with what the last thread left in
+// the round before. Threads run one after another, each through all its
+// rounds; an error sets a flag and ends the thread, and the program
+// reaches its error label only if the checker accepts the guesses.
+func Eager(m *Model, rounds int, goal Goal) (*Seq, error) {
+	return build(m, rounds, goal, false)
+}
+
+// Lazy returns the lazy sequentialisation of the model's runs within
+// rounds round-robin rounds: instead of guessing the shared state at the
+// start of a round, every context (round r, thread i) is computed from the
+// recorded states of the contexts before it, by running thread i again
+// from its start through its first r contexts, constrained to reproduce
+// the states it produced before. Every state the program reaches is
+// reached by a run of the concurrent program (thesis ch. 7.6: no guessed
+// global values), so an error location is reached at once, without a
+// checker.
+func Lazy(m *Model, rounds int, goal Goal) (*Seq, error) {
+	return build(m, rounds, goal, true)
+}
+
+func build(m *Model, rounds int, goal Goal, lazy bool) (*Seq, error) {
+	if rounds < 1 {
+		return nil, fmt.Errorf("conc: %d rounds: at least 1", rounds)
+	}
+	if len(m.Static) == 0 {
+		return nil, fmt.Errorf("conc: the program has no thread")
+	}
+	p := m.Prog
+	target := p.Target
+	if goal == GoalOverflow {
+		target = OverflowLabel
+	}
+	bd := &builder{m: m, p: p, K: rounds, goal: goal, lazy: lazy, b: ir.NewBuilder(p.File, target),
+		target: target, n: m.Slots(), names: make(map[string]bool), clones: make(map[cloneKey]*clone), kindOf: make(map[[2]int]int)}
+	bd.seq = &Seq{Model: m, Rounds: rounds, Goal: goal, Lazy: lazy, starts: make(map[[2]int]int), errRecords: make(map[[2]int]bool)}
+	for _, g := range p.Globals {
+		bd.names[g] = true
+	}
+	for _, pr := range p.Procs {
+		bd.names[pr.Name] = true
+	}
+	bd.globals()
+	bd.procs()
+	for len(bd.queue) > 0 {
+		c := bd.queue[0]
+		bd.queue = bd.queue[1:]
+		bd.fill(c)
+	}
+	prog, err := bd.b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("conc: internal error: the sequential program is malformed: %w", err)
+	}
+	bd.seq.Prog = prog
+	return bd.seq, nil
+}
+
+// name returns a fresh name based on s.
+func (bd *builder) name(s string) string {
+	n := s
+	for i := 2; bd.names[n]; i++ {
+		n = fmt.Sprintf("%s_%d", s, i)
+	}
+	bd.names[n] = true
+	return n
+}
+
+// braced returns a fresh braced name: the text of base (without braces)
+// and suffix.
+func (bd *builder) braced(base, suffix string) string {
+	base = strings.TrimSuffix(strings.TrimPrefix(base, "{"), "}")
+	return bd.name("{" + base + suffix + "}")
+}
+
+func (bd *builder) global(name string, c globalCopy) ir.VarRef {
+	bd.seq.copyOf = append(bd.seq.copyOf, c)
+	return bd.b.Global(name)
+}
+
+func (bd *builder) bits(name string, n int) []ir.VarRef {
+	out := make([]ir.VarRef, n)
+	for i := range out {
+		out[i] = bd.global(bd.braced(name, fmt.Sprint(i)), globalCopy{ownVar, 0})
+	}
+	return out
+}
+
+// globals declares the seq program's globals.
+func (bd *builder) globals() {
+	m, p := bd.m, bd.p
+	bd.ns = len(p.Globals)
+	bd.cntOff, bd.s1Off = -1, -1
+	if m.Convention == Dynamic {
+		bd.cntOff = bd.ns
+		bd.cntBits = bitsFor(m.MaxThreads + 1)
+		bd.ns += bd.cntBits
+	}
+	if m.AtomicGlobal >= 0 {
+		bd.s1Off = bd.ns
+		bd.ns++
+	}
+	sharedNames := make([]string, bd.ns)
+	copy(sharedNames, p.Globals)
+	for i := 0; i < bd.cntBits; i++ {
+		sharedNames[bd.cntOff+i] = fmt.Sprintf("#threads%d", i)
+	}
+	if bd.s1Off >= 0 {
+		sharedNames[bd.s1Off] = "#stepped"
+	}
+	origIndex := func(j int) int {
+		if j < len(p.Globals) {
+			return j
+		}
+		return -1
+	}
+	vector := func(suffix string, round int, orig bool) []ir.VarRef {
+		v := make([]ir.VarRef, bd.ns)
+		for j := range v {
+			c := globalCopy{ownVar, 0}
+			if orig && origIndex(j) >= 0 {
+				c = globalCopy{round, j}
+			}
+			v[j] = bd.global(bd.braced(sharedNames[j], suffix), c)
+		}
+		return v
+	}
+	if bd.lazy {
+		bd.W = vector("", workCopy, true)
+		bd.I = vector("@init", 0, false)
+		bd.O = make([][][]ir.VarRef, bd.K)
+		for r := range bd.O {
+			bd.O[r] = make([][]ir.VarRef, bd.n)
+			for i := range bd.O[r] {
+				bd.O[r][i] = vector(fmt.Sprintf("@%d.%d", r+1, i), 0, false)
+			}
+		}
+	} else {
+		bd.G = make([][]ir.VarRef, bd.K)
+		bd.V = make([][]ir.VarRef, bd.K)
+		for r := range bd.G {
+			bd.G[r] = vector(fmt.Sprintf("@%d", r+1), r+1, true)
+		}
+		for r := 1; r < bd.K; r++ {
+			bd.V[r] = vector(fmt.Sprintf("@%d.guess", r+1), 0, false)
+		}
+	}
+	bd.kbit = bitsFor(bd.K)
+	bd.k = bd.bits("#round", bd.kbit)
+	if bd.lazy {
+		bd.tgt = bd.bits("#target", bd.kbit)
+	} else {
+		bd.errR = bd.bits("#errround", bd.kbit)
+		bd.err = bd.global(bd.braced("#error", ""), globalCopy{ownVar, 0})
+		bd.ovf = bd.global(bd.braced("#overflow", ""), globalCopy{ownVar, 0})
+	}
+	if m.AtomicSections {
+		bd.own = bd.global(bd.braced("#atomic_section", ""), globalCopy{ownVar, 0})
+	}
+	// Records of the dynamic threads: created, its first round, how it
+	// starts, its arguments.
+	for _, s := range m.Sites {
+		key := [2]int{s.Op.Proc, s.Op.Goto}
+		if s.Op.Goto >= 0 {
+			key = [2]int{s.Proc, s.Op.Goto}
+		}
+		if _, ok := bd.kindOf[key]; ok {
+			continue
+		}
+		k := startKind{proc: key[0], from: key[1]}
+		if k.from >= 0 {
+			k.nargs = len(p.Procs[k.proc].Locals)
+		} else {
+			k.nargs = p.Procs[k.proc].Params
+		}
+		bd.maxArgs = max(bd.maxArgs, k.nargs)
+		bd.kindOf[key] = len(bd.kinds)
+		bd.kinds = append(bd.kinds, k)
+	}
+	bd.created = make([]ir.VarRef, bd.n)
+	bd.cround = make([][]ir.VarRef, bd.n)
+	bd.ckind = make([][]ir.VarRef, bd.n)
+	bd.cargs = make([][]ir.VarRef, bd.n)
+	for i := len(m.Static); i < bd.n; i++ {
+		bd.created[i] = bd.global(bd.braced(fmt.Sprintf("#t%d.created", i), ""), globalCopy{ownVar, 0})
+		bd.cround[i] = bd.bits(fmt.Sprintf("#t%d.round", i), bd.kbit)
+		if len(bd.kinds) > 1 {
+			bd.ckind[i] = bd.bits(fmt.Sprintf("#t%d.start", i), bitsFor(len(bd.kinds)))
+		}
+		for j := 0; j < bd.maxArgs; j++ {
+			bd.cargs[i] = append(bd.cargs[i], bd.global(bd.braced(fmt.Sprintf("#t%d.arg%d", i, j), ""), globalCopy{ownVar, 0}))
+		}
+	}
+}
+
+// shared returns the variables that hold the shared state in round r
+// (1-based) for the code of the threads.
+func (bd *builder) shared(r int) []ir.VarRef {
+	if bd.lazy {
+		return bd.W
+	}
+	return bd.G[r-1]
+}
+
+func (bd *builder) kEq(r int) ir.Expr { return eqBits(bd.k, r-1) }
+
+func (bd *builder) tgtEq(r int) ir.Expr { return eqBits(bd.tgt, r-1) }
+
+// tgtAbove says that the target round is above r.
+func (bd *builder) tgtAbove(r int) ir.Expr {
+	var xs []ir.Expr
+	for t := r + 1; t <= bd.K; t++ {
+		xs = append(xs, bd.tgtEq(t))
+	}
+	return or(xs...)
+}
+
+// errBy says (eager) that an error (or overflow) was recorded in a round
+// at most r: after it, the bound's switch conditions no longer matter.
+func (bd *builder) errBy(r int) ir.Expr {
+	var xs []ir.Expr
+	for e := 1; e <= r; e++ {
+		xs = append(xs, eqBits(bd.errR, e-1))
+	}
+	return and(or(vr(bd.err), vr(bd.ovf)), or(xs...))
+}
+
+// guard is the condition under which the running thread may end its
+// context of round r: it does not own the atomic section, and Getafix's
+// atomic is F (unless no thread has stepped yet).
+func (bd *builder) guard(r int) ir.Expr {
+	var xs []ir.Expr
+	if bd.m.AtomicSections {
+		xs = append(xs, not(vr(bd.own)))
+	}
+	if a := bd.m.AtomicGlobal; a >= 0 {
+		sh := bd.shared(r)
+		x := not(vr(sh[a]))
+		if r == 1 {
+			x = or(x, not(vr(sh[bd.s1Off])))
+		}
+		xs = append(xs, x)
+	}
+	g := and(xs...)
+	if !bd.lazy && !isConst(g, true) {
+		g = or(g, bd.errBy(r))
+	}
+	return g
+}
+
+// input returns (lazy) the recorded shared state at the start of context
+// (r, i).
+func (bd *builder) input(r, i int) []ir.VarRef {
+	switch {
+	case i > 0:
+		return bd.O[r-1][i-1]
+	case r == 1:
+		return bd.I
+	}
+	return bd.O[r-2][bd.n-1]
+}
+
+func vars(refs []ir.VarRef) []ir.Expr {
+	out := make([]ir.Expr, len(refs))
+	for i, r := range refs {
+		out[i] = vr(r)
+	}
+	return out
+}
+
+func eqVec(a, b []ir.VarRef) ir.Expr {
+	var xs []ir.Expr
+	for i := range a {
+		xs = append(xs, eq(vr(a[i]), vr(b[i])))
+	}
+	return and(xs...)
+}
+
+// syn is the origin of what the sequentialisation adds.
+var syn = ir.Origin{Proc: -1, Loc: -1, Edge: -1, Thread: -1, Round: -1}
+
+// simple adds a location without a statement of the original program.
+func simple(pb *ir.ProcBuilder, text string) int {
+	return pb.Loc(ir.Location{Kind: ir.StmtLoc, Text: text, Origin: syn})
+}
+
+func edge(pb *ir.ProcBuilder, from, to int, op ir.Op, text string) int {
+	return pb.Edge(ir.Edge{From: from, To: to, Op: op, Text: text, Origin: syn})
+}
+
+func assume(c ir.Expr) ir.Op { return &ir.Assume{Cond: c} }
+
+func call(proc int) ir.Op { return &ir.Call{Proc: proc} }
+
+// synProc adds a procedure of the sequentialisation with an entry and an
+// exit location.
+func (bd *builder) synProc(name string) (pb *ir.ProcBuilder, entry int) {
+	pb = bd.b.Proc(bd.name(name), syntax.Pos{}, nil, 0)
+	entry = simple(pb, name)
+	exit := pb.Loc(ir.Location{Kind: ir.ExitLoc, Origin: syn})
+	pb.SetEntry(entry)
+	pb.SetExit(exit)
+	return pb, entry
+}
+
+// cloneOf returns the copy of proc (from location from, or its entry) for
+// a thread (-1: init), creating it if needed.
+func (bd *builder) cloneOf(thread, proc, from int) *clone {
+	key := cloneKey{thread, proc, from}
+	if c, ok := bd.clones[key]; ok {
+		return c
+	}
+	orig := bd.p.Procs[proc]
+	ctx := "init"
+	if thread >= 0 {
+		ctx = fmt.Sprintf("t%d", thread)
+	}
+	name := fmt.Sprintf("%s_%s", ctx, orig.Name)
+	params := orig.Locals[:orig.Params]
+	if from >= 0 {
+		name += fmt.Sprintf("_from%d", from)
+		params = orig.Locals
+	}
+	c := &clone{key: key, abort: -1}
+	c.pb = bd.b.Proc(bd.name(name), orig.Pos, params, orig.Returns)
+	for _, l := range orig.Locals[len(params):] {
+		c.pb.Local(l)
+	}
+	c.index = c.pb.Index()
+	bd.clones[key] = c
+	bd.queue = append(bd.queue, c)
+	return c
+}
+
+// procs adds the procedures of the sequentialisation that are not copies
+// of the program's: main, and per thread its driver, switch, end (and,
+// eager, the continuation after it).
+func (bd *builder) procs() {
+	n, K := bd.n, bd.K
+	main, mainEntry := bd.synProc("main")
+	bd.b.SetMain(main.Index())
+	bd.main = main
+	var afterInit *ir.ProcBuilder
+	var afterEntry int
+	if bd.m.Init >= 0 {
+		afterInit, afterEntry = bd.synProc("after_init")
+		bd.afterInitProc = afterInit.Index()
+	}
+	bd.switchProc = make([]int, n)
+	bd.endProc = make([]int, n)
+	type pe struct {
+		pb    *ir.ProcBuilder
+		entry int
+	}
+	sw, end := make([]pe, n), make([]pe, n)
+	for i := 0; i < n; i++ {
+		pb, e := bd.synProc(fmt.Sprintf("switch_t%d", i))
+		sw[i] = pe{pb, e}
+		bd.switchProc[i] = pb.Index()
+		pb, e = bd.synProc(fmt.Sprintf("end_t%d", i))
+		end[i] = pe{pb, e}
+		bd.endProc[i] = pb.Index()
+	}
+	var drivers []pe // eager: by thread; lazy: by context r*n+i
+	if bd.lazy {
+		for r := 1; r <= K; r++ {
+			for i := 0; i < n; i++ {
+				pb, e := bd.synProc(fmt.Sprintf("context_%d_t%d", r, i))
+				drivers = append(drivers, pe{pb, e})
+				bd.threadProc = append(bd.threadProc, pb.Index())
+			}
+		}
+	} else {
+		yields := make([]pe, n)
+		for i := 0; i < n; i++ {
+			pb, e := bd.synProc(fmt.Sprintf("thread_t%d", i))
+			drivers = append(drivers, pe{pb, e})
+			bd.threadProc = append(bd.threadProc, pb.Index())
+			pb, e = bd.synProc(fmt.Sprintf("after_t%d", i))
+			yields[i] = pe{pb, e}
+			bd.yieldProc = append(bd.yieldProc, pb.Index())
+		}
+		for i, y := range yields {
+			y1 := simple(y.pb, "")
+			edge(y.pb, y.entry, y1, &ir.Assign{Targets: bd.k, Values: constBits(bd.kbit, 0)}, "round 1")
+			if i+1 < n {
+				edge(y.pb, y1, y1, call(bd.threadProc[i+1]), "run the next thread")
+				continue
+			}
+			// The checker: the guessed state of each round (before the
+			// error's) is what the last thread left in the round before.
+			var xs []ir.Expr
+			for r := 1; r < K; r++ {
+				var after []ir.Expr
+				for e := r + 1; e <= K; e++ {
+					after = append(after, eqBits(bd.errR, e-1))
+				}
+				xs = append(xs, implies(or(after...), eqVec(bd.V[r], bd.G[r-1])))
+			}
+			flag := bd.err
+			if bd.goal == GoalOverflow {
+				flag = bd.ovf
+			}
+			z := y.pb.Loc(ir.Location{Kind: ir.StmtLoc, Text: "skip", Labels: []string{bd.target}, Origin: syn})
+			edge(y.pb, y1, z, assume(and(append(xs, vr(flag))...)), "check the guesses")
+		}
+	}
+
+	// main: the start.
+	var targets []ir.VarRef
+	var values []ir.Expr
+	set := func(t ir.VarRef, v ir.Expr) {
+		targets = append(targets, t)
+		values = append(values, v)
+	}
+	first := bd.shared(1)
+	if !bd.lazy {
+		for r := 1; r < K; r++ {
+			for j := range bd.V[r] {
+				set(bd.V[r][j], vr(bd.G[r][j]))
+			}
+		}
+		set(bd.err, ir.False)
+		set(bd.ovf, ir.False)
+	}
+	for _, b := range bd.k {
+		set(b, ir.False)
+	}
+	if bd.m.AtomicSections {
+		set(bd.own, ir.False)
+	}
+	for i := len(bd.m.Static); i < n; i++ {
+		set(bd.created[i], ir.False)
+	}
+	for j := 0; j < bd.cntBits; j++ {
+		set(first[bd.cntOff+j], ir.False)
+	}
+	if bd.s1Off >= 0 {
+		set(first[bd.s1Off], ir.False)
+	}
+	m1 := simple(main, "")
+	edge(main, mainEntry, m1, &ir.Assign{Targets: targets, Values: values}, "start")
+	// What follows init (or the start): the threads.
+	startThreads := func(pb *ir.ProcBuilder, from int) {
+		if bd.lazy {
+			to := simple(pb, "")
+			edge(pb, from, to, &ir.Assign{Targets: bd.I, Values: vars(bd.W)}, "the state after init")
+			edge(pb, to, to, call(bd.threadProc[0]), "run the first context")
+			return
+		}
+		edge(pb, from, from, call(bd.threadProc[0]), "run the first thread")
+	}
+	if bd.m.Init >= 0 {
+		ic := bd.cloneOf(-1, bd.m.Init, -1)
+		m2 := simple(main, "")
+		e := main.Edge(ir.Edge{From: m1, To: m2, Op: call(ic.index), Text: "init()", Origin: syn})
+		bd.seq.starts[[2]int{main.Index(), e}] = initThread
+		edge(main, m2, m2, call(afterInit.Index()), "the threads start")
+		startThreads(afterInit, afterEntry)
+	} else {
+		startThreads(main, m1)
+	}
+
+	for i := 0; i < n; i++ {
+		// end: the thread has ended; its remaining contexts are empty.
+		bd.switchEdges(end[i].pb, i, end[i].entry)
+		// switch: the end of the thread's last context.
+		s := sw[i]
+		if bd.lazy {
+			for r := 1; r <= K; r++ {
+				y := simple(s.pb, "")
+				edge(s.pb, s.entry, y, &ir.Assign{Targets: bd.O[r-1][i], Values: vars(bd.W), Constrain: and(bd.kEq(r), bd.tgtEq(r), bd.guard(r))}, fmt.Sprintf("record context (%d, t%d)", r, i))
+				if next := bd.nextContext(r, i); next >= 0 {
+					edge(s.pb, y, y, call(next), "run the next context")
+				}
+			}
+		} else {
+			y := simple(s.pb, "")
+			edge(s.pb, s.entry, y, assume(and(bd.kEq(K), bd.guard(K))), "end of the last round")
+			edge(s.pb, y, y, call(bd.yieldProc[i]), "the next thread")
+		}
+	}
+	if bd.lazy {
+		for r := 1; r <= K; r++ {
+			for i := 0; i < n; i++ {
+				d := drivers[(r-1)*n+i]
+				d1 := simple(d.pb, "")
+				edge(d.pb, d.entry, d1, &ir.Assign{Targets: bd.tgt, Values: constBits(bd.kbit, r-1)}, fmt.Sprintf("context (%d, t%d)", r, i))
+				bd.driver(d.pb, i, d1, r)
+			}
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			bd.driver(drivers[i].pb, i, drivers[i].entry, 0)
+		}
+	}
+}
+
+// nextContext returns (lazy) the driver of the context after (r, i), or
+// -1 after the last.
+func (bd *builder) nextContext(r, i int) int {
+	if i+1 < bd.n {
+		return bd.threadProc[(r-1)*bd.n+i+1]
+	}
+	if r < bd.K {
+		return bd.threadProc[r*bd.n]
+	}
+	return -1
+}
+
+// driver fills the code that starts thread i from location at; target is
+// the lazy context's round (0 for eager).
+func (bd *builder) driver(pb *ir.ProcBuilder, i, at, target int) {
+	m := bd.m
+	startCall := func(from int, proc, fromLoc int, args []ir.Expr) {
+		c := bd.cloneOf(i, proc, fromLoc)
+		e := simple(pb, "thread ended")
+		id := pb.Edge(ir.Edge{From: from, To: e, Op: &ir.Call{Proc: c.index, Args: args}, Text: "start thread", Origin: syn})
+		bd.seq.starts[[2]int{pb.Index(), id}] = i
+		edge(pb, e, e, call(bd.endProc[i]), "the thread has ended")
+	}
+	stepped := func(from int) int {
+		if bd.s1Off < 0 {
+			return from
+		}
+		s1 := bd.shared(1)[bd.s1Off]
+		to := simple(pb, "")
+		edge(pb, from, to, &ir.Assign{Targets: []ir.VarRef{s1}, Values: []ir.Expr{or(vr(s1), bd.kEq(1))}}, "the thread may step in round 1")
+		return to
+	}
+	if i < len(m.Static) {
+		proc := m.Static[i]
+		p := simple(pb, "")
+		targets, values := bd.k, constBits(bd.kbit, 0)
+		if bd.lazy {
+			targets = append(cloneRefs(targets), bd.W...)
+			values = append(values, vars(bd.input(1, i))...)
+		}
+		edge(pb, at, p, &ir.Assign{Targets: targets, Values: values}, "round 1")
+		bd.switchEdges(pb, i, p)
+		args := make([]ir.Expr, bd.p.Procs[proc].Params)
+		for j := range args {
+			args[j] = &ir.Nondet{}
+		}
+		startCall(stepped(p), proc, -1, args)
+		return
+	}
+	// A thread created at run time, if it was.
+	no, yes := simple(pb, "not created"), simple(pb, "created")
+	edge(pb, at, no, assume(not(vr(bd.created[i]))), "not created")
+	edge(pb, at, yes, assume(vr(bd.created[i])), "created")
+	if bd.lazy {
+		n2 := simple(pb, "")
+		edge(pb, no, n2, &ir.Assign{Targets: bd.O[target-1][i], Values: vars(bd.input(target, i))}, "an empty context")
+		if next := bd.nextContext(target, i); next >= 0 {
+			edge(pb, n2, n2, call(next), "run the next context")
+		}
+	} else {
+		edge(pb, no, no, call(bd.yieldProc[i]), "the next thread")
+	}
+	p := simple(pb, "")
+	if bd.lazy {
+		for r := 1; r <= target; r++ {
+			edge(pb, yes, p, &ir.Assign{Targets: append(cloneRefs(bd.k), bd.W...), Values: append(constBits(bd.kbit, r-1), vars(bd.input(r, i))...),
+				Constrain: eqBits(bd.cround[i], r-1)}, fmt.Sprintf("created in round %d", r))
+		}
+	} else {
+		edge(pb, yes, p, &ir.Assign{Targets: bd.k, Values: vars(bd.cround[i])}, "the round of its creation")
+	}
+	bd.switchEdges(pb, i, p)
+	for j, k := range bd.kinds {
+		c := p
+		if len(bd.kinds) > 1 {
+			c = simple(pb, "")
+			edge(pb, p, c, assume(eqBits(bd.ckind[i], j)), "how it starts")
+		}
+		startCall(c, k.proc, k.from, vars(bd.cargs[i][:k.nargs]))
+	}
+}
+
+func cloneRefs(v []ir.VarRef) []ir.VarRef { return append([]ir.VarRef(nil), v...) }
+
+// switchEdges adds at location l of thread i the ends of its contexts:
+// to the next round, and (a call of the switch procedure) after the last.
+func (bd *builder) switchEdges(pb *ir.ProcBuilder, i, l int) {
+	for r := 1; r < bd.K; r++ {
+		if bd.lazy {
+			targets := append(cloneRefs(bd.k), bd.W...)
+			values := append(constBits(bd.kbit, r), vars(bd.input(r+1, i))...)
+			edge(pb, l, l, &ir.Assign{Targets: targets, Values: values,
+				Constrain: and(bd.kEq(r), bd.tgtAbove(r), bd.guard(r), eqVec(bd.W, bd.O[r-1][i]))}, fmt.Sprintf("replay: end of round %d", r))
+			continue
+		}
+		edge(pb, l, l, &ir.Assign{Targets: bd.k, Values: constBits(bd.kbit, r), Constrain: and(bd.kEq(r), bd.guard(r))}, fmt.Sprintf("end of round %d", r))
+	}
+	edge(pb, l, l, call(bd.switchProc[i]), "end of the thread's last context")
+}

@@ -1,0 +1,283 @@
+// Package conc is the engines conc-eager and conc-lazy: context-bounded
+// reachability of concurrent Boolean programs by the Lal–Reps reduction to
+// sequential reachability (Lal's thesis, ch. 7). For a bound of K
+// round-robin rounds, package conc builds a sequential program (Eager: K
+// copies of the shared globals with guessed values and a checker; Lazy:
+// no guesses, each context computed by running its thread again), any
+// sequential engine (default summary) checks it, and an error's trace is
+// mapped back to a trace of the concurrent program: each step with its
+// thread, each context switch marked, accepted by interp.Replay.
+//
+// Answers are bounded. A Rounds bound K asks about every run of at most K
+// rounds; a ContextSwitches bound K is answered with K+1 rounds (a run
+// with K switches has K+1 contexts, which fit in K+1 rounds), so a safe
+// answer holds for K switches, and an error found is real whatever its
+// switches. Without a bound (or with --deepen), the engine deepens: 1, 2,
+// ... rounds up to the bound (default DefaultRounds), and reports the
+// smallest number of rounds at which the error appears, or "safe up to K
+// rounds": never a proof for every run. A program that creates threads
+// at run time is checked with at most --max-threads of them; if a run
+// within the bound can create more, the answer is Unknown and says so
+// (with --deepen and no --max-threads, the limit grows first, up to
+// MaxDeepenThreads more). When the time runs out the answer is Unknown
+// with the largest bound completed.
+//
+// On a sequential program the engines run the sequential engine itself.
+package conc
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"time"
+
+	"boolprog/conc"
+	"boolprog/engine"
+	"boolprog/ir"
+	"boolprog/result"
+)
+
+// DefaultRounds is the bound of an unbounded query: the engines deepen up
+// to it.
+const DefaultRounds = 4
+
+// MaxDeepenThreads bounds how far --deepen raises the thread limit of a
+// program that creates threads in a loop or recursion.
+const MaxDeepenThreads = 4
+
+func init() {
+	for _, lazy := range []bool{false, true} {
+		lazy := lazy
+		name, doc := "conc-eager", "concurrent programs: Lal–Reps eager sequentialisation (k copies of the globals, guesses checked at the end) for k round-robin rounds, checked by a sequential engine"
+		if lazy {
+			name, doc = "conc-lazy", "concurrent programs: lazy sequentialisation (contexts computed by running threads again: only reachable states) for k round-robin rounds, checked by a sequential engine"
+		}
+		engine.Register(engine.Info{
+			Names:       []string{name},
+			Doc:         doc,
+			NodeLimited: true,
+			Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
+				e := &Engine{Lazy: lazy}
+				fs.IntVar(&e.Rounds, "rounds", 0, fmt.Sprintf("round-robin rounds to explore (same as --bound rounds:K); 0: deepen up to %d", DefaultRounds))
+				fs.BoolVar(&e.Deepen, "deepen", false, "iterative deepening: 1, 2, ... rounds up to the bound; reports the smallest at which the error appears")
+				fs.IntVar(&e.MaxThreads, "max-threads", 0, "threads a run may create at run time (start_thread, ASYNC_n); 0: the number of creation sites")
+				fs.StringVar(&e.SeqEngine, "seq-engine", "summary", "the sequential engine that checks the sequentialised program")
+				return func() (engine.Engine, error) {
+					if e.Rounds < 0 || e.MaxThreads < 0 {
+						return nil, errors.New("--rounds and --max-threads must not be negative")
+					}
+					info, ok := engine.Lookup(e.SeqEngine)
+					if !ok {
+						return nil, fmt.Errorf("--seq-engine: unknown engine %q (have %s)", e.SeqEngine, engine.NamesText())
+					}
+					if info.Name() == "conc-eager" || info.Name() == "conc-lazy" {
+						return nil, fmt.Errorf("--seq-engine: %s is not a sequential engine", info.Name())
+					}
+					return e, nil
+				}
+			},
+		})
+	}
+}
+
+// Engine is conc-eager or conc-lazy.
+type Engine struct {
+	Lazy       bool
+	Rounds     int    // the bound in rounds; 0: from the query, or deepen to DefaultRounds
+	Deepen     bool   // deepen from 1 round
+	MaxThreads int    // Model's MaxThreads; 0: the number of creation sites
+	SeqEngine  string // the sequential engine ("" means summary)
+}
+
+// Name returns conc-eager or conc-lazy.
+func (e *Engine) Name() string {
+	if e.Lazy {
+		return "conc-lazy"
+	}
+	return "conc-eager"
+}
+
+func (e *Engine) seqEngine() (engine.Engine, error) {
+	name := e.SeqEngine
+	if name == "" {
+		name = "summary"
+	}
+	info, ok := engine.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("no sequential engine %q registered", name)
+	}
+	return info.New()
+}
+
+// Supports refuses a query that gives the bound twice, differently.
+func (e *Engine) Supports(p *ir.Program, q engine.Query) error {
+	if e.Rounds > 0 && q.Bound.Kind != result.Unbounded && q.Bound != (result.Bound{Kind: result.Rounds, K: e.Rounds}) {
+		return fmt.Errorf("--rounds %d and the bound %s contradict each other", e.Rounds, q.Bound)
+	}
+	if q.Bound.Kind != result.Unbounded && q.Bound.K == 0 && q.Bound.Kind == result.Rounds {
+		return errors.New("a bound of 0 rounds allows no step")
+	}
+	return nil
+}
+
+// Check decides the program within the bound (see the package doc).
+func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	seqEng, err := e.seqEngine()
+	if err != nil {
+		return nil, err
+	}
+	if !p.Concurrent {
+		if q.Bound.Kind != result.Unbounded || e.Rounds > 0 || e.Deepen {
+			return result.NewUnknown(e.Name(), "a sequential program: a bound applies only to concurrent programs"), nil
+		}
+		res := engine.Run(ctx, seqEng, p, q)
+		res.Engine = e.Name()
+		return res, nil
+	}
+	// The bound: rounds to explore, and what a safe answer claims.
+	maxK, deepen := DefaultRounds, true
+	claim := func(k int) result.Bound { return result.Bound{Kind: result.Rounds, K: k} }
+	switch {
+	case q.Bound.Kind == result.Rounds:
+		maxK, deepen = q.Bound.K, e.Deepen
+	case q.Bound.Kind == result.ContextSwitches:
+		// K switches: K+1 contexts, which fit in K+1 rounds.
+		maxK, deepen = q.Bound.K+1, e.Deepen
+		claim = func(k int) result.Bound { return result.Bound{Kind: result.ContextSwitches, K: k - 1} }
+	case e.Rounds > 0:
+		maxK, deepen = e.Rounds, e.Deepen
+	}
+	maxThreads := e.MaxThreads
+	model, err := conc.NewModel(p, conc.Options{MaxThreads: maxThreads})
+	if err != nil {
+		return result.NewUnknown(e.Name(), err.Error()), nil
+	}
+	growThreads := deepen && e.MaxThreads == 0 && model.Convention == conc.Dynamic
+	res := &result.Result{Engine: e.Name()}
+	start := time.Now()
+	done := 0         // the largest bound completed without an error
+	overflow := false // a run within the bound creates more threads than allowed
+	first := maxK
+	if deepen {
+		first = 1
+	}
+	note := func(format string, args ...any) string {
+		s := fmt.Sprintf(format, args...)
+		if done > 0 {
+			s += fmt.Sprintf("; no error up to %s", claim(done))
+		}
+		if model.Convention == conc.Dynamic {
+			s += fmt.Sprintf(" with at most %d threads created", model.MaxThreads)
+		}
+		return s
+	}
+	for k := first; k <= maxK; k++ {
+		for {
+			q.Report(result.PhaseReach, fmt.Sprintf("%d rounds, %d threads", k, model.Slots()))
+			r, seq, err := e.run(ctx, seqEng, model, k, conc.GoalError, q, res)
+			if err != nil {
+				return nil, err
+			}
+			switch r.Verdict {
+			case result.Unsafe:
+				res.Verdict, res.Bound = result.Unsafe, claim(k)
+				res.Stats.Set("rounds", int64(k))
+				if r.TraceCut {
+					res.TraceCut, res.Reason = true, r.Reason
+					return res, nil
+				}
+				q.Report(result.PhaseTrace, "mapping the trace back")
+				t := time.Now()
+				tr, err := seq.Trace(r.Trace)
+				res.Stats.AddPhase("map", time.Since(t))
+				if err != nil {
+					return nil, err
+				}
+				res.Trace = tr
+				return res, nil
+			case result.Unknown:
+				res.Verdict, res.Reason = result.Unknown, note("%s (at %s)", r.Reason, claim(k))
+				if why := engine.StopReason(ctx); why != "" {
+					res.Reason = note("%s (at %s)", why, claim(k))
+				}
+				return res, nil
+			}
+			if model.Convention != conc.Dynamic || overflow {
+				break
+			}
+			// Safe with the threads allowed: could a run create more?
+			r, _, err = e.run(ctx, seqEng, model, k, conc.GoalOverflow, q, res)
+			if err != nil {
+				return nil, err
+			}
+			if r.Verdict == result.Unknown {
+				res.Verdict, res.Reason = result.Unknown, note("%s (at %s, asking whether a run creates more threads)", r.Reason, claim(k))
+				return res, nil
+			}
+			if r.Verdict == result.Safe {
+				break
+			}
+			if !growThreads || model.MaxThreads >= len(model.Sites)+MaxDeepenThreads {
+				// Errors may still show at larger bounds; safety
+				// can no longer be claimed.
+				overflow = true
+				break
+			}
+			model, err = conc.NewModel(p, conc.Options{MaxThreads: model.MaxThreads + 1})
+			if err != nil {
+				return nil, err
+			}
+		}
+		done = k
+		res.Stats.Set("rounds", int64(k))
+	}
+	_ = start
+	if overflow {
+		res.Verdict = result.Unknown
+		res.Reason = fmt.Sprintf("no error up to %s with at most %d threads created at run time, but a run within the bound creates more (raise --max-threads)", claim(maxK), model.MaxThreads)
+		return res, nil
+	}
+	res.Verdict, res.Bound = result.Safe, claim(maxK)
+	if model.Convention == conc.Dynamic {
+		res.Stats.Set("max_threads", int64(model.MaxThreads))
+	}
+	return res, nil
+}
+
+// run checks the sequentialisation for k rounds with the sequential
+// engine, adding its statistics to res.
+func (e *Engine) run(ctx context.Context, seqEng engine.Engine, m *conc.Model, k int, goal conc.Goal, q engine.Query, res *result.Result) (*result.Result, *conc.Seq, error) {
+	t := time.Now()
+	build := conc.Eager
+	if e.Lazy {
+		build = conc.Lazy
+	}
+	seq, err := build(m, k, goal)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Stats.AddPhase("sequentialise", time.Since(t))
+	edges := 0
+	for _, pr := range seq.Prog.Procs {
+		edges += len(pr.Edges)
+	}
+	res.Stats.Set("seq_globals", int64(len(seq.Prog.Globals)))
+	res.Stats.Set("seq_procs", int64(len(seq.Prog.Procs)))
+	res.Stats.Set("seq_edges", int64(edges))
+	sq := engine.Query{MaxNodes: q.MaxNodes, Progress: q.Progress}
+	r := engine.Run(ctx, seqEng, seq.Prog, sq)
+	res.Stats.States += r.Stats.States
+	for name, d := range r.Stats.Phases {
+		res.Stats.AddPhase(name, d)
+	}
+	for name, n := range r.Stats.Counters {
+		if n > res.Stats.Counters[name] {
+			res.Stats.Set(name, n)
+		}
+	}
+	if r.Verdict == result.Unknown && len(r.Reason) >= len(engine.InternalErrorPrefix) && r.Reason[:len(engine.InternalErrorPrefix)] == engine.InternalErrorPrefix {
+		return nil, nil, fmt.Errorf("the sequential engine %s on %d rounds: %s", seqEng.Name(), k, r.Reason)
+	}
+	return r, seq, nil
+}
