@@ -81,8 +81,11 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 		}
 		return emitModel(ctx, c, files[0], emit, target, &lf, s)
 	}
-	if target != "" || ef.bound.b.Kind != result.Unbounded {
-		return c.usageError(s, "--target and --bound apply only with --emit")
+	if target != "" {
+		return c.usageError(s, "--target applies only with --emit")
+	}
+	if ef.bound.b.Kind != result.Unbounded {
+		return c.usageError(s, "--bound applies only with --emit conc")
 	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
