@@ -39,6 +39,7 @@ const (
 	Top
 )
 
+// String returns ⊥, 0, 1 or ⊤.
 func (v Val) String() string { return [...]string{"⊥", "0", "1", "⊤"}[v] }
 
 func of(b bool) Val {
