@@ -20,7 +20,9 @@
 //     the precision with the infeasible counterexamples (package cegar).
 //   - bdd: sets of valuations as BDDs, merge-join (exact for BDDs), block
 //     summaries per entry set.
-//   - callstack: explicit values with call strings up to depth 32; a
+//   - callstack: explicit values with call strings up to depth 4 (the
+//     frames hold the callers' states, so their number grows
+//     exponentially with the depth); a
 //     deeper call makes the answer UNKNOWN with the bound in the reason.
 //
 // A configuration file has one `option = value` per line; `#` starts a
