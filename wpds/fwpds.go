@@ -14,11 +14,14 @@ import "fmt"
 //  2. Each binary production is cut (§4.1.2): its callee transition
 //     becomes an out-node, a variable X, and the production becomes an
 //     edge from the caller's transition labelled with an expression over
-//     X. What is left is a graph, and Tarjan's single-source path problem
-//     on it is solved by building regular expressions: the strongly
-//     connected components in topological order, and inside a component
-//     the elimination of one transition after another, whose self-loops
-//     become Kleene stars. The expressions share sub-expressions (a DAG).
+//     X. What is left is a graph, and its single-source path-expression
+//     problem (which Tarjan's algorithm solves with dominators) is solved
+//     here by the strongly connected components in topological order and,
+//     inside a component, Gaussian elimination of one transition after
+//     another, whose self-loops become Kleene stars; the expressions share
+//     sub-expressions (a DAG). In post*, the transition into a push rule's
+//     state gets One only once the rule applies: a guard on the
+//     transition that triggers it, which is an out-node too.
 //  3. The out-node equations X = P(X) are solved one strongly connected
 //     component of their dependence graph (mutually recursive
 //     "procedures") after another, in topological order, re-evaluating
