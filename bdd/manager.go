@@ -77,8 +77,8 @@ type Config struct {
 	ReorderMaxGrowth float64
 	// ReorderTimeLimit bounds the time of one reordering: sifting stops
 	// (keeping the best order found) once it is spent. 0: no bound for
-	// ReorderSift and Manager.Reorder; for ReorderAuto, half the time the
-	// manager has lived before the reordering, at least 100ms.
+	// ReorderSift and Manager.Reorder; for ReorderAuto, a quarter of the
+	// time the manager has lived before the reordering, at least 50ms.
 	ReorderTimeLimit time.Duration
 }
 
@@ -127,6 +127,7 @@ type Manager struct {
 	reorderStart time.Time
 	born         time.Time // creation time (ReorderAuto's time budget)
 	stressOps    uint64    // operations run under ReorderStress
+	unpaid       int       // ReorderAuto: reorderings in a row that gained < 10%
 
 	st Stats
 }

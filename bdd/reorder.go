@@ -2,6 +2,7 @@ package bdd
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand"
 	"slices"
@@ -56,9 +57,10 @@ const (
 	// before giving up with ErrNodeLimit.
 	ReorderSift
 	// ReorderAuto is ReorderSift made to pay for itself: a higher first
-	// trigger, a time limit per reordering (half the time the manager
-	// has lived), and a reordering that gained less than a tenth pushes
-	// the next one further (the live nodes must quadruple).
+	// trigger, a time limit per reordering (a quarter of the time the
+	// manager has lived, at least 50ms), and a reordering that gained
+	// less than a tenth pushes the next one further (the live nodes must
+	// quadruple); after two such reorderings in a row it stops.
 	ReorderAuto
 	// ReorderStress reorders at the start of every operation (a random
 	// group moved to a random place, and a full sifting every 64
@@ -181,6 +183,7 @@ func (m *Manager) SetReorder(mode ReorderMode) {
 	}
 	m.reorder = mode
 	m.reorderAt = m.minTrigger()
+	m.unpaid = 0
 }
 
 // Reordering returns the dynamic reordering mode (never ReorderDefault).
@@ -282,14 +285,22 @@ func (m *Manager) reorderWith(a, b, c Node) {
 	case m.timeLimit > 0:
 		rs.deadline = time.Now().Add(m.timeLimit)
 	case m.reorder == ReorderAuto:
-		rs.deadline = time.Now().Add(max(time.Since(m.born)/2, 100*time.Millisecond))
+		rs.deadline = time.Now().Add(max(time.Since(m.born)/4, 50*time.Millisecond))
 	}
 	m.sift(rs)
 	m.endReorder(rs)
 	after := m.live()
 	next := 2 * after
 	if m.reorder == ReorderAuto && 10*(before-after) < before {
-		next = 4 * after // it did not pay: wait longer for the next one
+		// It did not pay: wait longer for the next one, and after two
+		// such reorderings in a row, stop.
+		m.unpaid++
+		next = 4 * after
+		if m.unpaid >= 2 {
+			next = math.MaxInt
+		}
+	} else {
+		m.unpaid = 0
 	}
 	m.reorderAt = max(next, m.minTrigger())
 }

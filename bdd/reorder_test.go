@@ -166,7 +166,7 @@ func TestStressReorder(t *testing.T) {
 		long bool // only with BOOLPROG_LONG=1: the slowest under stress
 	}{
 		{"connectives", TestConnectivesAgainstTruthTables, false},
-		{"ite", TestIteAgainstTruthTables, false},
+		{"ite", TestIteAgainstTruthTables, true},
 		{"quantifiers", TestQuantifiers, false},
 		{"replace and compose", TestReplaceAndCompose, false},
 		{"restrict and constrain", TestRestrictConstrain, true},
