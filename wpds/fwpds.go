@@ -794,8 +794,12 @@ func (f *fw[W]) eval(e *expr[W]) {
 			e.seen = f.epoch
 			return
 		}
-		st.Merges++
-		w = f.p.rules[e.rule].Merge(f.sr.One(), e.a.w)
+		if f.isZero(e.a.w) {
+			w = e.a.w // merge functions are strict
+		} else {
+			st.Merges++
+			w = f.p.rules[e.rule].Merge(f.sr.One(), e.a.w)
+		}
 	default:
 		f.eval(e.a)
 		f.eval(e.b)
@@ -804,10 +808,22 @@ func (f *fw[W]) eval(e *expr[W]) {
 			e.seen = f.epoch
 			return
 		}
-		if e.op == opPlus {
+		// Zero is the identity of combine and annihilates extend: the
+		// structural saturation finds transitions whose weight stays Zero
+		// (infeasible paths), which cost no operations this way.
+		switch {
+		case e.op == opPlus && f.isZero(e.a.w):
+			w = e.b.w
+		case e.op == opPlus && f.isZero(e.b.w):
+			w = e.a.w
+		case e.op == opPlus:
 			st.Combines++
 			w = f.sr.Combine(e.a.w, e.b.w)
-		} else {
+		case f.isZero(e.a.w):
+			w = e.a.w
+		case f.isZero(e.b.w):
+			w = e.b.w
+		default:
 			st.Extends++
 			w = f.sr.Extend(e.a.w, e.b.w)
 		}
