@@ -135,7 +135,7 @@ func TestAgainstOracle(t *testing.T) {
 	if *long {
 		n = 1000
 	}
-	var programs, checked, uninit int
+	var programs, checked, uninit, fallbacks int
 	for seed := int64(1); seed <= int64(n); seed++ {
 		src := gen.Random(seed, gen.Options{})
 		p := testsuite.Lower(t, fmt.Sprintf("seed%d.bp", seed), src, "")
@@ -146,6 +146,9 @@ func TestAgainstOracle(t *testing.T) {
 			res, err := PossiblyUninitialised(p, Options{FWPDS: fw})
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if res.Stats.Fallback {
+				fallbacks++
 			}
 			reach := reachable(p)
 			var vars []ir.VarRef
@@ -191,7 +194,7 @@ func TestAgainstOracle(t *testing.T) {
 		}
 		programs++
 	}
-	t.Logf("%d programs, %d (location, variable) pairs compared, %d possibly uninitialised", programs, checked, uninit)
+	t.Logf("%d programs, %d (location, variable) pairs compared, %d possibly uninitialised; FWPDS fell back on %d", programs, checked, uninit, fallbacks)
 	if programs < n/2 || uninit == 0 || uninit == checked {
 		t.Fatalf("the comparison is too weak: %d programs, %d of %d pairs uninitialised", programs, uninit, checked)
 	}

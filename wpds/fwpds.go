@@ -14,11 +14,14 @@ import "fmt"
 //  2. Each binary production is cut (§4.1.2): its callee transition
 //     becomes an out-node, a variable X, and the production becomes an
 //     edge from the caller's transition labelled with an expression over
-//     X. What is left is a graph, and Tarjan's single-source path problem
-//     on it is solved by building regular expressions: the strongly
-//     connected components in topological order, and inside a component
-//     the elimination of one transition after another, whose self-loops
-//     become Kleene stars. The expressions share sub-expressions (a DAG).
+//     X. What is left is a graph, and its single-source path-expression
+//     problem (which Tarjan's algorithm solves with dominators) is solved
+//     here by the strongly connected components in topological order and,
+//     inside a component, Gaussian elimination of one transition after
+//     another, whose self-loops become Kleene stars; the expressions share
+//     sub-expressions (a DAG). In post*, the transition into a push rule's
+//     state gets One only once the rule applies: a guard on the
+//     transition that triggers it, which is an out-node too.
 //  3. The out-node equations X = P(X) are solved one strongly connected
 //     component of their dependence graph (mutually recursive
 //     "procedures") after another, in topological order, re-evaluating
@@ -791,8 +794,12 @@ func (f *fw[W]) eval(e *expr[W]) {
 			e.seen = f.epoch
 			return
 		}
-		st.Merges++
-		w = f.p.rules[e.rule].Merge(f.sr.One(), e.a.w)
+		if f.isZero(e.a.w) {
+			w = e.a.w // merge functions are strict
+		} else {
+			st.Merges++
+			w = f.p.rules[e.rule].Merge(f.sr.One(), e.a.w)
+		}
 	default:
 		f.eval(e.a)
 		f.eval(e.b)
@@ -801,10 +808,22 @@ func (f *fw[W]) eval(e *expr[W]) {
 			e.seen = f.epoch
 			return
 		}
-		if e.op == opPlus {
+		// Zero is the identity of combine and annihilates extend: the
+		// structural saturation finds transitions whose weight stays Zero
+		// (infeasible paths), which cost no operations this way.
+		switch {
+		case e.op == opPlus && f.isZero(e.a.w):
+			w = e.b.w
+		case e.op == opPlus && f.isZero(e.b.w):
+			w = e.a.w
+		case e.op == opPlus:
 			st.Combines++
 			w = f.sr.Combine(e.a.w, e.b.w)
-		} else {
+		case f.isZero(e.a.w):
+			w = e.a.w
+		case f.isZero(e.b.w):
+			w = e.b.w
+		default:
 			st.Extends++
 			w = f.sr.Extend(e.a.w, e.b.w)
 		}
