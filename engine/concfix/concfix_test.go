@@ -119,26 +119,34 @@ func TestBluetooth(t *testing.T) {
 // TestModel checks that the model written for `boolprog mucke` (the
 // relations as formulas) gives the engine's answer when solved on its own.
 func TestModel(t *testing.T) {
-	for seed := range int64(6) {
-		src := gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 2, Style: gen.Getafix})
-		p := lowerGetafix(t, "m.bp", []byte(src))
-		for k := 0; k <= 1; k++ {
-			var b bytes.Buffer
-			if err := concfix.WriteModel(&b, p, k); err != nil {
-				t.Fatal(err)
-			}
-			f, err := fix.ParseFile("model.mu", b.Bytes())
-			if err != nil {
-				t.Fatalf("%v\n%s", err, b.String())
-			}
-			ans, err := fix.Solve(context.Background(), f, fix.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: cs(k)})
-			if ans.Value != (res.Verdict == result.Unsafe) {
-				t.Errorf("seed %d at %d: the model says %v, the engine %s", seed, k, ans.Value, res.Verdict)
-			}
+	for _, c := range []struct {
+		file string
+		k    int
+	}{
+		{"../../cmd/boolprog/testdata/getafix.bp", 0},
+		{"../../cmd/boolprog/testdata/getafix.bp", 1},
+		{"../../examples/bluetooth/bluetooth_1_2.bp", 1},
+	} {
+		src, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := lowerGetafix(t, c.file, src)
+		var b bytes.Buffer
+		if err := concfix.WriteModel(&b, p, c.k); err != nil {
+			t.Fatal(err)
+		}
+		f, err := fix.ParseFile("model.mu", b.Bytes())
+		if err != nil {
+			t.Fatalf("%v\n%s", err, b.String())
+		}
+		ans, err := fix.Solve(context.Background(), f, fix.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: cs(c.k)})
+		if ans.Value != (res.Verdict == result.Unsafe) {
+			t.Errorf("%s at %d: the model says %v, the engine %s", c.file, c.k, ans.Value, res.Verdict)
 		}
 	}
 }
