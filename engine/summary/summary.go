@@ -133,7 +133,8 @@ var errTimeout = errors.New("timeout")
 // locations (reached), time_reach_ns (setup and Figure 3), peak_bdd_nodes
 // (the bdd package's peak of allocated nodes: live or not yet collected),
 // bdd_vars, bdd_gcs, after dynamic reordering bdd_reorders,
-// time_reorder_ns, bdd_reorder_swaps and the live nodes before and after
+// time_reorder_ns, bdd_reorder_swaps, bdd_reorder_aborts (operations
+// restarted after a reordering in their middle) and the live nodes before and after
 // the last reordering (bdd_nodes_before_last_reorder,
 // bdd_nodes_after_last_reorder), and for unsafe programs rings (distances searched),
 // time_rings_ns (the ring search), trace_steps and time_trace_ns (ring
@@ -175,6 +176,11 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		reorder = DefaultReorder
 	}
 	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes, InitialNodes: initial, Reorder: reorder})
+	// Neither a reordering nor one long BDD operation may outlive the
+	// time limit (the engine polls the context only between operations):
+	// the manager polls it too, and an operation it stops fails with
+	// bdd.ErrInterrupted, answered like a timeout.
+	m.SetInterrupt(func() bool { return ctx.Err() != nil })
 	md := newModel(p, m, e.opts)
 	defer md.release()
 
@@ -188,6 +194,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 			res.Stats.Set("bdd_reorders", int64(st.Reorders))
 			res.Stats.Set("time_reorder_ns", int64(st.ReorderTime))
 			res.Stats.Set("bdd_reorder_swaps", int64(st.ReorderSwaps))
+			res.Stats.Set("bdd_reorder_aborts", int64(st.ReorderAborts))
 			res.Stats.Set("bdd_nodes_before_last_reorder", int64(st.ReorderBefore))
 			res.Stats.Set("bdd_nodes_after_last_reorder", int64(st.ReorderAfter))
 		}
@@ -197,6 +204,12 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		var reason string
 		switch {
 		case errors.Is(err, errTimeout):
+			reason = engine.StopReason(ctx)
+			if reason == "" {
+				reason = engine.ReasonTimeout
+			}
+		case errors.Is(err, bdd.ErrInterrupted):
+			// The context ended in the middle of a BDD operation.
 			reason = engine.StopReason(ctx)
 			if reason == "" {
 				reason = engine.ReasonTimeout
