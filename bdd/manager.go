@@ -26,6 +26,10 @@ const (
 // nodes than Config.MaxNodes allows, even after garbage collection.
 var ErrNodeLimit = errors.New("bdd: node limit reached")
 
+// ErrInterrupted is the sticky error recorded when the interrupt function
+// (Manager.SetInterrupt) returned true while an operation was running.
+var ErrInterrupted = errors.New("bdd: interrupted")
+
 // Level of the terminals: below every variable.
 const termLevel = int32(1<<31 - 1)
 
@@ -104,6 +108,9 @@ type Manager struct {
 
 	mayAbort bool // the running operation may be abandoned for a reordering
 	aborted  bool // it was (see try)
+	inOp     bool // an operation body is running (under try)
+	stopped  bool // it was interrupted (see try)
+	allocs   uint32
 
 	roots []*Root
 	temps []Node
@@ -128,6 +135,7 @@ type Manager struct {
 	born         time.Time // creation time (ReorderAuto's time budget)
 	stressOps    uint64    // operations run under ReorderStress
 	unpaid       int       // ReorderAuto: reorderings in a row that gained < 10%
+	interrupt    func() bool
 
 	st Stats
 }
@@ -275,6 +283,10 @@ type outOfNodes struct{}
 // operation so that a reordering can run before it is restarted.
 type reorderNow struct{}
 
+// interrupted is panicked by mk (and recovered by run) when the interrupt
+// function says stop.
+type interrupted struct{}
+
 // mk returns the unique node (level, lo, hi), creating it if needed.
 func (m *Manager) mk(level int32, lo, hi Node) Node {
 	if lo == hi {
@@ -291,6 +303,13 @@ func (m *Manager) mk(level int32, lo, hi Node) Node {
 	if m.freeHead == 0 {
 		m.grow()
 		h = hashNode(m.level2var[level], lo, hi) >> m.bShift
+	}
+	if m.interrupt != nil {
+		// Poll the client's interrupt every 65,536 new nodes, so that
+		// one long operation does not outlive the client's time limit.
+		if m.allocs++; m.allocs&0xFFFF == 0 && m.inOp && m.interrupt() {
+			panic(interrupted{})
+		}
 	}
 	i := m.freeHead
 	nd := &m.nodes[i]
@@ -413,7 +432,7 @@ func (m *Manager) High(f Node) Node {
 // ---------------------------------------------------------------------
 // Errors and operation framing
 
-// Err returns the sticky error (ErrNodeLimit) or nil.
+// Err returns the sticky error (ErrNodeLimit or ErrInterrupted) or nil.
 func (m *Manager) Err() error { return m.err }
 
 // ClearErr clears the sticky error, e.g. after releasing roots, so that the
@@ -464,18 +483,23 @@ func (m *Manager) run(a, b, c Node, body func() Node) Node {
 		r, ok = m.try(body)
 	}
 	m.mayAbort = false
-	if !ok {
+	if !ok && !m.stopped {
 		m.collect(a, b, c)
 		if m.reorder == ReorderSift || m.reorder == ReorderAuto {
 			// Out of nodes: a better order may make the operation fit.
 			m.reorderWith(a, b, c)
 		}
 		r, ok = m.try(body)
-		if !ok {
-			m.err = ErrNodeLimit
-			m.st.NodeLimitHits++
-			return Invalid
-		}
+	}
+	if !ok && m.stopped {
+		m.stopped = false
+		m.err = ErrInterrupted
+		return Invalid
+	}
+	if !ok {
+		m.err = ErrNodeLimit
+		m.st.NodeLimitHits++
+		return Invalid
 	}
 	if r >= 2 {
 		m.temps = append(m.temps, r)
@@ -483,12 +507,18 @@ func (m *Manager) run(a, b, c Node, body func() Node) Node {
 	return r
 }
 
-// try runs body, recovering outOfNodes and reorderNow (which sets
-// m.aborted) as a failure.
+// try runs body, recovering outOfNodes, reorderNow (which sets
+// m.aborted) and interrupted (which sets m.stopped) as a failure.
 func (m *Manager) try(body func() Node) (r Node, ok bool) {
+	m.inOp = true
 	defer func() {
+		m.inOp = false
 		if p := recover(); p != nil {
 			switch p.(type) {
+			case interrupted:
+				r, ok = Invalid, false
+				m.stopped = true
+				return
 			case outOfNodes:
 				r, ok = Invalid, false
 				return

@@ -113,15 +113,17 @@ type reorderState struct {
 	varNodes [][]int32 // nodes labelled by each variable (may hold stale entries)
 	count    []int     // live nodes labelled by each variable
 	created  []int32   // nodes created by the current swap
+	dep      []int32   // scratch of swap
 
 	groups [][]int32  // group id -> its variables, top first
 	gs     []int      // position -> group id, in level order
 	pos    []int      // group id -> position
 	inter  [][]uint64 // group id -> bit set of the groups it interacts with
 
-	deadline time.Time // zero: none
-	stopped  bool      // the deadline passed, or the table is full
-	lower    int       // least lower bound found for the size (see sift)
+	deadline  time.Time   // zero: none
+	interrupt func() bool // Manager.SetInterrupt's function
+	stopped   bool        // the deadline passed, or the table is full
+	lower     int         // least lower bound found for the size (see sift)
 }
 
 // AddBlock declares that the variables vars (which must currently occupy
@@ -366,6 +368,7 @@ func (m *Manager) beginReorder(a, b, c Node) *reorderState {
 	for _, x := range ext {
 		rs.refs[x]++
 	}
+	rs.interrupt = m.interrupt
 	m.groupsOf(rs)
 	m.interaction(rs, ext)
 	m.st.ReorderBefore = m.live()
@@ -506,13 +509,23 @@ func (rs *reorderState) size(g int) int {
 	return n
 }
 
-// expired reports whether the reordering must stop.
+// expired reports whether the reordering must stop: its time limit is
+// spent or the client's interrupt function says so.
 func (rs *reorderState) expired() bool {
-	if !rs.stopped && !rs.deadline.IsZero() && time.Now().After(rs.deadline) {
+	if !rs.stopped && (!rs.deadline.IsZero() && time.Now().After(rs.deadline) || rs.interrupt != nil && rs.interrupt()) {
 		rs.stopped = true
 	}
 	return rs.stopped
 }
+
+// SetInterrupt installs a function that the Manager polls during
+// reorderings (between two moves of a group) and operations (every 65,536
+// new nodes). When it returns true, a reordering stops at once, keeping
+// the order it has reached (a valid one), and an operation fails: it
+// returns Invalid and records the sticky error ErrInterrupted. An engine
+// passes, say, func() bool { return ctx.Err() != nil }, so that neither
+// outlives its time limit. nil removes it.
+func (m *Manager) SetInterrupt(f func() bool) { m.interrupt = f }
 
 // sift moves each group, largest first, through the positions it can
 // reach within the growth and lower bounds and leaves it where the total
@@ -687,10 +700,10 @@ func (m *Manager) swap(rs *reorderState, l int32) bool {
 	xs := m.liveList(rs, x, l)
 	ys := m.liveList(rs, y, l+1)
 	rs.varNodes[x], rs.varNodes[y] = xs, ys
-	// dep: the x-nodes with a child labelled y. The others keep their
-	// children and just move down.
-	var dep []int32
-	keep := xs[:0:0]
+	// dep: the x-nodes with a child labelled y. The others (keep, in
+	// place at the front of xs) keep their children and just move down.
+	dep := rs.dep[:0]
+	keep := xs[:0]
 	for _, n := range xs {
 		nd := &m.nodes[n]
 		if m.nodes[nd.low].level == l+1 || m.nodes[nd.high].level == l+1 {
@@ -699,10 +712,12 @@ func (m *Manager) swap(rs *reorderState, l int32) bool {
 			keep = append(keep, n)
 		}
 	}
+	rs.dep = dep
 	// At most two new nodes per dependent x-node.
 	if need := 2*len(dep) + 2; m.freeCount < need {
 		for m.freeCount < need {
 			if len(m.nodes) >= m.maxNodes {
+				rs.varNodes[x] = append(keep, dep...) // xs was partitioned in place
 				return false
 			}
 			m.resizeNodes(min(2*len(m.nodes), m.maxNodes))

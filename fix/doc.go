@@ -115,7 +115,11 @@
 // iterated together instead (each round evaluates every member with the
 // latest values): for such monotone systems the result is the same and the
 // cost far lower. Parts of a recursive body that do not mention the
-// component are computed once and reused in every round.
+// component are computed once and reused in every round. In a nested
+// evaluation, only the members that something outside the component reads
+// are evaluated outermost, and an inner relation whose inputs (the fixed
+// relations it depends on) have not changed since its last evaluation
+// keeps its value instead of being computed again.
 //
 // # Relations from Go
 //

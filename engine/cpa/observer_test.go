@@ -57,12 +57,18 @@ func TestObserverExample(t *testing.T) {
 		if res.Verdict != result.Safe {
 			t.Errorf("%s (%s), want safe", res.Verdict, res.Reason)
 		}
-		// With merge-join, the observer's states still never merge (they
-		// must agree), and the explicit values keep fast apart: safe.
-		join := *cfg
-		join.Merge = core.MergeJoin
-		res = testsuite.Check(t, cpaengine.New(&join), p, engine.Query{})
-		t.Logf("merge-join: %s %s", res.Verdict, res.Reason)
+		// With merge-join or merge-agree, the observer's states never
+		// merge (they must agree), so the explicit values joined at each
+		// location stay apart where the lock's state differs, and the
+		// program is still proved with fewer states.
+		for _, m := range []core.MergeOp{core.MergeJoin, core.MergeAgree} {
+			c := *cfg
+			c.Merge = m
+			res := testsuite.Check(t, cpaengine.New(&c), p, engine.Query{})
+			if res.Verdict != result.Safe {
+				t.Errorf("merge %d: %s (%s), want safe", m, res.Verdict, res.Reason)
+			}
+		}
 	})
 }
 

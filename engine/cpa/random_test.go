@@ -32,8 +32,11 @@ func oracle(t testing.TB) engine.Engine {
 // generated programs (seeds 1..100; 1..1000 with -long or
 // BOOLPROG_LONG=1). The exact configurations (model-checking, cegar, bdd)
 // must give the oracle's verdict, and so must the call-stack analysis
-// without a depth bound on programs without recursion; data-flow must never say safe of an unsafe program, and
-// its unsafe answers must be right. Every trace replays (testsuite.Check).
+// without a depth bound on programs without recursion; data-flow must
+// never say safe of an unsafe program, and its unsafe answers must be
+// right (it says unknown when the path it finds is not an execution: a
+// false alarm, or a real error reached along a joined path). Every trace
+// replays (testsuite.Check).
 func TestRandomPrograms(t *testing.T) {
 	n := 100
 	if longTests() {

@@ -3,7 +3,9 @@ package fixpoint_test
 import (
 	"context"
 	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"boolprog/engine"
 	"boolprog/engine/fixpoint"
@@ -37,8 +39,20 @@ func benchEngines(b *testing.B) map[string]func() engine.Engine {
 	}
 }
 
+// cpuTime is the CPU time (user and system) of the process so far: on a
+// shared machine it says more than the wall-clock time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func runBench(b *testing.B, p *ir.Program, newEng func() engine.Engine, want result.Verdict) {
 	b.Helper()
+	start := cpuTime()
+	defer func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op") }()
 	for i := 0; i < b.N; i++ {
 		res := engine.Run(context.Background(), newEng(), p, engine.Query{})
 		if res.Verdict != want {
@@ -83,6 +97,8 @@ func BenchmarkSatabs(b *testing.B) {
 	engines := benchEngines(b)
 	for _, name := range []string{"ef", "efopt", "ef+frontier", "summary"} {
 		b.Run(name, func(b *testing.B) {
+			start := cpuTime()
+			defer func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op") }()
 			for i := 0; i < b.N; i++ {
 				for _, c := range cases {
 					p := testsuite.LowerFile(b, c.File, c.Target)

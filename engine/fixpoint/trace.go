@@ -422,8 +422,11 @@ func (t *tracer) path(u, v cstate, k, depth int) ([]tstep, error) {
 		t.m.Safepoint()
 		m := t.m
 		cv := t.cube(t.V, v)
-		// An internal step from an earlier pair?
-		if s := t.pick(m.And(t.fromU(u, k), m.And(t.intXV, cv)), t.X); s != nil {
+		// An internal step from an earlier pair? The predecessors of v
+		// (a small set, over X) are renamed onto V and met with the
+		// pairs of u in prefix k.
+		pre := m.Replace(m.AndExists(t.intXV, cv, t.setV), t.xToV)
+		if s := t.pick(m.And(m.And(t.prefix[k], t.cube(t.U, u)), pre), t.V); s != nil {
 			x := s[0]
 			e, err := t.internalEdge(x, v)
 			if err != nil {

@@ -176,6 +176,11 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		reorder = DefaultReorder
 	}
 	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes, InitialNodes: initial, Reorder: reorder})
+	// Neither a reordering nor one long BDD operation may outlive the
+	// time limit (the engine polls the context only between operations):
+	// the manager polls it too, and an operation it stops fails with
+	// bdd.ErrInterrupted, answered like a timeout.
+	m.SetInterrupt(func() bool { return ctx.Err() != nil })
 	md := newModel(p, m, e.opts)
 	defer md.release()
 
@@ -199,6 +204,12 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		var reason string
 		switch {
 		case errors.Is(err, errTimeout):
+			reason = engine.StopReason(ctx)
+			if reason == "" {
+				reason = engine.ReasonTimeout
+			}
+		case errors.Is(err, bdd.ErrInterrupted):
+			// The context ended in the middle of a BDD operation.
 			reason = engine.StopReason(ctx)
 			if reason == "" {
 				reason = engine.ReasonTimeout

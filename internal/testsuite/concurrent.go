@@ -107,6 +107,9 @@ func ConcurrentDifferential(t *testing.T, c ConcConfig) ConcStats {
 		name := fmt.Sprintf("conc-seed%d.bp", seed)
 		p := Lower(t, name, src, "")
 		st.Programs++
+		if st.Programs%100 == 0 {
+			t.Logf("so far: %s", st) // a long run's progress (streamed with -v)
+		}
 		for _, b := range bounds {
 			q := engine.Query{Bound: b}
 			want := checkTimed(t, c.Oracle(), p, q, timeout)
