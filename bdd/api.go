@@ -367,11 +367,12 @@ func (m *Manager) Assignment(vars []int, vals []bool) Node {
 		val   bool
 	}
 	lits := make([]lit, len(vars))
-	for i, v := range vars {
-		lits[i] = lit{m.var2level[v], vals[i]}
-	}
-	slices.SortFunc(lits, func(a, b lit) int { return int(b.level - a.level) })
 	return m.run(True, True, True, func() Node {
+		// Levels are read inside the operation: run may reorder first.
+		for i, v := range vars {
+			lits[i] = lit{m.var2level[v], vals[i]}
+		}
+		slices.SortFunc(lits, func(a, b lit) int { return int(b.level - a.level) })
 		r := True
 		for i, l := range lits {
 			if i > 0 && lits[i-1].level == l.level {

@@ -33,10 +33,16 @@
 // order is the creation order unless the caller changes it with
 // [Manager.SetVarOrder]. [Manager.AddBlock] groups variables (e.g. the current
 // and next copy of one program variable) that dynamic reordering
-// ([Manager.Reorder], or automatic sifting enabled by [Manager.SetAutoReorder])
-// must keep adjacent and in their relative order. Reordering keeps every
-// Node's identity and meaning: a Node denotes the same function before and
-// after reordering.
+// ([Manager.Reorder], or automatic group sifting selected by [Config.Reorder]
+// or [Manager.SetReorder]: [ReorderSift] when the live nodes double,
+// [ReorderAuto] while it pays) must keep adjacent and in their relative
+// order. Reordering keeps every Node's identity and meaning: a Node denotes
+// the same function before and after reordering, so reordering is safe for
+// any client that reads levels only inside operations (the package's own
+// operations do: an automatic reordering runs at the start of an operation,
+// or abandons and restarts one that grows past the trigger). What changes
+// is the order itself: Level, VarAtLevel, the answer SatOne and AllSat
+// prefer, and node counts. [Stats] reports the reorderings and their time.
 //
 // # Roots and garbage collection: the rule
 //

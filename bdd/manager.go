@@ -26,6 +26,10 @@ const (
 // nodes than Config.MaxNodes allows, even after garbage collection.
 var ErrNodeLimit = errors.New("bdd: node limit reached")
 
+// ErrInterrupted is the sticky error recorded when the interrupt function
+// (Manager.SetInterrupt) returned true while an operation was running.
+var ErrInterrupted = errors.New("bdd: interrupted")
+
 // Level of the terminals: below every variable.
 const termLevel = int32(1<<31 - 1)
 
@@ -61,7 +65,25 @@ type Config struct {
 	CacheSize int
 	// AutoReorder enables dynamic reordering by sifting when the number of
 	// live nodes has doubled since the last reordering (off by default).
+	// It is the same as Reorder: ReorderSift; Reorder, if set, wins.
 	AutoReorder bool
+	// Reorder selects dynamic reordering (see ReorderMode); the zero
+	// value, ReorderDefault, is off (unless AutoReorder is set).
+	Reorder ReorderMode
+	// ReorderMinNodes is the number of live nodes that triggers the first
+	// automatic reordering (0: 1<<14 for ReorderSift, 1<<16 for
+	// ReorderAuto). Later ones come when the live nodes have doubled since
+	// the previous one, never below this minimum.
+	ReorderMinNodes int
+	// ReorderMaxGrowth bounds sifting: a group stops moving in a
+	// direction once the size exceeds ReorderMaxGrowth times the best
+	// size seen for it (0: 1.2).
+	ReorderMaxGrowth float64
+	// ReorderTimeLimit bounds the time of one reordering: sifting stops
+	// (keeping the best order found) once it is spent. 0: no bound for
+	// ReorderSift and Manager.Reorder; for ReorderAuto, a quarter of the
+	// time the manager has lived before the reordering, at least 50ms.
+	ReorderTimeLimit time.Duration
 }
 
 // Manager owns the nodes of a set of BDDs over a common set of variables.
@@ -84,6 +106,12 @@ type Manager struct {
 
 	qset *VarSet // set of the running quantification (see advance)
 
+	mayAbort bool // the running operation may be abandoned for a reordering
+	aborted  bool // it was (see try)
+	inOp     bool // an operation body is running (under try)
+	stopped  bool // it was interrupted (see try)
+	allocs   uint32
+
 	roots []*Root
 	temps []Node
 
@@ -97,30 +125,44 @@ type Manager struct {
 
 	blocks       []block
 	blocked      map[int32]bool // the variables in blocks
-	autoReorder  bool
+	reorder      ReorderMode    // ReorderOff, ReorderSift, ReorderAuto or ReorderStress
+	reorderMin   int            // see Config.ReorderMinNodes
+	maxGrowth    float64
+	timeLimit    time.Duration
 	reorderAt    int // live-node count triggering the next automatic reorder
 	inReorder    bool
 	reorderStart time.Time
+	born         time.Time // creation time (ReorderAuto's time budget)
+	stressOps    uint64    // operations run under ReorderStress
+	unpaid       int       // ReorderAuto: reorderings in a row that gained < 10%
+	interrupt    func() bool
 
 	st Stats
 }
 
 // Stats reports the state and activity of a Manager.
 type Stats struct {
-	Vars          int           // variables created
-	Nodes         int           // nodes allocated now (live or not yet collected)
-	PeakNodes     int           // maximum of Nodes observed
-	Capacity      int           // size of the node table
-	CacheSize     int           // computed-cache entries (all caches)
-	CacheLookups  uint64        // computed-cache lookups
-	CacheHits     uint64        // computed-cache hits
-	GCs           int           // garbage collections
-	GCTime        time.Duration // total time spent collecting
-	GCFreed       uint64        // nodes freed by all collections
-	Grows         int           // node-table growths
-	Reorders      int           // reorderings (sifting runs)
-	ReorderTime   time.Duration // total time spent reordering
-	NodeLimitHits int           // operations that failed with ErrNodeLimit
+	Vars         int           // variables created
+	Nodes        int           // nodes allocated now (live or not yet collected)
+	PeakNodes    int           // maximum of Nodes observed
+	Capacity     int           // size of the node table
+	CacheSize    int           // computed-cache entries (all caches)
+	CacheLookups uint64        // computed-cache lookups
+	CacheHits    uint64        // computed-cache hits
+	GCs          int           // garbage collections
+	GCTime       time.Duration // total time spent collecting
+	GCFreed      uint64        // nodes freed by all collections
+	Grows        int           // node-table growths
+	Reorders     int           // reorderings (sifting runs)
+	ReorderTime  time.Duration // total time spent reordering
+	ReorderSwaps uint64        // adjacent level swaps done by reorderings
+	// ReorderBefore and ReorderAfter are the live nodes before and after
+	// the last reordering.
+	ReorderBefore, ReorderAfter int
+	// ReorderAborts counts operations abandoned and restarted so that a
+	// reordering could run in the middle of their growth.
+	ReorderAborts int
+	NodeLimitHits int // operations that failed with ErrNodeLimit
 }
 
 // CacheHitRate is CacheHits/CacheLookups (0 without lookups).
@@ -162,8 +204,20 @@ func New(cfg Config) *Manager {
 	m.nodes[True] = node{level: termLevel, low: True, high: True}
 	m.resizeNodes(n)
 	m.resizeCache()
-	m.autoReorder = cfg.AutoReorder
-	m.reorderAt = 1 << 14
+	m.born = time.Now()
+	m.maxGrowth = cfg.ReorderMaxGrowth
+	if m.maxGrowth <= 1 {
+		m.maxGrowth = 1.2
+	}
+	if cfg.ReorderTimeLimit > 0 {
+		m.timeLimit = cfg.ReorderTimeLimit
+	}
+	m.reorderMin = cfg.ReorderMinNodes
+	mode := cfg.Reorder
+	if mode == ReorderDefault && cfg.AutoReorder {
+		mode = ReorderSift
+	}
+	m.SetReorder(mode)
 	if cfg.Vars > 0 {
 		m.ExtVarNum(cfg.Vars)
 	}
@@ -200,7 +254,7 @@ func (m *Manager) resizeNodes(n int) {
 		if nd.level == freeLevel {
 			continue
 		}
-		h := hashNode(nd.level, nd.low, nd.high) >> m.bShift
+		h := hashNode(m.level2var[nd.level], nd.low, nd.high) >> m.bShift
 		nd.next = m.buckets[h]
 		m.buckets[h] = int32(i)
 	}
@@ -210,11 +264,14 @@ func (m *Manager) resizeNodes(n int) {
 	m.st.Capacity = n
 }
 
-// hashNode mixes a (level, low, high) triple; the caller takes the top bits
-// (Fibonacci hashing), which are well mixed by the multiplication.
-func hashNode(level int32, lo, hi Node) uint64 {
+// hashNode mixes a (variable, low, high) triple; the caller takes the top
+// bits (Fibonacci hashing), which are well mixed by the multiplication.
+// The variable, not the level, is hashed so that a reordering that moves a
+// variable to another level without changing its nodes' children (most
+// nodes of an adjacent swap) leaves them in their chains.
+func hashNode(v int32, lo, hi Node) uint64 {
 	x := uint64(uint32(lo))<<32 | uint64(uint32(hi))
-	x ^= uint64(uint32(level)) * 0xC2B2AE3D27D4EB4F
+	x ^= uint64(uint32(v)) * 0xC2B2AE3D27D4EB4F
 	return x * 0x9E3779B97F4A7C15
 }
 
@@ -222,12 +279,20 @@ func hashNode(level int32, lo, hi Node) uint64 {
 // operation cannot get a node.
 type outOfNodes struct{}
 
+// reorderNow is panicked by grow (and recovered by run) to abandon an
+// operation so that a reordering can run before it is restarted.
+type reorderNow struct{}
+
+// interrupted is panicked by mk (and recovered by run) when the interrupt
+// function says stop.
+type interrupted struct{}
+
 // mk returns the unique node (level, lo, hi), creating it if needed.
 func (m *Manager) mk(level int32, lo, hi Node) Node {
 	if lo == hi {
 		return lo
 	}
-	h := hashNode(level, lo, hi) >> m.bShift
+	h := hashNode(m.level2var[level], lo, hi) >> m.bShift
 	for i := m.buckets[h]; i != 0; {
 		nd := &m.nodes[i]
 		if nd.low == lo && nd.high == hi && nd.level == level {
@@ -237,7 +302,14 @@ func (m *Manager) mk(level int32, lo, hi Node) Node {
 	}
 	if m.freeHead == 0 {
 		m.grow()
-		h = hashNode(level, lo, hi) >> m.bShift
+		h = hashNode(m.level2var[level], lo, hi) >> m.bShift
+	}
+	if m.interrupt != nil {
+		// Poll the client's interrupt every 65,536 new nodes, so that
+		// one long operation does not outlive the client's time limit.
+		if m.allocs++; m.allocs&0xFFFF == 0 && m.inOp && m.interrupt() {
+			panic(interrupted{})
+		}
 	}
 	i := m.freeHead
 	nd := &m.nodes[i]
@@ -249,9 +321,16 @@ func (m *Manager) mk(level int32, lo, hi Node) Node {
 }
 
 // grow doubles the node table within the limit, or panics outOfNodes.
-// It is called in the middle of operations, so it never frees nodes.
+// It is called in the middle of operations, so it never frees nodes. When
+// automatic reordering is due (the live nodes reached the trigger) and the
+// running operation may be restarted, it panics reorderNow instead: run
+// then reorders and restarts the operation, so that one operation that
+// blows up does not have to finish under the order that makes it blow up.
 func (m *Manager) grow() {
 	n := len(m.nodes)
+	if m.mayAbort && m.autoDue() {
+		panic(reorderNow{})
+	}
 	if n >= m.maxNodes {
 		panic(outOfNodes{})
 	}
@@ -353,7 +432,7 @@ func (m *Manager) High(f Node) Node {
 // ---------------------------------------------------------------------
 // Errors and operation framing
 
-// Err returns the sticky error (ErrNodeLimit) or nil.
+// Err returns the sticky error (ErrNodeLimit or ErrInterrupted) or nil.
 func (m *Manager) Err() error { return m.err }
 
 // ClearErr clears the sticky error, e.g. after releasing roots, so that the
@@ -389,15 +468,38 @@ func (m *Manager) run(a, b, c Node, body func() Node) Node {
 		return Invalid
 	}
 	m.maybeGC(a, b, c)
+	if m.reorder == ReorderStress && !m.inReorder {
+		m.stress(a, b, c)
+	}
+	m.mayAbort = m.reorder == ReorderSift || m.reorder == ReorderAuto
 	r, ok := m.try(body)
-	if !ok {
-		m.collect(a, b, c)
+	if !ok && m.aborted {
+		// Abandoned for a reordering (once per operation): reorder with
+		// the operands kept, then start again under the new order.
+		m.mayAbort, m.aborted = false, false
+		m.st.ReorderAborts++
+		m.reorderWith(a, b, c)
+		m.resizeCache()
 		r, ok = m.try(body)
-		if !ok {
-			m.err = ErrNodeLimit
-			m.st.NodeLimitHits++
-			return Invalid
+	}
+	m.mayAbort = false
+	if !ok && !m.stopped {
+		m.collect(a, b, c)
+		if m.reorder == ReorderSift || m.reorder == ReorderAuto {
+			// Out of nodes: a better order may make the operation fit.
+			m.reorderWith(a, b, c)
 		}
+		r, ok = m.try(body)
+	}
+	if !ok && m.stopped {
+		m.stopped = false
+		m.err = ErrInterrupted
+		return Invalid
+	}
+	if !ok {
+		m.err = ErrNodeLimit
+		m.st.NodeLimitHits++
+		return Invalid
 	}
 	if r >= 2 {
 		m.temps = append(m.temps, r)
@@ -405,11 +507,24 @@ func (m *Manager) run(a, b, c Node, body func() Node) Node {
 	return r
 }
 
+// try runs body, recovering outOfNodes, reorderNow (which sets
+// m.aborted) and interrupted (which sets m.stopped) as a failure.
 func (m *Manager) try(body func() Node) (r Node, ok bool) {
+	m.inOp = true
 	defer func() {
+		m.inOp = false
 		if p := recover(); p != nil {
-			if _, oom := p.(outOfNodes); oom {
+			switch p.(type) {
+			case interrupted:
 				r, ok = Invalid, false
+				m.stopped = true
+				return
+			case outOfNodes:
+				r, ok = Invalid, false
+				return
+			case reorderNow:
+				r, ok = Invalid, false
+				m.aborted = true
 				return
 			}
 			panic(p)
@@ -433,7 +548,7 @@ func (m *Manager) maybeGC(a, b, c Node) {
 		m.resizeNodes(nn)
 		m.st.Grows++
 	}
-	if m.autoReorder && !m.inReorder && m.live() >= m.reorderAt {
+	if m.autoDue() {
 		m.reorderWith(a, b, c)
 	}
 	m.resizeCache()
@@ -568,7 +683,7 @@ func (m *Manager) sweep() {
 	for i := len(m.nodes) - 1; i >= 2; i-- {
 		nd := &m.nodes[i]
 		if marks[i>>6]&(1<<(uint(i)&63)) != 0 {
-			h := hashNode(nd.level, nd.low, nd.high) >> m.bShift
+			h := hashNode(m.level2var[nd.level], nd.low, nd.high) >> m.bShift
 			nd.next = m.buckets[h]
 			m.buckets[h] = int32(i)
 			continue

@@ -2,6 +2,7 @@ package bdd
 
 import (
 	"math/rand"
+	"os"
 	"testing"
 )
 
@@ -149,5 +150,99 @@ func TestSetVarOrder(t *testing.T) {
 	}
 	if err := m.AddBlock(m.VarAtLevel(0), m.VarAtLevel(2)); err == nil {
 		t.Fatal("non-contiguous block accepted")
+	}
+}
+
+// TestStressReorder reruns the truth-table tests of the operations with
+// the order changed at the start of every operation (ReorderStress, with
+// blocks): every result must still be the right function. (SatOne's
+// answer depends on the order by definition; its test is left out.)
+func TestStressReorder(t *testing.T) {
+	stressWorlds = true
+	defer func() { stressWorlds = false }()
+	tests := []struct {
+		name string
+		fn   func(*testing.T)
+		long bool // only with BOOLPROG_LONG=1: the slowest under stress
+	}{
+		{"connectives", TestConnectivesAgainstTruthTables, false},
+		{"ite", TestIteAgainstTruthTables, true},
+		{"quantifiers", TestQuantifiers, true},
+		{"replace and compose", TestReplaceAndCompose, false},
+		{"restrict and constrain", TestRestrictConstrain, true},
+		{"canonicity", TestCanonicity, false},
+		{"gc keeps roots", TestGCKeepsRootsAndTemporaries, true},
+	}
+	for _, tc := range tests {
+		if tc.long && os.Getenv("BOOLPROG_LONG") != "1" || testing.Short() && tc.name != "connectives" {
+			continue
+		}
+		t.Run(tc.name, tc.fn)
+	}
+}
+
+// TestReorderAtNodeLimit sifts in a table too small for some swaps: the
+// reordering stops where it must, and every function is unchanged.
+func TestReorderAtNodeLimit(t *testing.T) {
+	built, stopped := 0, 0
+	for limit := 700; limit <= 1500; limit += 40 {
+		m := New(Config{InitialNodes: 64, MaxNodes: limit})
+		for v := 0; v < 16; v += 4 {
+			if err := m.AddBlock(v, v+1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f := m.Keep(pairsFunc(m, 8))
+		if m.Err() != nil {
+			continue // too small to build the function at all
+		}
+		built++
+		want := make([]bool, 1<<16)
+		for a := range want {
+			want[a] = evalAt(m, f.Node(), a)
+		}
+		m.Reorder()
+		m.Reorder()
+		if m.NodeCount(f.Node()) > 100 {
+			stopped++ // the limit stopped sifting before it paired the variables
+		}
+		for a := range want {
+			if evalAt(m, f.Node(), a) != want[a] {
+				t.Fatalf("limit %d: function changed at %b", limit, a)
+			}
+		}
+		g := pairsFunc(m, 8) // canonical: rebuilding gives the same node
+		if m.Err() == nil && g != f.Node() {
+			t.Fatalf("limit %d: rebuilt %d, kept %d", limit, g, f.Node())
+		}
+	}
+	if built == 0 || stopped == 0 || stopped == built {
+		t.Fatalf("%d limits built the function, sifting stopped at %d: the limits miss the interesting range", built, stopped)
+	}
+}
+
+// TestInterrupt: an interrupt stops a long operation with ErrInterrupted
+// (sticky until ClearErr) and a reordering at once, changing no function.
+func TestInterrupt(t *testing.T) {
+	m := New(Config{})
+	stop := false
+	m.SetInterrupt(func() bool { return stop })
+	small := m.Keep(pairsFunc(m, 4))
+	stop = true
+	if f := pairsFunc(m, 16); f != Invalid || m.Err() != ErrInterrupted {
+		t.Fatalf("interrupted operation: %d, err %v", f, m.Err())
+	}
+	if g := m.And(m.Ithvar(0), m.Ithvar(1)); g != Invalid {
+		t.Fatal("the error is not sticky")
+	}
+	m.ClearErr()
+	before := m.NodeCount(small.Node())
+	m.Reorder() // interrupted at once
+	if m.NodeCount(small.Node()) != before || pairsFunc(m, 4) != small.Node() {
+		t.Fatal("an interrupted reordering changed a function")
+	}
+	stop = false
+	if f := pairsFunc(m, 14); f == Invalid || m.Err() != nil {
+		t.Fatalf("after the interrupt: %v", m.Err())
 	}
 }

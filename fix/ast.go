@@ -74,7 +74,7 @@ type RelDecl struct {
 	Name   string
 	Params []*Param
 	Order  []*Constraint
-	Body   Expr
+	Body   Expr // nil for a declaration without a body (see Solver.Provide)
 }
 
 // Param is a typed variable: a relation parameter or a quantified variable.

@@ -30,9 +30,15 @@
 //	mu bool Reach(Node x) ( x=0 | exists Node y. (Reach(y) & Edge(y, x)) );
 //	nu bool Live(Node x) ( exists Node y. (Edge(x, y) & Live(y)) );
 //
-// A plain bool relation is defined once and may not be recursive. A mu
-// relation is the least relation satisfying its equation, a nu relation
-// the greatest. Relations may use relations defined later in the file, and
+// A plain bool relation is defined once and may not be recursive. It may
+// also be declared without a body, its value coming from a Go program (see
+// [Solver.Provide]); package engine/fixpoint declares a program's
+// relations so:
+//
+//	bool ProgramInt(State x, State v) x ~+ v;
+//
+// A mu relation is the least relation satisfying its equation, a nu
+// relation the greatest. Relations may use relations defined later in the file, and
 // mu and nu relations may depend on each other (see Evaluation for what
 // such a system means).
 //
@@ -64,7 +70,9 @@
 //
 // Directives start with '#' and end at ';' or at the end of the line:
 // #size R asks for the node count and the number of tuples of R (in
-// [Answer.Sizes]); #timer and #reset are accepted and have no effect.
+// [Answer.Sizes]); #frontier R asks for the frontier evaluation of R's
+// group of relations (see Evaluation); #timer and #reset are accepted and
+// have no effect.
 //
 // The query is a formula written at top level without a name, usually at
 // the end of the file (its ';' may be left out there); it must have no
@@ -73,8 +81,8 @@
 //	(exists Node x. Reach(x) & x=2);
 //
 // This is the part of Mucke's language that Getafix uses; Mucke's other
-// constructs (arithmetic on enums, less-than between values, prototypes
-// without a body, ...) are not accepted.
+// constructs (arithmetic on enums, less-than between values, ...) are not
+// accepted.
 //
 // # Evaluation
 //
@@ -82,8 +90,9 @@
 // variables, allocated definition by definition in the order the
 // constraints ask; a quantified variable is interleaved with the
 // parameter of its type whose name ends the same way (t_pc1 beside
-// s_pc1), so that the renamings a recursive application needs keep the
-// order. Applying a relation renames its parameters onto the arguments
+// s_pc1), or, if no parameter has its type (in a query), with the first
+// quantified variable of its type, so that the renamings an application
+// needs keep the order. Applying a relation renames its parameters onto the arguments
 // (constants are fixed and quantified away first). Existential
 // quantification is pushed through disjunctions, and within a conjunction
 // each variable is quantified with [bdd.Manager.AndExists] as soon as no
@@ -106,11 +115,38 @@
 // iterated together instead (each round evaluates every member with the
 // latest values): for such monotone systems the result is the same and the
 // cost far lower. Parts of a recursive body that do not mention the
-// component are computed once and reused in every round.
+// component are computed once and reused in every round. In a nested
+// evaluation, only the members that something outside the component reads
+// are evaluated outermost, and an inner relation whose inputs (the fixed
+// relations it depends on) have not changed since its last evaluation
+// keeps its value instead of being computed again.
+//
+// # Relations from Go
+//
+// [Solve] evaluates a file on its own. A [Solver] lets a Go program take
+// part: [NewSolver] checks the file and allocates the BDD variables,
+// [Solver.Bits] says which variables hold a parameter (or a field of it),
+// [Solver.Provide] gives the value of a declared relation (or replaces a
+// plain definition) as a BDD of [Solver.Manager], [Solver.Track] keeps the
+// tuples each round adds to a relation, and after [Solver.Solve] the
+// values ([Solver.Value]) and rounds ([Solver.Layers]) can be read until
+// [Solver.Release].
+//
+// The frontier optimisation (#frontier R): a group of mu relations whose
+// members are applied, in their bodies, only under &, | and exists (Check
+// refuses the directive otherwise) can be evaluated from the tuples each
+// round adds rather than from the whole relations: after a first full
+// round, each round evaluates, for every application of a member, the
+// body with that application reading only the previous round's new
+// tuples (the rest of the body reading the whole relations), and only the
+// parts of the body on the way to it. The result is the same; a round
+// costs time in the size of what is new, not of everything found, which
+// pays off when many rounds each add little. (The paper's §4.3 reaches a
+// similar effect inside a formula, with a frontier bit: see package
+// engine/fixpoint.)
 //
 // Limits: the context is checked every few hundred evaluation steps, but
 // one very large BDD operation is not interrupted; the node limit
 // ([Options.MaxNodes]) stops any operation. Directives #timer and #reset
-// have no effect, and the frontier optimisation of the paper's §4.3 is
-// not applied automatically.
+// have no effect.
 package fix

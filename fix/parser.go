@@ -287,6 +287,12 @@ func (p *parser) relDecl() Decl {
 	}
 	p.expect(tRParen, "after the parameters")
 	d.Order = p.constraints()
+	if p.tok().kind == tSemi && d.Kind == Plain {
+		// A declaration without a body: its value comes from Go
+		// (Solver.Provide).
+		p.advance()
+		return d
+	}
 	d.Body = p.expr()
 	p.endDecl("after the relation body")
 	return d

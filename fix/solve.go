@@ -86,34 +86,17 @@ type Size struct {
 // returned too, with the statistics of the relations finished so far; a
 // file that does not check gives a nil Answer and the ErrorList.
 func Solve(ctx context.Context, f *File, opts Options) (*Answer, error) {
-	start := time.Now()
-	if !f.checked {
-		if err := Check(f); err != nil {
-			return nil, err
-		}
+	sv, err := NewSolver(f, opts)
+	if err != nil {
+		return nil, err
 	}
-	s := &solver{
-		ctx:     ctx,
-		in:      f.info,
-		m:       bdd.New(bdd.Config{MaxNodes: opts.MaxNodes}),
-		bits:    map[*variable][]int{},
-		val:     map[*definition]*bdd.Root{},
-		cache:   map[Expr]*bdd.Root{},
-		volat:   map[Expr]bool{},
-		free:    map[Expr]map[*variable]bool{},
-		plans:   map[*Apply]*applyPlan{},
-		domains: map[*variable]bdd.Node{},
-	}
-	s.layout()
-	ans := &Answer{Vars: s.nvars}
-	err := s.run(ans)
-	ans.PeakNodes = s.m.Stats().PeakNodes
-	ans.Time = time.Since(start)
-	return ans, err
+	defer sv.Release()
+	return sv.Solve(ctx)
 }
 
 type solver struct {
 	ctx      context.Context
+	file     string
 	in       *info
 	m        *bdd.Manager
 	nvars    int
@@ -129,13 +112,28 @@ type solver struct {
 	monotone bool  // the component uses itself only positively
 	ops      int   // evaluation steps, to pace context checks
 	stop     error // the context's error once seen
+
+	outside map[*definition]bool // read by the query, another component, #size or Track
+	// The frontier evaluation's current variant: the application that
+	// reads the tuples the last round added (delta), and the parts of
+	// the body on the way to it.
+	chosen  *Apply
+	onPath  map[Expr]bool
+	delta   map[*definition]bdd.Node
+	memo    map[*definition]*memoEntry
+	closure map[*definition]map[*definition]bool
+
+	provided map[*definition]*bdd.Root   // values given by Solver.Provide
+	tracked  map[*definition]bool        // Solver.Track
+	layers   map[*definition][]*bdd.Root // the tuples each round added
 }
 
 // layout allocates the BDD variables: definition after definition, the
 // parameters in the order their constraints give; each quantified
 // variable interleaved with the parameter of its type whose name ends
 // most like its own (t_pc1 with s_pc1), so that renaming one into the
-// other keeps the order.
+// other keeps the order, or if no parameter has its type, with the first
+// quantified variable of its type.
 func (s *solver) layout() {
 	defs := append([]*definition(nil), s.in.defs...)
 	if s.in.query != nil {
@@ -161,9 +159,18 @@ func (s *solver) layout() {
 		if d.rel != nil {
 			cs = consByName(names[:len(d.params)], d.rel.Order)
 		}
+		firstOfType := map[typ]int{}
 		for i, v := range d.vars[len(d.params):] {
 			if p := nearest(v, d.params); p != nil {
 				cs = append(cs, orderCons{a: p.index, b: len(d.params) + i, interleave: true})
+			} else if j, ok := firstOfType[v.typ]; ok {
+				// No parameter of its type (a query's variables): with
+				// the first quantified variable of its type, so that
+				// applications that relate them (R(u, v) with R's u ~+ v)
+				// rename in order.
+				cs = append(cs, orderCons{a: j, b: len(d.params) + i, interleave: true})
+			} else {
+				firstOfType[v.typ] = len(d.params) + i
 			}
 		}
 		order := arrange(items, cs)
@@ -204,15 +211,34 @@ func (s *solver) keep(n bdd.Node) bdd.Node {
 	return n
 }
 
+// release frees every root of the solver.
+func (s *solver) release() {
+	for _, r := range s.roots {
+		r.Release()
+	}
+	s.roots = nil
+	for e, r := range s.cache {
+		r.Release()
+		delete(s.cache, e)
+	}
+}
+
 func (s *solver) run(ans *Answer) error {
-	defer func() {
-		for _, r := range s.roots {
-			r.Release()
+	s.outside = map[*definition]bool{}
+	users := s.in.defs
+	if s.in.query != nil {
+		users = append(users[:len(users):len(users)], s.in.query)
+	}
+	for _, e := range users {
+		for d := range e.deps {
+			if e.scc != d.scc || e == s.in.query {
+				s.outside[d] = true
+			}
 		}
-		for _, r := range s.cache {
-			r.Release()
+		if e.sizes || s.tracked[e] {
+			s.outside[e] = true
 		}
-	}()
+	}
 	// Group the relations by component; components were numbered so that
 	// one comes after every component it uses.
 	byComp := map[int][]*definition{}
@@ -263,6 +289,9 @@ func (s *solver) run(ans *Answer) error {
 // same iteration, watched for cycles.
 func (s *solver) component(c int, members []*definition, ans *Answer) error {
 	s.scc = c
+	if d := members[0]; len(members) == 1 && (s.provided[d] != nil || d.body == nil) {
+		return s.given(d, ans)
+	}
 	recursive := len(members) > 1 || members[0].deps[members[0]]
 	stats := map[*definition]*RelStats{}
 	simple, allPositive := true, true
@@ -277,11 +306,32 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 	}
 	var err error
 	s.monotone = allPositive
-	if !recursive || simple {
+	if recursive && simple && s.in.frontier[members[0]] {
+		err = s.frontier(members, stats)
+	} else if !recursive || simple {
 		err = s.simultaneous(members, recursive, stats)
 	} else {
+		// Only the members that something outside the component reads
+		// need their own outermost evaluation; the others keep the values
+		// of the inner evaluations of the last round (each outermost
+		// evaluation recomputes them inside anyway).
+		need := map[*definition]bool{}
+		for _, d := range members {
+			need[d] = s.outside[d]
+		}
+		if len(need) == 0 || !anyTrue(need) {
+			for _, d := range members {
+				need[d] = true
+			}
+		}
+		s.memo = map[*definition]*memoEntry{}
+		s.closure = closureOf(members)
+		defer s.dropMemo()
 		final := make([]bdd.Node, len(members))
 		for i, d := range members {
+			if !need[d] {
+				continue
+			}
 			var v *bdd.Root
 			if v, err = s.nested(d, members, nil, stats); err != nil {
 				break
@@ -291,7 +341,9 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 		}
 		if err == nil {
 			for i, d := range members {
-				s.val[d].Set(final[i])
+				if need[d] {
+					s.val[d].Set(final[i])
+				}
 			}
 		}
 	}
@@ -308,6 +360,32 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 		delete(s.cache, e)
 	}
 	return nil
+}
+
+// given sets the value of a relation provided from Go, or fails for a
+// declaration without a body that was not provided.
+func (s *solver) given(d *definition, ans *Answer) error {
+	p := s.provided[d]
+	if p == nil {
+		return fmt.Errorf("%s:%d:%d: relation %s is declared without a body and no value was provided", s.file, d.rel.Pos.Line, d.rel.Pos.Col, d.name)
+	}
+	t0 := time.Now()
+	v := s.m.And(p.Node(), s.domain(d.params))
+	if err := s.m.Err(); err != nil {
+		return fmt.Errorf("%s: %w", d.name, err)
+	}
+	s.val[d] = s.m.Keep(v)
+	s.roots = append(s.roots, s.val[d])
+	ans.Relations = append(ans.Relations, RelStats{Name: d.name, Kind: d.kind, Nodes: s.m.NodeCount(v), Time: time.Since(t0)})
+	return nil
+}
+
+// record keeps the tuples that a round added to a tracked relation (from
+// old to v).
+func (s *solver) record(d *definition, v, old bdd.Node) {
+	if s.tracked[d] {
+		s.layers[d] = append(s.layers[d], s.m.Keep(s.m.And(v, s.m.Not(old))))
+	}
 }
 
 // init is the starting value of a relation: false for mu (and for
@@ -367,6 +445,7 @@ func (s *solver) simultaneous(members []*definition, recursive bool, stats map[*
 				return err
 			}
 			if v != s.val[d].Node() {
+				s.record(d, v, s.val[d].Node())
 				s.val[d].Set(v)
 				version[d]++
 				changed = recursive
@@ -375,6 +454,108 @@ func (s *solver) simultaneous(members []*definition, recursive bool, stats map[*
 		}
 	}
 	return nil
+}
+
+// frontier iterates a monotone group of mu relations whose members are
+// applied only under &, | and exists (#frontier, checked by Check): the
+// first round evaluates the bodies; each later round evaluates, for each
+// application of a member in a body, the body with that application
+// reading only the tuples the last round added to its relation (its
+// delta) and the others their whole current values, and only the parts of
+// the body on the way to that application (the rest gave its tuples in
+// the first round). Since each application distributes over a union, the
+// union of these variants holds every tuple that the whole body gives
+// and the relation does not have yet.
+func (s *solver) frontier(members []*definition, stats map[*definition]*RelStats) error {
+	type variant struct {
+		a    *Apply
+		path map[Expr]bool
+	}
+	variants := map[*definition][]variant{}
+	for _, d := range members {
+		var walk func(e Expr, path []Expr)
+		walk = func(e Expr, path []Expr) {
+			path = append(path, e)
+			switch e := e.(type) {
+			case *Not:
+				walk(e.X, path)
+			case *Binary:
+				walk(e.X, path)
+				walk(e.Y, path)
+			case *Quant:
+				walk(e.Body, path)
+			case *Apply:
+				if s.in.applies[e].scc == s.scc {
+					on := map[Expr]bool{}
+					for _, p := range path {
+						on[p] = true
+					}
+					variants[d] = append(variants[d], variant{e, on})
+				}
+			}
+		}
+		walk(d.body, nil)
+	}
+	defer func() { s.chosen, s.onPath, s.delta = nil, nil, nil }()
+	delta := map[*definition]*bdd.Root{}
+	defer func() {
+		for _, r := range delta {
+			r.Release()
+		}
+	}()
+	for _, d := range members {
+		v, err := s.step(d, stats[d])
+		if err != nil {
+			return err
+		}
+		s.record(d, v, bdd.False)
+		s.val[d].Set(v)
+		delta[d] = s.m.Keep(v)
+		s.m.Safepoint()
+	}
+	for {
+		s.delta = map[*definition]bdd.Node{}
+		for d, r := range delta {
+			s.delta[d] = r.Node()
+		}
+		changed := false
+		for _, d := range members {
+			if err := s.ctx.Err(); err != nil {
+				return fmt.Errorf("%s: %w", d.name, err)
+			}
+			t0 := time.Now()
+			acc := bdd.False
+			for _, vr := range variants[d] {
+				if s.delta[s.in.applies[vr.a]] == bdd.False {
+					continue
+				}
+				s.chosen, s.onPath = vr.a, vr.path
+				acc = s.m.Or(acc, s.evalRaw(d.body))
+			}
+			s.chosen, s.onPath = nil, nil
+			old := s.val[d].Node()
+			v := s.m.Or(old, s.m.And(acc, s.domain(d.params)))
+			stats[d].Iterations++
+			stats[d].Time += time.Since(t0)
+			if s.stop != nil {
+				return fmt.Errorf("%s: %w", d.name, s.stop)
+			}
+			if err := s.m.Err(); err != nil {
+				return fmt.Errorf("%s: %w", d.name, err)
+			}
+			nd := s.m.And(v, s.m.Not(old))
+			delta[d].Set(nd)
+			if nd != bdd.False {
+				changed = true
+				s.record(d, v, old)
+				s.val[d].Set(v)
+			}
+			s.m.Safepoint()
+		}
+		if !changed {
+			return nil
+		}
+	}
 }
 
 // nested computes relation r of a group as the paper's algorithmic
@@ -406,7 +587,7 @@ func (s *solver) nested(r *definition, members []*definition, fixed map[*definit
 			if _, isFixed := env[d]; isFixed || !r.deps[d] {
 				continue
 			}
-			v, err := s.nested(d, members, env, stats)
+			v, err := s.inner(d, members, env, stats)
 			if err != nil {
 				cur.Release()
 				return nil, err
@@ -440,9 +621,100 @@ func (s *solver) nested(r *definition, members []*definition, fixed map[*definit
 		if !s.monotone { // a monotone iteration cannot cycle
 			history = append(history, s.m.Keep(cur.Node()))
 		}
+		if fixed == nil {
+			s.record(r, v, cur.Node())
+		}
 		cur.Set(v)
 		s.m.Safepoint()
 	}
+}
+
+// memoEntry is the value of an inner relation and the values of the
+// fixed relations it was computed with.
+type memoEntry struct {
+	key map[*definition]bdd.Node
+	val *bdd.Root
+}
+
+// inner computes an inner member d of a nested evaluation with the
+// relations of env fixed. Its value depends only on the fixed relations
+// it reaches through its dependencies, so when those have the values of
+// its last computation, that value is reused: an inner relation that does
+// not depend on the relation iterated around it is computed once per
+// change of what it does depend on (efopt's Relevant, for one).
+func (s *solver) inner(d *definition, members []*definition, env map[*definition]*bdd.Root, stats map[*definition]*RelStats) (*bdd.Root, error) {
+	key := map[*definition]bdd.Node{}
+	for e, v := range env {
+		if s.closure[d][e] {
+			key[e] = v.Node()
+		}
+	}
+	if m := s.memo[d]; m != nil && sameKey(m.key, key) {
+		return s.m.Keep(m.val.Node()), nil
+	}
+	v, err := s.nested(d, members, env, stats)
+	if err != nil {
+		return nil, err
+	}
+	if old := s.memo[d]; old != nil {
+		old.val.Release()
+	}
+	s.memo[d] = &memoEntry{key: key, val: s.m.Keep(v.Node())}
+	return v, nil
+}
+
+func sameKey(a, b map[*definition]bdd.Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *solver) dropMemo() {
+	for _, m := range s.memo {
+		m.val.Release()
+	}
+	s.memo = nil
+}
+
+// closureOf gives, for each member, the members it reaches through its
+// dependencies (itself included when it is recursive).
+func closureOf(members []*definition) map[*definition]map[*definition]bool {
+	in := map[*definition]bool{}
+	for _, d := range members {
+		in[d] = true
+	}
+	out := map[*definition]map[*definition]bool{}
+	for _, d := range members {
+		seen := map[*definition]bool{}
+		stack := []*definition{d}
+		for len(stack) > 0 {
+			e := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for f := range e.deps {
+				if in[f] && !seen[f] {
+					seen[f] = true
+					stack = append(stack, f)
+				}
+			}
+		}
+		out[d] = seen
+	}
+	return out
+}
+
+func anyTrue(m map[*definition]bool) bool {
+	for _, v := range m {
+		if v {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrNoFixedPoint is the error of Solve when the iteration of a
@@ -539,6 +811,13 @@ func (s *solver) evalRaw(e Expr) bdd.Node {
 	case *Not:
 		return s.m.Not(s.child(e, e.X))
 	case *Binary:
+		if e.Op == OpOr && s.onPath[e] {
+			// A frontier variant: the other side holds nothing new.
+			if s.onPath[e.X] {
+				return s.child(e, e.X)
+			}
+			return s.child(e, e.Y)
+		}
 		x := s.child(e, e.X)
 		y := s.child(e, e.Y)
 		switch e.Op {
@@ -670,6 +949,9 @@ func (s *solver) plan(a *Apply) *applyPlan {
 
 func (s *solver) apply(a *Apply) bdd.Node {
 	v := s.val[s.in.applies[a]].Node()
+	if a == s.chosen {
+		v = s.delta[s.in.applies[a]]
+	}
 	p := s.plan(a)
 	if p.drop != nil {
 		v = s.m.AndExists(v, p.constraint.Node(), p.drop)
@@ -763,6 +1045,12 @@ func (s *solver) freeVars(e Expr) map[*variable]bool {
 // is a synthetic !q.Body (for forall), evaluated without the cache.
 func (s *solver) exists(q Expr, vars []*variable, body Expr, negated bool) bdd.Node {
 	if b, ok := body.(*Binary); ok && b.Op == OpOr && !negated {
+		if s.onPath[b] { // a frontier variant: only the side of the delta
+			if s.onPath[b.X] {
+				return s.exists(q, vars, b.X, false)
+			}
+			return s.exists(q, vars, b.Y, false)
+		}
 		return s.m.Or(s.exists(q, vars, b.X, false), s.exists(q, vars, b.Y, false))
 	}
 	var conj []Expr

@@ -131,6 +131,12 @@ func (p *printer) stmt(prog *program, s *st, indent int) {
 		} else {
 			p.line(indent, lp+"return "+exprList(s.results)+";")
 		}
+	case sStart:
+		p.line(indent, lp+"start_thread "+prog.procs[s.callee].name+"();")
+	case sAtomicBegin:
+		p.line(indent, lp+"atomic_begin;")
+	case sAtomicEnd:
+		p.line(indent, lp+"atomic_end;")
 	default:
 		panic("gen: unknown statement kind")
 	}

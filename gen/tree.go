@@ -38,6 +38,9 @@ const (
 	sDead
 	sGoto
 	sReturn
+	sStart       // start_thread callee();
+	sAtomicBegin // atomic_begin;
+	sAtomicEnd   // atomic_end;
 )
 
 // st is a statement.
@@ -48,7 +51,7 @@ type st struct {
 	lhs       []string // sAssign, sCall ("_" discards)
 	rhs       []*ex    // sAssign
 	constrain *ex      // sAssign, or nil
-	callee    int      // sCall: index into program.procs
+	callee    int      // sCall, sStart: index into program.procs
 	args      []*ex    // sCall
 	cond      *ex      // sIf, sWhile, sAssume, sAssert
 	then      []*st    // sIf

@@ -224,7 +224,9 @@ func (l *Layout) PCVars(c Copy) []int {
 	return out
 }
 
-// Order returns the slots in BDD order (top first).
+// Order returns the slots in the layout's initial BDD order (top first);
+// dynamic reordering may move them since (bdd.Manager.Level tells where a
+// variable is now).
 func (l *Layout) Order() []int { return slices.Clone(l.atPos) }
 
 // Var returns the BDD variable of a copy of a slot.
@@ -347,8 +349,9 @@ func (l *Layout) Equal(a, b Copy, set Set) bdd.Node {
 	m := l.M
 	r := bdd.True
 	el := set.Elems()
-	// Build bottom-up in the order so that each conjunction is cheap.
-	slices.SortFunc(el, func(x, y int) int { return l.pos[y] - l.pos[x] })
+	// Build bottom-up in the order so that each conjunction is cheap: the
+	// manager's current order, which dynamic reordering may have changed.
+	slices.SortFunc(el, func(x, y int) int { return m.Level(l.Var(y, a)) - m.Level(l.Var(x, a)) })
 	for _, s := range el {
 		r = m.And(r, m.Equiv(l.Lit(s, a), l.Lit(s, b)))
 	}

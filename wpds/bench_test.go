@@ -75,6 +75,12 @@ func benchSaturate[W any](b *testing.B, p *PDS[W], post bool, opt Options) {
 	b.ReportMetric(float64(st.Extends), "extends")
 	b.ReportMetric(float64(st.Combines), "combines")
 	b.ReportMetric(float64(st.Transitions), "transitions")
+	if st.Fallback {
+		b.ReportMetric(1, "fallback")
+	}
+	if st.Stars > 0 {
+		b.ReportMetric(float64(st.Stars), "stars")
+	}
 }
 
 func BenchmarkPoststarChain(b *testing.B) {
@@ -104,5 +110,97 @@ func BenchmarkPrestarRandom(b *testing.B) {
 	for _, n := range []int{25, 50, 100, 200} {
 		p := randomBig(n, int64(n))
 		b.Run(fmt.Sprint(n), func(b *testing.B) { benchSaturate(b, p, false, Options{}) })
+	}
+}
+
+// programPDS is an ICFG-like system of n procedures, one control state:
+// procedure i has the symbols 100i … 100i+k-1 in a line, with a back edge
+// every few nodes (loops), a branch, calls to random procedures (recursion
+// included) and a return at the last node. weight gives each rule's
+// weight, loop (if not nil) the weight of the back edges.
+func programPDS[W any](sr Semiring[W], n, k int, seed int64, weight, loop func(*rand.Rand) W) *PDS[W] {
+	if loop == nil {
+		loop = weight
+	}
+	rng := rand.New(rand.NewSource(seed))
+	p := New[W](sr, 1)
+	for i := 0; i < n; i++ {
+		b := Symbol(100 * i)
+		for j := 0; j < k-1; j++ {
+			g := b + Symbol(j)
+			switch {
+			case j%5 == 2 && n > 1:
+				// Mostly calls down the list, sometimes recursion; a call
+				// may be skipped, so that every procedure can return.
+				callee := Symbol(100 * min(n-1, i+1+rng.Intn(n)))
+				if rng.Intn(8) == 0 {
+					callee = Symbol(100 * rng.Intn(n))
+				}
+				p.Push(0, g, 0, callee, g+1, weight(rng), nil)
+				p.Step(0, g, 0, g+1, weight(rng))
+			default:
+				p.Step(0, g, 0, g+1, weight(rng))
+			}
+			if j%7 == 6 {
+				p.Step(0, g, 0, g-Symbol(rng.Intn(6)), loop(rng)) // a loop
+			}
+			if j%4 == 1 && j+3 < k {
+				p.Step(0, g, 0, g+3, weight(rng)) // a branch
+			}
+		}
+		p.Pop(0, b+Symbol(k-1), 0, weight(rng))
+	}
+	return p
+}
+
+// perm8 returns a random permutation of 8 values as a relation of relN{8}.
+func perm8(rng *rand.Rand) rel {
+	var r rel
+	for i, j := range rng.Perm(8) {
+		r |= 1 << uint(i*8+j)
+	}
+	return r
+}
+
+func genKillWeight(r *rand.Rand) GenKill {
+	return BitVector{}.Fn(uint64(r.Intn(1<<16))<<uint(r.Intn(40)), uint64(r.Intn(1<<8))<<uint(r.Intn(50)))
+}
+
+// BenchmarkFWPDS compares the chaotic saturation with FWPDS on the same
+// problems; extends, combines and stars are per run.
+func BenchmarkFWPDS(b *testing.B) {
+	type problem struct {
+		name string
+		run  func(b *testing.B, post bool, opt Options)
+	}
+	var problems []problem
+	for _, n := range []int{100, 1000} {
+		p := chainPDS(n)
+		problems = append(problems, problem{fmt.Sprint("chain-bool-", n), func(b *testing.B, post bool, opt Options) { benchSaturate(b, p, post, opt) }})
+	}
+	for _, n := range []int{20, 100} {
+		p := programPDS[GenKill](BitVector{}, n, 40, int64(n), genKillWeight, nil)
+		problems = append(problems, problem{fmt.Sprint("program-bitvector-", n), func(b *testing.B, post bool, opt Options) { benchSaturate(b, p, post, opt) }})
+		r := programPDS[rel](relN{8}, n, 40, int64(n), genRel(8), nil)
+		problems = append(problems, problem{fmt.Sprint("program-rel8-", n), func(b *testing.B, post bool, opt Options) { benchSaturate(b, r, post, opt) }})
+		// Permutations of 8 values: a loop needs as many rounds as the
+		// order of its permutation (up to 15), a star a few squarings.
+		c := programPDS[rel](relN{8}, n, 40, int64(n), perm8, nil)
+		problems = append(problems, problem{fmt.Sprint("program-perm8-", n), func(b *testing.B, post bool, opt Options) { benchSaturate(b, c, post, opt) }})
+		q := programPDS[Dist](MinPath{}, n, 40, int64(n), func(r *rand.Rand) Dist { return Dist(1 + r.Intn(9)) }, nil)
+		problems = append(problems, problem{fmt.Sprint("program-minpath-", n), func(b *testing.B, post bool, opt Options) { benchSaturate(b, q, post, opt) }})
+	}
+	for _, n := range []int{25, 50} {
+		p := randomBig(n, int64(n))
+		problems = append(problems, problem{fmt.Sprint("random-minpath-", n), func(b *testing.B, post bool, opt Options) { benchSaturate(b, p, post, opt) }})
+	}
+	for _, pr := range problems {
+		for _, dir := range []struct {
+			name string
+			post bool
+		}{{"post", true}, {"pre", false}} {
+			b.Run(pr.name+"/"+dir.name+"/plain", func(b *testing.B) { pr.run(b, dir.post, Options{}) })
+			b.Run(pr.name+"/"+dir.name+"/fwpds", func(b *testing.B) { pr.run(b, dir.post, Options{FWPDS: true}) })
+		}
 	}
 }

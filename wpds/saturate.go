@@ -6,6 +6,9 @@ package wpds
 // sequence leads into target, with weight IJOP({c}, target): the combine
 // over those sequences of their values.
 func Prestar[W any](p *PDS[W], target *Set, opt Options) (*Automaton[W], error) {
+	if opt.FWPDS {
+		return fprestar(p, target, opt)
+	}
 	a, err := newAutomaton(p, target, false, opt)
 	if err != nil {
 		return nil, err
@@ -84,30 +87,18 @@ func (a *Automaton[W]) prePush(id RuleID, t1 *transition[W], w1 W, t2 *transitio
 // ε-transitions are closed on the fly: whenever (p,ε,q) and (q,γ,q')
 // exist, (p,γ,q') gets their weight, merged when q belongs to a merge rule.
 func Poststar[W any](p *PDS[W], init *Set, opt Options) (*Automaton[W], error) {
+	if opt.FWPDS {
+		return fpoststar(p, init, opt)
+	}
 	a, err := newAutomaton(p, init, true, opt)
 	if err != nil {
 		return nil, err
 	}
-	mid := make([]State, len(p.rules))
-	shared := map[fromSym]State{}
+	mid := postStates(a)
 	byLHS := map[fromSym][]RuleID{}
 	for i := range p.rules {
 		r := &p.rules[i]
 		byLHS[fromSym{r.From, r.Sym}] = append(byLHS[fromSym{r.From, r.Sym}], RuleID(i))
-		if len(r.Out) != 2 {
-			continue
-		}
-		if r.Merge != nil {
-			mid[i] = a.addState(false, RuleID(i))
-			continue
-		}
-		k := fromSym{r.To, r.Out[0]}
-		q, ok := shared[k]
-		if !ok {
-			q = a.addState(false, -1)
-			shared[k] = q
-		}
-		mid[i] = q
 	}
 	one := a.sr.One()
 	for len(a.queue) > 0 {

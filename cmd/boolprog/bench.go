@@ -53,6 +53,7 @@ func runBench(ctx context.Context, args []string, s *streams) int {
 	})
 	noReplay := fs.Bool("no-replay", false, "do not replay the trace (check's --no-replay)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "limit per run")
+	hf := defineHardFlags(fs)
 	rest, err := c.parse(args, s)
 	if err != nil {
 		return c.flagError(s, err)
@@ -63,6 +64,9 @@ func runBench(ctx context.Context, args []string, s *streams) int {
 	info, ok := engine.Lookup(*engineName)
 	if !ok {
 		return c.usageError(s, "unknown engine %q (have %s)", *engineName, engineNames())
+	}
+	if code, done := hardSetRun(ctx, c, s, info, hf, *timeout); done {
+		return code
 	}
 	var ns []int
 	for _, f := range strings.Split(*sizes, ",") {
@@ -261,7 +265,7 @@ func checkTemplate(ctx context.Context, eng engine.Engine, p *ir.Program, cfg be
 	start := time.Now()
 	q := engine.Query{AllReachable: cfg.kind == gen.NoError && cfg.target == ""}
 	m.res = engine.Run(ctx, eng, p, q)
-	if m.res.Verdict == result.Unsafe && cfg.replay {
+	if m.res.Verdict == result.Unsafe && !m.res.TraceCut && cfg.replay { // a cut trace has no steps
 		t := time.Now()
 		m.replayErr = replay(ctx, p, m.res.Trace)
 		m.replay = time.Since(t)

@@ -55,6 +55,7 @@ type checkFlags struct {
 	noReplay   bool
 	quiet      bool
 	verbose    bool
+	projection projectionFlag // --error-projection (projection.go)
 }
 
 func runCheck(ctx context.Context, args []string, s *streams) int {
@@ -82,6 +83,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.BoolVar(&cf.noReplay, "no-replay", false, "do not replay the trace in the concrete interpreter before printing it")
 	fs.BoolVar(&cf.quiet, "q", false, "print no warnings and no progress line")
 	fs.BoolVar(&cf.verbose, "v", false, "print the progress line on stderr even if it is not a terminal")
+	cf.projection.register(fs, checkProjectionDoc)
 	c.tail = func() string { return "\nEngines:\n" + engineList() }
 
 	jsonOut := wantsJSON(args)
@@ -137,6 +139,9 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		if info, _ := engine.Lookup(cf.engineName); !info.NodeLimited {
 			return checkUsageError(c, s, jsonOut, "--max-nodes bounds BDD nodes, which the %s engine does not use", info.Name())
 		}
+	}
+	if cf.projection.on && cf.format == "json" {
+		return checkUsageError(c, s, jsonOut, "--error-projection is printed as text, not in the JSON report")
 	}
 	if cf.traceFile != "" && len(files) > 1 {
 		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
@@ -345,6 +350,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		res.Stats.AddPhase(name, stats.Phases[name])
 	}
 	prog.stop()
+	cf.projection.runProjection(ctx, s.stdout, s.stderr, l.name, p, cf.maxNodes)
 
 	out := &outcome{path: l.name, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note}
 	if err := r.report(out); err != nil {

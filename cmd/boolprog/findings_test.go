@@ -175,7 +175,7 @@ func TestFinding8CLI(t *testing.T) {
 			stdout: []string{"== testdata/safe.bp\n", "VERIFICATION SUCCESSFUL\n== testdata/assert.bp\n", "testdata/assert.bp:6:3: error: assertion assert(g) fails\n", "VERIFICATION FAILED\n== testdata/safe.bp\n", "VERIFICATION SUCCESSFUL\n"}},
 		{name: "an input error is worse than a failure", args: []string{"check", "testdata/assert.bp", "testdata/bad.bp"}, code: exitInput,
 			stdout: []string{"VERIFICATION FAILED\n"}, stderr: []string{"testdata/bad.bp:5:8: undeclared variable h"}},
-		{name: "an unknown is better than a failure", args: []string{"check", "--engine", "explicit", "testdata/threads.bp", "testdata/assert.bp"}, code: exitFailed,
+		{name: "an unknown is better than a failure", args: []string{"check", "--engine", "summary", "testdata/threads.bp", "testdata/assert.bp"}, code: exitFailed,
 			stdout: []string{"VERIFICATION UNKNOWN", "VERIFICATION FAILED\n"}},
 		{name: "gen -h is not a generator", args: []string{"gen", "-h"}, code: exitOK, notStdout: []string{"unknown generator"}},
 	}...)
@@ -320,7 +320,7 @@ func TestReportSchema(t *testing.T) {
 		{"unsafe, label", []string{"check", "--format", "json", "-l", "R", fig1}, exitFailed},
 		{"unsafe, assertion", []string{"check", "--format", "json", "testdata/assert.bp"}, exitFailed},
 		{"unsafe, trace cut", []string{"check", "--format", "json", "--engine", "test-cut", "-l", "R", fig1}, exitFailed},
-		{"unknown", []string{"check", "--format", "json", "--engine", "explicit", "testdata/threads.bp"}, exitUnknown},
+		{"unknown", []string{"check", "--format", "json", "--engine", "summary", "testdata/threads.bp"}, exitUnknown},
 		{"unknown, interrupted", []string{"check", "--format", "json", "-l", "R", fig1}, 130},
 		{"warnings", []string{"check", "--engine", "summary", "--format", "json", "testdata/getafix.bp"}, exitUnknown},
 		{"input error", []string{"check", "--format", "json", "testdata/bad.bp"}, exitInput},
@@ -567,7 +567,7 @@ func TestFinding9Concurrent(t *testing.T) {
 		{name: "start_thread", args: []string{"check", "--engine", "summary", "testdata/threads.bp"}, code: exitUnknown,
 			stdout: []string{"testdata/threads.bp:7:3: note: the program is concurrent: start_thread\n"}, last: "VERIFICATION UNKNOWN: concurrent program: not supported by the summary engine"},
 		{name: "plain check runs conc-eager", args: []string{"check", "-q", "--trace", "none", "testdata/threads.bp"}, code: exitFailed, last: "VERIFICATION FAILED"},
-		{name: "Getafix convention", args: []string{"check", "-q", "--engine", "explicit", "testdata/getafix.bp"}, code: exitUnknown,
+		{name: "Getafix convention", args: []string{"check", "-q", "--engine", "summary", "testdata/getafix.bp"}, code: exitUnknown,
 			stdout: []string{"testdata/getafix.bp:", ": note: the program is concurrent: procedure thread"}},
 	})
 }

@@ -43,12 +43,25 @@ func runGenRandom(args []string, s *streams) int {
 	fs.IntVar(&opt.Procs, "procs", 0, "number of procedures, main included (0: default)")
 	fs.IntVar(&opt.Stmts, "stmts", 0, "maximum statements at the top level of a body (0: default)")
 	fs.IntVar(&opt.Depth, "depth", 0, "maximum nesting of if and while (0: default)")
+	threads := fs.Int("threads", 0, "a concurrent program with `n` threads (0: a sequential one); the other flags then shape each thread's code")
+	style := fs.String("style", "any", "concurrent programs: how threads are created: getafix (init, threadN, the atomic global), satabs (main starts them, atomic_begin/end) or any (by seed)")
 	rest, err := c.parse(args, s)
 	if err != nil {
 		return c.flagError(s, err)
 	}
 	if len(rest) != 0 {
 		return c.usageError(s, "unexpected argument %q", rest[0])
+	}
+	st, ok := gen.ParseStyle(*style)
+	if !ok {
+		return c.usageError(s, "--style %q: want getafix, satabs or any", *style)
+	}
+	if *threads < 0 || *threads > 64 {
+		return c.usageError(s, "--threads %d: want 0 (sequential) to 64", *threads)
+	}
+	if *threads > 0 {
+		fmt.Fprint(s.stdout, gen.RandomConcurrent(*seed, gen.ConcOptions{Threads: *threads, Style: st, Thread: opt}))
+		return exitOK
 	}
 	fmt.Fprint(s.stdout, gen.Random(*seed, opt))
 	return exitOK

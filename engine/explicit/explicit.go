@@ -1,5 +1,6 @@
 // Package explicit is the reference engine: exhaustive explicit-state
-// reachability for sequential Boolean programs with recursion, by the
+// reachability for Boolean programs with recursion (and, for concurrent
+// programs, the interleaving oracle of concurrent.go); for sequential ones by the
 // Reps-Horwitz-Sagiv tabulation over concrete valuations (the algorithm of
 // the Bebop paper's Figure 3, with one concrete pair of valuations per path
 // edge instead of BDDs). It is the oracle the symbolic engines are judged
@@ -40,8 +41,11 @@
 //
 // # Limits
 //
-// Programs with thread operations and bounded queries are not supported
-// (Supports). Before enumerating states, the engine checks the
+// Bounded queries on sequential programs are refused (Supports): a bound
+// applies only to concurrent programs. Concurrent programs are searched by
+// a different algorithm, over their interleavings (concurrent.go): within a
+// ContextSwitches or Rounds bound, or, without a bound, until every
+// reachable configuration is explored (a proof). Before enumerating states, the engine checks the
 // control-flow graph: if no error location is reachable even ignoring
 // data, the program is safe whatever its size. Otherwise it answers Unknown
 // with the reason when a procedure reachable from main has more than
@@ -103,12 +107,20 @@ type Options struct {
 	// engine answers Unknown "state budget exhausted (N states)" rather
 	// than exhaust the machine's memory.
 	MaxStates int
+	// MaxThreads bounds the threads of a concurrent program, the initial
+	// ones included (0: DefaultMaxThreads). A step that would create more
+	// is left out, and an answer that is not an error then says so: it
+	// is Unknown, with the reason.
+	MaxThreads int
 }
 
 // Validate reports an error for limits the engine cannot honour.
 func (o Options) Validate() error {
 	if o.MaxVars < 0 || o.MaxVars > MaxVarsLimit {
 		return fmt.Errorf("max-vars %d: the explicit engine enumerates between 1 and %d variables (a valuation is a 64-bit word)", o.MaxVars, MaxVarsLimit)
+	}
+	if o.MaxThreads < 0 {
+		return fmt.Errorf("max-threads %d: the thread limit must be positive", o.MaxThreads)
 	}
 	if o.MaxStates < 0 {
 		return fmt.Errorf("max-states %d: the state budget must be positive", o.MaxStates)
@@ -155,7 +167,8 @@ func init() {
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
 			var o Options
 			fs.IntVar(&o.MaxVars, "max-vars", DefaultMaxVars, fmt.Sprintf("enumerate at most `n` variables in scope (globals and one procedure's locals), 1-%d; past it: UNKNOWN", MaxVarsLimit))
-			fs.IntVar(&o.MaxStates, "max-states", DefaultMaxStates, "state budget: at most `n` path edges and contexts (about 0.5 KB each); past it: UNKNOWN")
+			fs.IntVar(&o.MaxStates, "max-states", DefaultMaxStates, "state budget: at most `n` path edges and contexts (about 0.5 KB each), or configurations of a concurrent program; past it: UNKNOWN")
+			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site); a program that can create more: UNKNOWN unless an error is found")
 			return func() (engine.Engine, error) { return NewWithOptions(o) }
 		},
 	})
@@ -169,8 +182,12 @@ var (
 	_ engine.Supporter = (*Engine)(nil)
 )
 
-// Supports refuses concurrent programs and bounded queries.
+// Supports refuses bounded queries on sequential programs (a bound applies
+// only to concurrent ones).
 func (*Engine) Supports(p *ir.Program, q engine.Query) error {
+	if p.Concurrent {
+		return nil
+	}
 	return engine.SupportsSequential(Name, ReasonConcurrent, p, q)
 }
 
@@ -183,7 +200,11 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if err := e.opts.Validate(); err != nil {
 		return nil, err
 	}
-	res, err := e.check(ctx, p, q)
+	check := e.check
+	if p.Concurrent {
+		check = e.checkConcurrent
+	}
+	res, err := check(ctx, p, q)
 	if res != nil {
 		res.Engine = Name
 	}

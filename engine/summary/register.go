@@ -1,12 +1,20 @@
 package summary
 
-import "boolprog/engine"
+import (
+	"flag"
+
+	"boolprog/engine"
+)
 
 func init() {
 	engine.Register(engine.Info{
 		Names: []string{Name, "bebop"},
 		Doc:   "Bebop: BDD path and summary edges (RHS tabulation), shortest hierarchical traces",
-		Flags: engine.NoFlags(func() engine.Engine { return New(Options{}) }),
+		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
+			reorder := DefaultReorder
+			fs.Var(&reorder, "reorder", "dynamic BDD variable reordering: off, sift (sift whenever the live nodes double), or auto (sift while it pays)")
+			return func() (engine.Engine, error) { return New(Options{Reorder: reorder}), nil }
+		},
 		// The node limit bounds the BDD manager of every run.
 		NodeLimited: true,
 	})

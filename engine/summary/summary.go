@@ -93,7 +93,15 @@ type Options struct {
 	// InitialNodes is the initial size of the BDD node table (0: a size
 	// from the program's, at most the bdd package's default).
 	InitialNodes int
+	// Reorder selects dynamic variable reordering of the BDD manager
+	// (bdd.ReorderMode; the zero value is DefaultReorder). Reordering
+	// never changes a verdict or a trace's validity, only the time and
+	// the BDD sizes.
+	Reorder bdd.ReorderMode
 }
+
+// DefaultReorder is the reordering mode of Options.Reorder's zero value.
+const DefaultReorder = bdd.ReorderAuto
 
 // Engine is the Bebop engine.
 type Engine struct {
@@ -124,7 +132,11 @@ var errTimeout = errors.New("timeout")
 // (path edges at exits), iterations (worklist steps of Figure 3),
 // locations (reached), time_reach_ns (setup and Figure 3), peak_bdd_nodes
 // (the bdd package's peak of allocated nodes: live or not yet collected),
-// bdd_vars, bdd_gcs, and for unsafe programs rings (distances searched),
+// bdd_vars, bdd_gcs, after dynamic reordering bdd_reorders,
+// time_reorder_ns, bdd_reorder_swaps, bdd_reorder_aborts (operations
+// restarted after a reordering in their middle) and the live nodes before and after
+// the last reordering (bdd_nodes_before_last_reorder,
+// bdd_nodes_after_last_reorder), and for unsafe programs rings (distances searched),
 // time_rings_ns (the ring search), trace_steps and time_trace_ns (ring
 // search and trace).
 //
@@ -159,7 +171,16 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if ctx.Err() != nil {
 		return result.NewUnknown(Name, engine.StopReason(ctx)), nil
 	}
-	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes, InitialNodes: initial})
+	reorder := e.opts.Reorder
+	if reorder == bdd.ReorderDefault {
+		reorder = DefaultReorder
+	}
+	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes, InitialNodes: initial, Reorder: reorder})
+	// Neither a reordering nor one long BDD operation may outlive the
+	// time limit (the engine polls the context only between operations):
+	// the manager polls it too, and an operation it stops fails with
+	// bdd.ErrInterrupted, answered like a timeout.
+	m.SetInterrupt(func() bool { return ctx.Err() != nil })
 	md := newModel(p, m, e.opts)
 	defer md.release()
 
@@ -169,12 +190,26 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		res.Stats.Set("peak_bdd_nodes", int64(st.PeakNodes))
 		res.Stats.Set("bdd_vars", int64(st.Vars))
 		res.Stats.Set("bdd_gcs", int64(st.GCs))
+		if st.Reorders > 0 {
+			res.Stats.Set("bdd_reorders", int64(st.Reorders))
+			res.Stats.Set("time_reorder_ns", int64(st.ReorderTime))
+			res.Stats.Set("bdd_reorder_swaps", int64(st.ReorderSwaps))
+			res.Stats.Set("bdd_reorder_aborts", int64(st.ReorderAborts))
+			res.Stats.Set("bdd_nodes_before_last_reorder", int64(st.ReorderBefore))
+			res.Stats.Set("bdd_nodes_after_last_reorder", int64(st.ReorderAfter))
+		}
 	}
 	var found *result.Property // the error, once known to be reachable
 	stopped := func(err error) (*result.Result, error) {
 		var reason string
 		switch {
 		case errors.Is(err, errTimeout):
+			reason = engine.StopReason(ctx)
+			if reason == "" {
+				reason = engine.ReasonTimeout
+			}
+		case errors.Is(err, bdd.ErrInterrupted):
+			// The context ended in the middle of a BDD operation.
 			reason = engine.StopReason(ctx)
 			if reason == "" {
 				reason = engine.ReasonTimeout

@@ -10,7 +10,17 @@ import (
 	"boolprog/bench"
 )
 
-func init() { buddyRows = buddyRunner }
+func init() {
+	buddyRows = buddyRunner
+	buddySift = func(c bench.SiftCase) bench.SiftResult {
+		cfg := bench.DefaultConfig
+		cfg.Vars = c.Vars
+		e := bench.NewBuddy(cfg)
+		defer e.Close()
+		bench.SiftBuild(e, c)
+		return e.Sift()
+	}
+}
 
 // buddyRunner maps a row name to the BuDDy run of the same workload.
 func buddyRunner(name string) runner {

@@ -30,7 +30,12 @@ var buddyRows func(name string) runner // set by buddy_on.go
 func main() {
 	reps := flag.Int("reps", 3, "repetitions per measurement (minimum is reported)")
 	quick := flag.Bool("quick", false, "small instances only")
+	sift := flag.Bool("sift", false, "compare one sifting of the same BDDs in ours and BuDDy instead")
 	flag.Parse()
+	if *sift {
+		siftTable()
+		return
+	}
 
 	cfg := bench.DefaultConfig
 	var rows []row

@@ -1,0 +1,643 @@
+package explicit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"boolprog/analysis"
+	"boolprog/engine"
+	"boolprog/interp"
+	"boolprog/ir"
+	"boolprog/result"
+)
+
+// The concurrent oracle: an explicit search over the interleavings of a
+// concurrent program, on the configurations of package interp
+// (interp.Successors), hashed by interp.Config.Key.
+//
+// Every step has a cost: for a ContextSwitches bound, 1 for a context switch
+// (a step by another thread than the last; the first step, and the first
+// after Getafix's init, cost 0); for a Rounds bound, 1 for a step by a thread
+// with a smaller number than the last (round-robin over threads 0..n-1 in
+// index order: a thread with a smaller number can only run in the next
+// round; contexts may be empty, so a larger number is reached in the same
+// round). A configuration's cost is the least cost of a path to it, and
+// since what can happen next depends only on the configuration, a cheaper
+// path dominates: the search is a 0-1 breadth-first search in layers of
+// increasing cost, each configuration expanded once, at its least cost. So
+// the first error found is at the smallest bound, and its trace has the
+// fewest steps among the traces of that cost (breadth first in each layer).
+//
+// With a bound, the search stops after the layer at the bound's cost; with
+// none, when no configuration is left: then every reachable configuration
+// has been explored, which proves the program safe (whatever its
+// recursion: the reachable state space turned out finite). A recursive
+// program whose stacks grow without end exhausts the state budget instead:
+// an Unknown answer, never a wrong one.
+//
+// The error is reached when a thread is at an error location: a thread at
+// an assertion-failure location got there by the step that failed (the
+// trace's last step); a thread at a target-labelled location shows it by a
+// final step without an edge, which is a step of that thread and has its
+// cost (a thread created at a labelled location needs a switch to show it).
+
+// DefaultMaxThreads bounds the threads of a concurrent program (the initial
+// ones included) when Options.MaxThreads is 0: the initial threads plus one
+// per thread-creation site of the program.
+func DefaultMaxThreads(p *ir.Program) int {
+	n := initialThreads(p)
+	for _, proc := range p.Procs {
+		for _, e := range proc.Edges {
+			if _, ok := e.Op.(*ir.StartThread); ok {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// initialThreads is the number of threads that exist once the program has
+// started (after Getafix's init).
+func initialThreads(p *ir.Program) int {
+	if len(p.Threads) > 0 {
+		return len(p.Threads)
+	}
+	return 1
+}
+
+// cnode is a configuration of the concurrent search and how it was first
+// reached at its least cost.
+type cnode struct {
+	c      interp.Config
+	cost   int
+	parent int32 // index of the previous node, -1 for an initial configuration
+	thread int32 // the thread and edge of the step from the parent
+	edge   int32
+}
+
+// csearch is the state of the concurrent search.
+type csearch struct {
+	ctx        context.Context
+	p          *ir.Program
+	rounds     bool // the cost counts rounds, not switches
+	limit      int  // the largest cost explored
+	maxStates  int
+	maxThreads int
+	report     func(phase, detail string)
+
+	dead     *deadness
+	nodes    []cnode
+	index    map[string]int32
+	tick     int
+	capped   bool // a step that would create a thread past maxThreads was left out
+	maxLayer int  // the largest cost of an expanded configuration
+}
+
+// stepCost returns the cost of a step by thread t from c.
+func (s *csearch) stepCost(c interp.Config, t int) int {
+	if c.Running < 0 || c.Running == t {
+		return 0
+	}
+	if s.rounds && t > c.Running {
+		return 0
+	}
+	return 1
+}
+
+// checkConcurrent answers q for a concurrent program.
+func (e *Engine) checkConcurrent(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	s := &csearch{
+		ctx:        ctx,
+		p:          p,
+		limit:      math.MaxInt,
+		maxStates:  e.opts.maxStates(),
+		maxThreads: e.opts.MaxThreads,
+		report:     q.Progress,
+		index:      make(map[string]int32),
+		dead:       newDeadness(p),
+	}
+	if s.maxThreads == 0 {
+		s.maxThreads = DefaultMaxThreads(p)
+	}
+	if !errorReachableConcurrent(p) {
+		r := &result.Result{Verdict: result.Safe}
+		r.Stats.Set("cfg_unreachable_error", 1)
+		return r, nil
+	}
+	switch q.Bound.Kind {
+	case result.ContextSwitches:
+		s.limit = q.Bound.K
+	case result.Rounds:
+		s.rounds = true
+		s.limit = q.Bound.K - 1 // K rounds: K-1 returns to a smaller thread number
+	}
+	q.Report(result.PhaseReach, "")
+	start := time.Now()
+	r := &result.Result{Verdict: result.Safe}
+	found, err := s.run()
+	r.Stats.AddPhase(result.PhaseReach, time.Since(start))
+	r.Stats.States = int64(len(s.nodes))
+	r.Stats.Set("configurations", int64(len(s.nodes)))
+	r.Stats.Set("max_cost", int64(s.maxLayer))
+	if err != nil {
+		r.Verdict = result.Unknown
+		var b errBudget
+		switch {
+		case errors.As(err, new(errStop)):
+			r.Reason = engine.StopReason(ctx)
+		case errors.As(err, &b):
+			r.Reason = err.Error()
+		case errors.Is(err, interp.ErrTooManyChoices):
+			r.Reason = "a step has too many nondeterministic choices for the explicit engine: " + err.Error()
+		default:
+			return nil, err
+		}
+		return r, nil
+	}
+	if found != nil {
+		r.Verdict = result.Unsafe
+		r.Trace = found.trace
+		kind := q.Bound.Kind
+		if kind == result.Unbounded {
+			kind = result.ContextSwitches
+		}
+		r.Bound = result.Bound{Kind: kind, K: found.cost}
+		if kind == result.Rounds {
+			r.Bound.K = found.cost + 1
+		}
+		r.Stats.Set("trace_steps", int64(len(found.trace.Steps)))
+		return r, nil
+	}
+	if s.capped {
+		r.Verdict = result.Unknown
+		within := "in every interleaving"
+		if q.Bound.Kind != result.Unbounded {
+			within = "up to " + q.Bound.String()
+		}
+		r.Reason = fmt.Sprintf("no error %s with at most %d threads, but the program can create more (max-threads %d)", within, s.maxThreads, s.maxThreads)
+		return r, nil
+	}
+	if q.Bound.Kind == result.Unbounded {
+		r.Stats.Set("exhaustive", 1) // every reachable configuration explored: a proof
+	}
+	return r, nil
+}
+
+// cfound is an error found: its trace and cost.
+type cfound struct {
+	trace *result.Trace
+	cost  int
+}
+
+// add records configuration c reached at the given cost from parent by
+// (thread, edge), if it is new or cheaper than before; it returns whether
+// it was.
+func (s *csearch) add(c interp.Config, cost int, parent, thread, edge int) (int32, bool, error) {
+	k := s.dead.key(c)
+	if i, ok := s.index[k]; ok {
+		if s.nodes[i].cost <= cost {
+			return i, false, nil
+		}
+		s.nodes[i] = cnode{c: c, cost: cost, parent: int32(parent), thread: int32(thread), edge: int32(edge)}
+		return i, true, nil
+	}
+	if len(s.nodes) >= s.maxStates {
+		return 0, false, errBudget{s.maxStates}
+	}
+	i := int32(len(s.nodes))
+	s.nodes = append(s.nodes, cnode{c: c, cost: cost, parent: int32(parent), thread: int32(thread), edge: int32(edge)})
+	s.index[k] = i
+	return i, true, nil
+}
+
+func (s *csearch) poll() error {
+	s.tick++
+	if s.tick&1023 != 0 {
+		return nil
+	}
+	if s.ctx.Err() != nil {
+		return errStop{s.ctx.Err()}
+	}
+	if s.report != nil && s.tick&4095 == 0 {
+		s.report(result.PhaseReach, fmt.Sprintf("%d configurations, cost %d (budget %d)", len(s.nodes), s.maxLayer, s.maxStates))
+	}
+	return nil
+}
+
+// run searches layer by layer and returns the first error found, or nil.
+func (s *csearch) run() (*cfound, error) {
+	inits, err := s.initials()
+	if err != nil {
+		return nil, err
+	}
+	var cur []int32
+	for _, c := range inits {
+		i, fresh, err := s.add(c, 0, -1, -1, result.NoEdge)
+		if err != nil {
+			return nil, err
+		}
+		if fresh {
+			cur = append(cur, i)
+		}
+	}
+	// pending is an error shown by a final step that costs 1: it is the
+	// answer at the next layer unless that layer finds nothing cheaper
+	// (nothing can be: it starts with it).
+	var pending *cfound
+	for layer := 0; layer <= s.limit && (len(cur) > 0 || pending != nil); layer++ {
+		if pending != nil && pending.cost == layer {
+			return pending, nil
+		}
+		var next []int32
+		for q := 0; q < len(cur); q++ {
+			if err := s.poll(); err != nil {
+				return nil, err
+			}
+			i := cur[q]
+			n := s.nodes[i]
+			if n.cost != layer {
+				continue // reached more cheaply since, and expanded then
+			}
+			s.maxLayer = layer
+			if f := s.errorAt(i); f != nil {
+				if f.cost == layer {
+					return f, nil
+				}
+				// Shown only by a switch: the answer at the next layer,
+				// unless this one finds an error; the search goes on
+				// from here in case it does.
+				if f.cost <= s.limit && (pending == nil || f.cost < pending.cost) {
+					pending = f
+				}
+			}
+			succ, err := interp.Successors(s.p, n.c)
+			if err != nil {
+				return nil, err
+			}
+			for _, tr := range succ {
+				if len(tr.Next.Threads) > s.maxThreads {
+					s.capped = true
+					continue
+				}
+				cost := layer + s.stepCost(n.c, tr.Thread)
+				if cost > s.limit {
+					continue
+				}
+				j, fresh, err := s.add(tr.Next, cost, int(i), tr.Thread, tr.Edge)
+				if err != nil {
+					return nil, err
+				}
+				if !fresh {
+					continue
+				}
+				if cost == layer {
+					cur = append(cur, j)
+				} else {
+					next = append(next, j)
+				}
+			}
+		}
+		cur = next
+	}
+	if pending != nil && pending.cost <= s.limit {
+		return pending, nil
+	}
+	return nil, nil
+}
+
+// errorAt returns the error that node i shows, if any: a thread at an
+// assertion-failure location (reached by the path's last step, at the
+// node's cost), or a thread at a labelled error location that may run (a
+// final step of that thread, at its cost); the cheapest one.
+func (s *csearch) errorAt(i int32) *cfound {
+	n := s.nodes[i]
+	c := n.c
+	var best *cfound
+	for t, f := range c.Threads {
+		if f == nil {
+			continue
+		}
+		proc := s.p.Procs[f.Proc]
+		loc := proc.Locations[f.Loc]
+		if !loc.Error {
+			continue
+		}
+		if loc.Kind == ir.FailLoc {
+			return &cfound{trace: s.trace(i, nil), cost: n.cost}
+		}
+		if !s.canRun(c, t) {
+			continue
+		}
+		cost := n.cost + s.stepCost(c, t)
+		if best == nil || cost < best.cost {
+			last := s.step(c, t, result.NoEdge)
+			best = &cfound{trace: s.trace(i, &last), cost: cost}
+		}
+	}
+	return best
+}
+
+// canRun reports whether thread t may take the next step from c: the
+// atomicity rules of the interp package doc.
+func (s *csearch) canRun(c interp.Config, t int) bool {
+	if c.Atomic >= 0 && c.Atomic != t {
+		return false
+	}
+	if len(s.p.Threads) > 0 && c.Running >= 0 && c.Running != t {
+		for g, name := range s.p.Globals {
+			if name == "atomic" && c.Globals[g] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// step describes thread t of c about to take edge as a trace step.
+func (s *csearch) step(c interp.Config, t, edge int) result.Step {
+	top := c.Threads[t]
+	proc := s.p.Procs[top.Proc]
+	vals := result.ValuesOf(s.p, proc, func(v ir.VarRef) bool {
+		if v.Global {
+			return c.Globals[v.Index]
+		}
+		return top.Locals[v.Index]
+	})
+	st := result.NewStep(s.p, proc, top.Loc, edge, vals, top.Depth, t)
+	st.Switch = c.Running >= 0 && c.Running != t
+	return st
+}
+
+// trace returns the steps from an initial configuration to node i, then
+// last if not nil.
+func (s *csearch) trace(i int32, last *result.Step) *result.Trace {
+	var steps []result.Step
+	if last != nil {
+		steps = append(steps, *last)
+	}
+	for n := s.nodes[i]; n.parent >= 0; n = s.nodes[n.parent] {
+		steps = append(steps, s.step(s.nodes[n.parent].c, int(n.thread), int(n.edge)))
+	}
+	for a, b := 0, len(steps)-1; a < b; a, b = a+1, b-1 {
+		steps[a], steps[b] = steps[b], steps[a]
+	}
+	return &result.Trace{Steps: steps}
+}
+
+// deadness says which values cannot matter: configurations that differ
+// only in them have the same futures, so the search identifies them (its
+// key leaves them out) and keeps the first one reached, whose values are
+// real. Traces therefore show real values throughout.
+//
+// It uses the live-variable analysis of package analysis, which is
+// sequential: a local of a thread's top frame is private to the thread, so
+// its liveness at the frame's location is the sequential one, unless a
+// `start_thread goto L` copies the frame into a new thread (then no local
+// is taken as dead); a global is dead only while Getafix's init runs
+// alone, at the location of its top frame, taking every global as read
+// once init returns. Caller frames are never reduced.
+type deadness struct {
+	ng     int
+	live   *analysis.Live
+	slots  analysis.Slots
+	locals bool // locals of top frames may be dead
+
+	// Caller frames are numbered by their contents and their own
+	// caller's number, so that a key costs the top frames, not the whole
+	// stacks (frames are shared between configurations).
+	ids    map[*interp.Frame]int32
+	byKey  map[string]int32
+	keyBuf []byte
+}
+
+// frameID returns the number of a frame (0 for none): equal numbers for
+// equal stacks.
+func (d *deadness) frameID(f *interp.Frame) int32 {
+	if f == nil {
+		return 0
+	}
+	if n, ok := d.ids[f]; ok {
+		return n
+	}
+	k := fmt.Appendf(d.keyBuf[:0], "%d.%d.%d.%d.", d.frameID(f.Caller), f.Proc, f.Loc, f.Call)
+	for _, v := range f.Locals {
+		if v {
+			k = append(k, '1')
+		} else {
+			k = append(k, '0')
+		}
+	}
+	d.keyBuf = k
+	n, ok := d.byKey[string(k)]
+	if !ok {
+		n = int32(len(d.byKey) + 1)
+		d.byKey[string(k)] = n
+	}
+	d.ids[f] = n
+	return n
+}
+
+func newDeadness(p *ir.Program) *deadness {
+	d := &deadness{ng: len(p.Globals), slots: analysis.SlotsOf(p), locals: true,
+		ids: make(map[*interp.Frame]int32), byKey: make(map[string]int32)}
+	for _, proc := range p.Procs {
+		for _, e := range proc.Edges {
+			if st, ok := e.Op.(*ir.StartThread); ok && st.Goto >= 0 {
+				d.locals = false
+			}
+		}
+	}
+	calls := analysis.Of(analysis.NewCache(p), analysis.CallGraph)
+	all := d.slots.Globals()
+	for i := 0; i < d.slots.R; i++ {
+		all.Add(d.slots.Ret(i))
+	}
+	d.live = analysis.ComputeLiveness(p, calls, func(*ir.Proc) analysis.Set { return all })
+	return d
+}
+
+// globalLive reports whether global i of c can matter.
+func (d *deadness) globalLive(c interp.Config, i int) bool {
+	if c.Init && len(c.Threads) > 0 && c.Threads[0] != nil {
+		top := c.Threads[0]
+		return d.live.Live[top.Proc][top.Loc].Has(i)
+	}
+	return true
+}
+
+// localLive reports whether local j of frame f, on top of its thread, can
+// matter.
+func (d *deadness) localLive(f *interp.Frame, j int) bool {
+	if f.Call >= 0 || !d.locals {
+		return true
+	}
+	return d.live.Live[f.Proc][f.Loc].Has(d.slots.Local(j))
+}
+
+// key returns the identity of c up to dead values.
+func (d *deadness) key(c interp.Config) string {
+	var b strings.Builder
+	b.Grow(len(c.Globals) + 16*len(c.Threads))
+	var initLive analysis.Set
+	if c.Init && len(c.Threads) > 0 && c.Threads[0] != nil {
+		top := c.Threads[0]
+		initLive = d.live.Live[top.Proc][top.Loc]
+	}
+	for i, v := range c.Globals {
+		switch {
+		case initLive != nil && !initLive.Has(i):
+			b.WriteByte('-')
+		case v:
+			b.WriteByte('1')
+		default:
+			b.WriteByte('0')
+		}
+	}
+	fmt.Fprintf(&b, "/%d/%d/%t", c.Running, c.Atomic, c.Init)
+	for _, top := range c.Threads {
+		b.WriteString("||")
+		if top == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%d.%d.%d.%d.", d.frameID(top.Caller), top.Proc, top.Loc, top.Call)
+		var live analysis.Set
+		if top.Call < 0 && d.locals {
+			live = d.live.Live[top.Proc][top.Loc]
+		}
+		for j, v := range top.Locals {
+			switch {
+			case live != nil && !live.Has(d.slots.Local(j)):
+				b.WriteByte('-')
+			case v:
+				b.WriteByte('1')
+			default:
+				b.WriteByte('0')
+			}
+		}
+	}
+	return b.String()
+}
+
+// errorReachableConcurrent reports whether an error location is reachable
+// in the control-flow graph of a concurrent program, ignoring data except
+// constant conditions (assert(T) leads to its failure location by an
+// assume(!T) edge, which is never taken): from every procedure that starts
+// a thread (main, init, the Getafix threads), through calls and thread
+// creation.
+func errorReachableConcurrent(p *ir.Program) bool {
+	type pl struct{ proc, loc int }
+	seen := make(map[pl]bool)
+	var work []pl
+	add := func(proc, loc int) {
+		if k := (pl{proc, loc}); !seen[k] {
+			seen[k] = true
+			work = append(work, k)
+		}
+	}
+	if p.Main >= 0 {
+		add(p.Main, p.Procs[p.Main].Entry)
+	}
+	if p.Init >= 0 {
+		add(p.Init, p.Procs[p.Init].Entry)
+	}
+	for _, t := range p.Threads {
+		add(t, p.Procs[t].Entry)
+	}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		proc := p.Procs[x.proc]
+		if proc.Locations[x.loc].Error {
+			return true
+		}
+		for _, id := range proc.Locations[x.loc].Out {
+			e := proc.Edges[id]
+			switch op := e.Op.(type) {
+			case *ir.Assume:
+				if constFalse(op.Cond) {
+					continue
+				}
+			case *ir.Call:
+				add(op.Proc, p.Procs[op.Proc].Entry)
+			case *ir.StartThread:
+				if op.Goto >= 0 {
+					add(x.proc, op.Goto)
+				} else {
+					add(op.Proc, p.Procs[op.Proc].Entry)
+				}
+			}
+			add(x.proc, e.To)
+		}
+	}
+	return false
+}
+
+// constFalse reports whether e is F or !T.
+func constFalse(e ir.Expr) bool {
+	switch e := e.(type) {
+	case *ir.Const:
+		return !e.Value
+	case *ir.Not:
+		c, ok := e.X.(*ir.Const)
+		return ok && c.Value
+	}
+	return false
+}
+
+// initials returns the initial configurations up to dead values: every
+// valuation of the variables live at the start (the globals, or in
+// Getafix's convention those init reads before writing them, and the live
+// locals of the starting frames), the others false. It reports an error
+// wrapping interp.ErrTooManyChoices past interp.MaxOmitted live variables.
+func (s *csearch) initials() ([]interp.Config, error) {
+	p := s.p
+	ng := len(p.Globals)
+	locals := interp.StartLocals(p)
+	// A configuration with every variable true tells the key which are
+	// dead: they show as '-'.
+	probeG, probeL := make([]bool, ng), make([]bool, locals)
+	for i := range probeG {
+		probeG[i] = true
+	}
+	for i := range probeL {
+		probeL[i] = true
+	}
+	probe := interp.Initial(p, probeG, probeL)
+	var free []int // indices into globals ++ locals
+	for i := 0; i < ng; i++ {
+		if s.dead.globalLive(probe, i) {
+			free = append(free, i)
+		}
+	}
+	for t, k := 0, 0; t < len(probe.Threads) && k < locals; t++ {
+		f := probe.Threads[t]
+		n := 0
+		if f != nil {
+			n = len(f.Locals)
+		}
+		for j := 0; j < n; j++ {
+			if s.dead.localLive(f, j) {
+				free = append(free, ng+k+j)
+			}
+		}
+		k += n
+	}
+	if len(free) > interp.MaxOmitted {
+		return nil, fmt.Errorf("%w: %d variables live at the start (at most %d)", interp.ErrTooManyChoices, len(free), interp.MaxOmitted)
+	}
+	var out []interp.Config
+	vals := make([]bool, ng+locals)
+	for bits := uint64(0); bits < 1<<len(free); bits++ {
+		for i, v := range free {
+			vals[v] = bits>>i&1 != 0
+		}
+		if c := interp.Initial(p, vals[:ng], vals[ng:]); !c.Ended() {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}

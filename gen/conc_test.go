@@ -1,0 +1,73 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"boolprog/ir"
+	"boolprog/sema"
+	"boolprog/syntax"
+)
+
+// TestRandomConcurrent checks that concurrent random programs parse, check
+// and lower to programs with the threads asked for, in each style, and that
+// the seed determines the program.
+func TestRandomConcurrent(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	starts, atomics := 0, 0
+	for seed := int64(0); seed < int64(n); seed++ {
+		for _, style := range []Style{Getafix, Satabs} {
+			threads := 1 + int(seed%3)
+			opt := ConcOptions{Threads: threads, Style: style}
+			src := RandomConcurrent(seed, opt)
+			if again := RandomConcurrent(seed, opt); again != src {
+				t.Fatalf("seed %d %s: two different programs", seed, style)
+			}
+			name := fmt.Sprintf("conc%d-%s.bp", seed, style)
+			f, err := syntax.ParseFile(name, []byte(src), syntax.CProver)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, src)
+			}
+			info, errs, _ := sema.Check(f)
+			if len(errs) > 0 {
+				t.Fatalf("%v\n%s", errs, src)
+			}
+			p, err := ir.Lower(f, info, ir.Options{})
+			if err != nil {
+				t.Fatalf("%v\n%s", err, src)
+			}
+			sites := 0
+			for _, proc := range p.Procs {
+				for _, e := range proc.Edges {
+					switch e.Op.(type) {
+					case *ir.StartThread:
+						sites++
+					case *ir.AtomicBegin:
+						atomics++
+					}
+				}
+			}
+			switch style {
+			case Getafix:
+				if !p.Concurrent || len(p.Threads) != threads || p.Init < 0 {
+					t.Fatalf("%s: %d Getafix threads (init %d), want %d\n%s", name, len(p.Threads), p.Init, threads, src)
+				}
+				if strings.Contains(src, "atomic := T") {
+					atomics++
+				}
+			case Satabs:
+				if sites != threads-1 || (threads > 1 && !p.Concurrent) || len(p.Threads) != 0 {
+					t.Fatalf("%s: %d thread-creation sites, want %d\n%s", name, sites, threads-1, src)
+				}
+				starts += sites
+			}
+		}
+	}
+	if starts == 0 || atomics == 0 {
+		t.Errorf("%d thread starts and %d atomic stretches: the generator lost a feature", starts, atomics)
+	}
+}
