@@ -3,6 +3,7 @@ package conc_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,7 +11,9 @@ import (
 
 	"boolprog/engine"
 	conceng "boolprog/engine/conc"
+	_ "boolprog/engine/explicit"
 	_ "boolprog/engine/summary"
+	"boolprog/gen"
 	"boolprog/internal/testsuite"
 	"boolprog/interp"
 	"boolprog/result"
@@ -111,4 +114,66 @@ func TestSequential(t *testing.T) {
 	if res.Verdict != result.Unknown {
 		t.Fatalf("bounded query on a sequential program: %s, want unknown", res.Verdict)
 	}
+}
+
+// TestDifferential compares conc-eager and conc-lazy with the explicit
+// interleaving oracle on random concurrent programs (gen.RandomConcurrent,
+// Getafix and SATABS styles) at 1 to 3 rounds: wherever both decide, the
+// verdicts agree (the oracle may run out of states; the sequentialisations
+// may answer Unknown on thread overflow, which the oracle then reports
+// too). 4 programs (the oracle is slow); 1,000 with -long.
+func TestDifferential(t *testing.T) {
+	n := 4
+	if *long {
+		n = 1000
+	}
+	info, ok := engine.Lookup("explicit")
+	if !ok {
+		t.Skip("no explicit engine registered")
+	}
+	decided, agree := 0, 0
+	var eagerTime, lazyTime, oracleTime time.Duration
+	for seed := int64(1); seed <= int64(n); seed++ {
+		src := gen.RandomConcurrent(seed, gen.ConcOptions{})
+		p := testsuite.Lower(t, fmt.Sprintf("conc%d.bp", seed), src, "")
+		if !p.Concurrent {
+			continue
+		}
+		q := engine.Query{Bound: result.Bound{Kind: result.Rounds, K: 1 + int(seed%3)}}
+		oracle, err := info.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		st := time.Now()
+		want := engine.Run(ctx, oracle, p, q)
+		oracleTime += time.Since(st)
+		cancel()
+		for _, lazy := range []bool{false, true} {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			st := time.Now()
+			got := engine.Run(ctx, &conceng.Engine{Lazy: lazy}, p, q)
+			if lazy {
+				lazyTime += time.Since(st)
+			} else {
+				eagerTime += time.Since(st)
+			}
+			cancel()
+			if got.Verdict == result.Unsafe {
+				if err := interp.Replay(p, got.Trace); err != nil {
+					t.Errorf("seed %d lazy=%v: the trace does not replay: %v\n%s", seed, lazy, err, src)
+				}
+			}
+			if got.Verdict == result.Unknown || want.Verdict == result.Unknown {
+				continue
+			}
+			decided++
+			if got.Verdict != want.Verdict {
+				t.Errorf("seed %d, %s, lazy=%v: %s, the oracle says %s\n%s", seed, q.Bound, lazy, got.Verdict, want.Verdict, src)
+				continue
+			}
+			agree++
+		}
+	}
+	t.Logf("%d programs: %d decided answers agree with the oracle out of %d; time eager %v, lazy %v, oracle %v", n, agree, decided, eagerTime, lazyTime, oracleTime)
 }
