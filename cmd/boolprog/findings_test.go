@@ -322,7 +322,7 @@ func TestReportSchema(t *testing.T) {
 		{"unsafe, trace cut", []string{"check", "--format", "json", "--engine", "test-cut", "-l", "R", fig1}, exitFailed},
 		{"unknown", []string{"check", "--format", "json", "--engine", "summary", "testdata/threads.bp"}, exitUnknown},
 		{"unknown, interrupted", []string{"check", "--format", "json", "-l", "R", fig1}, 130},
-		{"warnings", []string{"check", "--format", "json", "testdata/getafix.bp"}, exitUnknown},
+		{"warnings", []string{"check", "--engine", "summary", "--format", "json", "testdata/getafix.bp"}, exitUnknown},
 		{"input error", []string{"check", "--format", "json", "testdata/bad.bp"}, exitInput},
 		{"usage error", []string{"check", "--format", "json", "--engine", "magic", fig1}, exitUsage},
 	}
@@ -553,9 +553,9 @@ func TestFinding6Dialect(t *testing.T) {
 			stderr: []string{"<stdin>:2:46: warning: a & b = c means a & (b = c) here (getafix precedence) but (a & b) = c with cprover precedence"},
 			last:   "VERIFICATION FAILED"},
 		{name: "-q silences the warning", args: []string{"check", "-q", "-"}, stdin: src, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
-		{name: "a Getafix file is detected, with a note", args: []string{"check", "-"}, stdin: getafix, code: exitUnknown,
+		{name: "a Getafix file is detected, with a note", args: []string{"check", "--engine", "summary", "-"}, stdin: getafix, code: exitUnknown,
 			stderr: []string{"<stdin>: note: reading with the getafix operator precedence: procedure thread1", "<stdin>:3:29: warning: a & b = c means a & (b = c) here (getafix precedence)"}},
-		{name: "--dialect cprover overrides the detection", args: []string{"check", "--dialect", "cprover", "-"}, stdin: getafix, code: exitUnknown,
+		{name: "--dialect cprover overrides the detection", args: []string{"check", "--engine", "summary", "--dialect", "cprover", "-"}, stdin: getafix, code: exitUnknown,
 			stderr: []string{"<stdin>:3:29: warning: a & b = c means (a & b) = c here (cprover precedence)"}},
 	})
 }
@@ -564,8 +564,9 @@ func TestFinding6Dialect(t *testing.T) {
 // it concurrent.
 func TestFinding9Concurrent(t *testing.T) {
 	runCases(t, []cliCase{
-		{name: "start_thread", args: []string{"check", "testdata/threads.bp"}, code: exitUnknown,
+		{name: "start_thread", args: []string{"check", "--engine", "summary", "testdata/threads.bp"}, code: exitUnknown,
 			stdout: []string{"testdata/threads.bp:7:3: note: the program is concurrent: start_thread\n"}, last: "VERIFICATION UNKNOWN: concurrent program: not supported by the summary engine"},
+		{name: "plain check runs conc-eager", args: []string{"check", "-q", "--trace", "none", "testdata/threads.bp"}, code: exitFailed, last: "VERIFICATION FAILED"},
 		{name: "Getafix convention", args: []string{"check", "-q", "--engine", "summary", "testdata/getafix.bp"}, code: exitUnknown,
 			stdout: []string{"testdata/getafix.bp:", ": note: the program is concurrent: procedure thread"}},
 	})

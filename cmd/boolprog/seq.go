@@ -32,7 +32,7 @@ func runSeq(args []string, s *streams) int {
 	c.fs.StringVar(&target, "l", "", "shorthand for --target")
 	c.fs.IntVar(&rounds, "rounds", 2, "round-robin rounds (at least 1)")
 	c.fs.BoolVar(&lazy, "lazy", false, "the lazy sequentialisation (no guessed globals) instead of the eager one")
-	c.fs.IntVar(&maxThreads, "max-threads", 0, "threads a run may create at run time; 0: the number of creation sites")
+	c.fs.IntVar(&maxThreads, "max-threads", 0, "at most `n` threads, the initial ones included (0: one more per thread-creation site)")
 	c.fs.StringVar(&threads, "threads", "", "run these procedures as the threads, e.g. f,g,g (a program without thread statements)")
 	files, err := c.parse(args, s)
 	if err != nil {
@@ -75,7 +75,14 @@ func runSeq(args []string, s *streams) int {
 	if !prog.Concurrent {
 		return inputErr(errors.New("the program is sequential: it has no threads to sequentialise (name them with --threads)"))
 	}
-	m, err := conc.NewModel(prog, conc.Options{MaxThreads: maxThreads})
+	m, err := conc.NewModel(prog, conc.Options{})
+	if err == nil && maxThreads > 0 {
+		if created := maxThreads - len(m.Static); created < 1 || m.Convention != conc.Dynamic {
+			err = fmt.Errorf("--max-threads %d: the program starts with %d threads and creates %d more at most", maxThreads, len(m.Static), max(created, 0))
+		} else {
+			m, err = conc.NewModel(prog, conc.Options{MaxThreads: created})
+		}
+	}
 	if err != nil {
 		return inputErr(err)
 	}

@@ -61,7 +61,7 @@ func init() {
 				e := &Engine{Lazy: lazy}
 				fs.IntVar(&e.Rounds, "rounds", 0, fmt.Sprintf("round-robin rounds to explore (same as --bound rounds:K); 0: deepen up to %d", DefaultRounds))
 				fs.BoolVar(&e.Deepen, "deepen", false, "iterative deepening: 1, 2, ... rounds up to the bound; reports the smallest at which the error appears")
-				fs.IntVar(&e.MaxThreads, "max-threads", 0, "threads a run may create at run time (start_thread, ASYNC_n); 0: the number of creation sites")
+				fs.IntVar(&e.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site)")
 				fs.StringVar(&e.SeqEngine, "seq-engine", "summary", "the sequential engine that checks the sequentialised program")
 				return func() (engine.Engine, error) {
 					if e.Rounds < 0 || e.MaxThreads < 0 {
@@ -86,7 +86,7 @@ type Engine struct {
 	Lazy       bool
 	Rounds     int    // the bound in rounds; 0: from the query, or deepen to DefaultRounds
 	Deepen     bool   // deepen from 1 round
-	MaxThreads int    // Model's MaxThreads; 0: the number of creation sites
+	MaxThreads int    // at most this many threads, the initial ones included (as the explicit engine's --max-threads); 0: one more per creation site
 	SeqEngine  string // the sequential engine ("" means summary)
 }
 
@@ -148,8 +148,16 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	case e.Rounds > 0:
 		maxK, deepen = e.Rounds, e.Deepen
 	}
-	maxThreads := e.MaxThreads
-	model, err := conc.NewModel(p, conc.Options{MaxThreads: maxThreads})
+	model, err := conc.NewModel(p, conc.Options{})
+	if err == nil && e.MaxThreads > 0 {
+		// --max-threads counts every thread; the model counts those
+		// created at run time.
+		created := e.MaxThreads - len(model.Static)
+		if created < 1 || model.Convention != conc.Dynamic {
+			return result.NewUnknown(e.Name(), fmt.Sprintf("--max-threads %d: the program starts with %d threads and creates %d more at most", e.MaxThreads, len(model.Static), max(created, 0))), nil
+		}
+		model, err = conc.NewModel(p, conc.Options{MaxThreads: created})
+	}
 	if err != nil {
 		return result.NewUnknown(e.Name(), err.Error()), nil
 	}
@@ -168,7 +176,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 			s += fmt.Sprintf("; no error up to %s", claim(done))
 		}
 		if model.Convention == conc.Dynamic {
-			s += fmt.Sprintf(" with at most %d threads created", model.MaxThreads)
+			s += fmt.Sprintf(" with at most %d threads", model.Slots())
 		}
 		return s
 	}
@@ -235,12 +243,12 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	_ = start
 	if overflow {
 		res.Verdict = result.Unknown
-		res.Reason = fmt.Sprintf("no error up to %s with at most %d threads created at run time, but a run within the bound creates more (raise --max-threads)", claim(maxK), model.MaxThreads)
+		res.Reason = fmt.Sprintf("no error up to %s with at most %d threads, but a run within the bound creates more (raise --max-threads)", claim(maxK), model.Slots())
 		return res, nil
 	}
 	res.Verdict, res.Bound = result.Safe, claim(maxK)
 	if model.Convention == conc.Dynamic {
-		res.Stats.Set("max_threads", int64(model.MaxThreads))
+		res.Stats.Set("max_threads", int64(model.Slots()))
 	}
 	return res, nil
 }
