@@ -106,7 +106,8 @@ type fw[W any] struct {
 	head      int // of queue
 	prods     []prod
 	starrer   Starrer[W]
-	wit       bool // record witnesses
+	leaves    []*expr[W] // per rule, its weight as a leaf
+	wit       bool       // record witnesses
 	empty     *Witness[W]
 	epoch     int
 	zero, one *expr[W]
@@ -373,13 +374,25 @@ func (f *fw[W]) isZero(w W) bool { return f.sr.Equal(w, f.sr.Zero()) }
 
 // ruleConst is the weight of rule id as a leaf: with witnesses a leaf of
 // its own that names the rule, else a folded constant.
+// The leaf is made once per rule: a production per use would compare the
+// weight with Zero and One each time, which is not cheap for every domain.
 func (f *fw[W]) ruleConst(id RuleID) *expr[W] {
-	w := f.p.rules[id].Weight
-	if !f.wit || f.isZero(w) {
-		return f.konst(w)
+	if f.leaves == nil {
+		f.leaves = make([]*expr[W], len(f.p.rules))
 	}
-	f.nexpr++
-	return &expr[W]{op: opConst, w: w, changed: 1, wit: ruleWitness(id, w), clean: true}
+	if e := f.leaves[id]; e != nil {
+		return e
+	}
+	w := f.p.rules[id].Weight
+	var e *expr[W]
+	if !f.wit || f.isZero(w) {
+		e = f.konst(w)
+	} else {
+		f.nexpr++
+		e = &expr[W]{op: opConst, w: w, changed: 1, wit: ruleWitness(id, w), clean: true}
+	}
+	f.leaves[id] = e
+	return e
 }
 
 // ruleOne is, with witnesses, a leaf of weight One that names rule id

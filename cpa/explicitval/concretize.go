@@ -19,6 +19,7 @@ type Infeasible struct {
 	Fail int
 }
 
+// Error says where the path fails (edges numbered from 0).
 func (e *Infeasible) Error() string { return fmt.Sprintf("the path is infeasible at edge %d", e.Fail) }
 
 // pnode is an explicit state reached along a path prefix.

@@ -39,6 +39,7 @@ const (
 	Top
 )
 
+// String returns ⊥, 0, 1 or ⊤.
 func (v Val) String() string { return [...]string{"⊥", "0", "1", "⊤"}[v] }
 
 func of(b bool) Val {
@@ -192,12 +193,11 @@ func (a *Analysis) Join(x, y cpa.State) cpa.State {
 // Key returns the values as a string.
 func (a *Analysis) Key(x cpa.State) string {
 	s := x.(*State)
-	b := make([]byte, len(s.V)+1)
-	b[0] = byte('A' + s.Proc%26)
+	b := make([]byte, len(s.V))
 	for i, v := range s.V {
-		b[i+1] = '0' + byte(v)
+		b[i] = '0' + byte(v)
 	}
-	return fmt.Sprintf("%d:%s", s.Proc, b[1:])
+	return fmt.Sprintf("%d:%s", s.Proc, b)
 }
 
 // Adjust forgets the values of untracked variables: the precision

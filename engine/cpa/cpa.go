@@ -19,8 +19,12 @@
 //   - cegar: model checking that starts tracking no variable and refines
 //     the precision with the infeasible counterexamples (package cegar).
 //   - bdd: sets of valuations as BDDs, merge-join (exact for BDDs), block
-//     summaries per entry set.
-//   - callstack: explicit values with call strings up to depth 32; a
+//     summaries per entry set. After a join the ARG's parent links are not
+//     an execution, so the trace of an error it reaches is found by the
+//     cegar configuration (which must find one: the error is reachable).
+//   - callstack: explicit values with call strings up to depth 4 (the
+//     frames hold the callers' states, so their number grows
+//     exponentially with the depth); a
 //     deeper call makes the answer UNKNOWN with the bound in the reason.
 //
 // A configuration file has one `option = value` per line; `#` starts a

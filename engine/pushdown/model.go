@@ -120,13 +120,13 @@ func (s *relSemiring) poll() {
 	if err := s.l.M.Err(); err != nil {
 		panic(errStop{err})
 	}
-	if s.polls%safeEvery == 0 {
-		if s.ctx.Err() != nil {
-			panic(errStop{errTimeout})
-		}
-		if s.gc {
-			s.l.M.Safepoint()
-		}
+	// Every operation: near the node limit, each one may collect garbage
+	// and take long.
+	if s.ctx.Err() != nil {
+		panic(errStop{errTimeout})
+	}
+	if s.gc && s.polls%safeEvery == 0 {
+		s.l.M.Safepoint()
 	}
 }
 

@@ -49,7 +49,11 @@
 // reason, or, once the error is known to be reachable, Unsafe with
 // Result.TraceCut. The BDDs are never garbage-collected during a run (the
 // saturation keeps its weights where no Root can hold them), so memory
-// grows with the run until the node limit.
+// grows with the run until the node limit. The weights relate whole
+// states: there is no projection of dead variables as in the summary
+// engine, so programs with many globals whose values the program mixes
+// (the conformance suite's random programs at 63 and 64 globals) can take
+// long or reach the node limit.
 package pushdown
 
 import (
