@@ -107,7 +107,7 @@ func (bd *builder) abort(c *clone) int {
 // a global).
 func (bd *builder) temp(c *clone, j int) ir.VarRef {
 	for len(c.temps) <= j {
-		c.temps = append(c.temps, c.pb.Local(fmt.Sprintf("{#ret%d}", len(c.temps))))
+		c.temps = append(c.temps, c.pb.Local(fmt.Sprintf("#ret%d", len(c.temps))))
 	}
 	return c.temps[j]
 }

@@ -2,7 +2,6 @@ package conc
 
 import (
 	"fmt"
-	"strings"
 
 	"boolprog/ir"
 	"boolprog/syntax"
@@ -172,9 +171,8 @@ func build(m *Model, rounds int, goal Goal, lazy bool) (*Seq, error) {
 	for _, g := range p.Globals {
 		bd.names[g] = true
 	}
-	for _, pr := range p.Procs {
-		bd.names[pr.Name] = true
-	}
+	// The original procedures are not part of the sequential program
+	// (only their copies, t0_f, init_f, ...): main is the new main.
 	bd.globals()
 	bd.procs()
 	for len(bd.queue) > 0 {
@@ -200,11 +198,10 @@ func (bd *builder) name(s string) string {
 	return n
 }
 
-// braced returns a fresh braced name: the text of base (without braces)
-// and suffix.
+// braced returns a fresh name made of base and suffix, which is not a
+// plain identifier (so it is printed in braces, as {g@2}).
 func (bd *builder) braced(base, suffix string) string {
-	base = strings.TrimSuffix(strings.TrimPrefix(base, "{"), "}")
-	return bd.name("{" + base + suffix + "}")
+	return bd.name(base + suffix)
 }
 
 func (bd *builder) global(name string, c globalCopy) ir.VarRef {
@@ -248,35 +245,46 @@ func (bd *builder) globals() {
 		}
 		return -1
 	}
-	vector := func(suffix string, round int, orig bool) []ir.VarRef {
-		v := make([]ir.VarRef, bd.ns)
-		for j := range v {
-			c := globalCopy{ownVar, 0}
-			if orig && origIndex(j) >= 0 {
-				c = globalCopy{round, j}
-			}
-			v[j] = bd.global(bd.braced(sharedNames[j], suffix), c)
-		}
-		return v
+	// The copies of one variable are declared next to each other, so
+	// that engines that order BDD variables by declaration keep them
+	// together: the relations between copies (a round's guess and the
+	// state the round before left) stay small.
+	type spec struct {
+		suffix string
+		round  int
+		orig   bool
+		v      *[]ir.VarRef
 	}
+	var specs []spec
 	if bd.lazy {
-		bd.W = vector("", workCopy, true)
-		bd.I = vector("@init", 0, false)
 		bd.O = make([][][]ir.VarRef, bd.K)
+		specs = append(specs, spec{"", workCopy, true, &bd.W}, spec{"@init", 0, false, &bd.I})
 		for r := range bd.O {
 			bd.O[r] = make([][]ir.VarRef, bd.n)
 			for i := range bd.O[r] {
-				bd.O[r][i] = vector(fmt.Sprintf("@%d.%d", r+1, i), 0, false)
+				specs = append(specs, spec{fmt.Sprintf("@%d.%d", r+1, i), 0, false, &bd.O[r][i]})
 			}
 		}
 	} else {
 		bd.G = make([][]ir.VarRef, bd.K)
 		bd.V = make([][]ir.VarRef, bd.K)
 		for r := range bd.G {
-			bd.G[r] = vector(fmt.Sprintf("@%d", r+1), r+1, true)
+			specs = append(specs, spec{fmt.Sprintf("@%d", r+1), r + 1, true, &bd.G[r]})
+			if r > 0 {
+				specs = append(specs, spec{fmt.Sprintf("@%d.guess", r+1), 0, false, &bd.V[r]})
+			}
 		}
-		for r := 1; r < bd.K; r++ {
-			bd.V[r] = vector(fmt.Sprintf("@%d.guess", r+1), 0, false)
+	}
+	for _, sp := range specs {
+		*sp.v = make([]ir.VarRef, bd.ns)
+	}
+	for j := 0; j < bd.ns; j++ {
+		for _, sp := range specs {
+			c := globalCopy{ownVar, 0}
+			if sp.orig && origIndex(j) >= 0 {
+				c = globalCopy{sp.round, j}
+			}
+			(*sp.v)[j] = bd.global(bd.braced(sharedNames[j], sp.suffix), c)
 		}
 	}
 	bd.kbit = bitsFor(bd.K)
@@ -523,20 +531,27 @@ func (bd *builder) procs() {
 			}
 			// The checker: the guessed state of each round (before the
 			// error's) is what the last thread left in the round before.
-			var xs []ir.Expr
-			for r := 1; r < K; r++ {
-				var after []ir.Expr
-				for e := r + 1; e <= K; e++ {
-					after = append(after, eqBits(bd.errR, e-1))
-				}
-				xs = append(xs, implies(or(after...), eqVec(bd.V[r], bd.G[r-1])))
-			}
 			flag := bd.err
 			if bd.goal == GoalOverflow {
 				flag = bd.ovf
 			}
+			// One assume per variable (see the guesses in main).
+			at := y1
+			for j := 0; j < bd.ns; j++ {
+				var xs []ir.Expr
+				for r := 1; r < K; r++ {
+					var after []ir.Expr
+					for e := r + 1; e <= K; e++ {
+						after = append(after, eqBits(bd.errR, e-1))
+					}
+					xs = append(xs, implies(or(after...), eq(vr(bd.V[r][j]), vr(bd.G[r-1][j]))))
+				}
+				next := simple(y.pb, "")
+				edge(y.pb, at, next, assume(and(xs...)), "check the guesses")
+				at = next
+			}
 			z := y.pb.Loc(ir.Location{Kind: ir.StmtLoc, Text: "skip", Labels: []string{bd.target}, Origin: syn})
-			edge(y.pb, y1, z, assume(and(append(xs, vr(flag))...)), "check the guesses")
+			edge(y.pb, at, z, assume(vr(flag)), "the error")
 		}
 	}
 
@@ -548,11 +563,22 @@ func (bd *builder) procs() {
 		values = append(values, v)
 	}
 	first := bd.shared(1)
+	m1 := simple(main, "")
+	at := mainEntry
 	if !bd.lazy {
-		for r := 1; r < K; r++ {
-			for j := range bd.V[r] {
-				set(bd.V[r][j], vr(bd.G[r][j]))
+		// The guesses: one assignment per variable, so that engines
+		// that place variables assigned together side by side keep
+		// each variable's copies together.
+		for j := 0; j < bd.ns && K > 1; j++ {
+			var ts []ir.VarRef
+			var vs []ir.Expr
+			for r := 1; r < K; r++ {
+				ts = append(ts, bd.V[r][j])
+				vs = append(vs, vr(bd.G[r][j]))
 			}
+			next := simple(main, "")
+			edge(main, at, next, &ir.Assign{Targets: ts, Values: vs}, "guess")
+			at = next
 		}
 		set(bd.err, ir.False)
 		set(bd.ovf, ir.False)
@@ -572,8 +598,7 @@ func (bd *builder) procs() {
 	if bd.s1Off >= 0 {
 		set(first[bd.s1Off], ir.False)
 	}
-	m1 := simple(main, "")
-	edge(main, mainEntry, m1, &ir.Assign{Targets: targets, Values: values}, "start")
+	edge(main, at, m1, &ir.Assign{Targets: targets, Values: values}, "start")
 	// What follows init (or the start): the threads.
 	startThreads := func(pb *ir.ProcBuilder, from int) {
 		if bd.lazy {

@@ -288,6 +288,7 @@ func (w *waitlist) pop() *ARGNode {
 	return n
 }
 
+// nodeHeap is a waitlist with a priority, as a container/heap.
 type nodeHeap waitlist
 
 func (h *nodeHeap) Len() int { return len(h.items) }

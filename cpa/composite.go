@@ -140,6 +140,12 @@ func (c *Composite) Join(a, b *CState) *CState {
 func (c *Composite) MergeStates(s, r *CState) *CState {
 	switch c.Merge {
 	case MergeJoin:
+		// Components without a join (automata) must agree.
+		for i, cp := range c.Comps {
+			if a, ok := cp.(Agreeing); ok && a.MustAgree() && !(cp.LessOrEqual(s.Comps[i], r.Comps[i]) && cp.LessOrEqual(r.Comps[i], s.Comps[i])) {
+				return r
+			}
+		}
 		return c.Join(s, r)
 	case MergeAgree:
 		out := &CState{Comps: make([]State, len(c.Comps))}
@@ -245,12 +251,16 @@ func (c *Composite) strengthen(ss []*CState, e *Edge) []*CState {
 	kept := ss[:0]
 outer:
 	for _, s := range ss {
+		// Every component strengthens against the states as the
+		// transfer made them, so the order of the components does not
+		// matter.
+		orig := append([]State(nil), s.Comps...)
 		for i, cp := range c.Comps {
 			st, ok := cp.(Strengthener)
 			if !ok {
 				continue
 			}
-			n, ok := st.Strengthen(s.Comps[i], s.Comps, e)
+			n, ok := st.Strengthen(orig[i], orig, e)
 			if !ok {
 				continue outer
 			}

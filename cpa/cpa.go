@@ -194,3 +194,18 @@ type Analysis interface {
 	// IsTarget reports whether s is an error.
 	IsTarget(s State) bool
 }
+
+// Literal is a value of a global variable: an assumption one component's
+// state makes that others may use to strengthen theirs.
+type Literal struct {
+	Global int
+	Value  bool
+}
+
+// Assuming is implemented by states that carry assumptions about globals
+// (an observer's guarded transition) for strengthening: a component that
+// tracks values refines its state with them, and the state that made them
+// drops them once checked.
+type Assuming interface {
+	Assumed() []Literal
+}

@@ -104,6 +104,10 @@ type info struct {
 	applies map[*Apply]*definition
 	quant   map[*Param]*variable
 	sizes   []string // relation names of #size directives, in order
+	// frontier: the components (by a member) that #frontier asks to
+	// evaluate from the tuples each round adds; frontierAt: the directive.
+	frontier   map[*definition]bool
+	frontierAt map[*definition]Pos
 }
 
 type checker struct {
@@ -173,6 +177,7 @@ func Check(f *File) error {
 		}
 	}
 	c.recursion()
+	c.frontiers()
 	all := c.in.defs
 	if c.in.query != nil {
 		all = append(all[:len(all):len(all)], c.in.query)
@@ -476,6 +481,18 @@ func (c *checker) directive(d *Directive) {
 			if _, ok := c.in.rels[a]; !ok {
 				c.errorf(d.Pos, "#reset names %s, which is not a relation", a)
 			}
+		}
+	case "frontier":
+		for _, a := range d.Args {
+			def, ok := c.in.rels[a]
+			if !ok {
+				c.errorf(d.Pos, "#frontier names %s, which is not a relation", a)
+				continue
+			}
+			if c.in.frontierAt == nil {
+				c.in.frontierAt = map[*definition]Pos{}
+			}
+			c.in.frontierAt[def] = d.Pos
 		}
 	case "timer":
 	default:
@@ -783,6 +800,69 @@ func (c *checker) recursion() {
 	if q := c.in.query; q != nil {
 		q.scc = scc
 	}
+}
+
+// frontiers checks the #frontier directives: the relation's component
+// must be mu relations whose members are applied, in their bodies, only
+// under &, | and exists, so that the new tuples of a round follow from
+// the tuples the previous round added (each application's value
+// distributes over a union).
+func (c *checker) frontiers() {
+	for def, pos := range c.in.frontierAt {
+		var members []*definition
+		for _, d := range c.in.defs {
+			if d.scc == def.scc {
+				members = append(members, d)
+			}
+		}
+		ok := true
+		for _, d := range members {
+			if d.kind != Least {
+				c.errorf(pos, "#frontier %s: %s is not a mu relation", def.name, d.name)
+				ok = false
+				break
+			}
+			if d.body == nil {
+				continue
+			}
+			if bad := c.undistributive(d.body, def.scc, false); bad != nil {
+				c.errorf(pos, "#frontier %s: %s applies %s under a negation, an implication, <-> or forall", def.name, d.name, bad.Name)
+				ok = false
+				break
+			}
+		}
+		if ok {
+			if c.in.frontier == nil {
+				c.in.frontier = map[*definition]bool{}
+			}
+			for _, d := range members {
+				c.in.frontier[d] = true
+			}
+		}
+	}
+}
+
+// undistributive returns an application of a relation of component scc
+// in e that is under a connective other than &, | and exists (under says
+// e itself is), or nil.
+func (c *checker) undistributive(e Expr, scc int, under bool) *Apply {
+	switch e := e.(type) {
+	case *Not:
+		return c.undistributive(e.X, scc, true)
+	case *Binary:
+		u := under || e.Op == OpImp || e.Op == OpIff
+		if a := c.undistributive(e.X, scc, u); a != nil {
+			return a
+		}
+		return c.undistributive(e.Y, scc, u)
+	case *Quant:
+		return c.undistributive(e.Body, scc, under || e.Forall)
+	case *Apply:
+		if d := c.in.applies[e]; d != nil && d.scc == scc && under {
+			return e
+		}
+	}
+	return nil
 }
 
 func (c *checker) checkSCC(members []*definition) {

@@ -70,7 +70,9 @@
 //
 // Directives start with '#' and end at ';' or at the end of the line:
 // #size R asks for the node count and the number of tuples of R (in
-// [Answer.Sizes]); #timer and #reset are accepted and have no effect.
+// [Answer.Sizes]); #frontier R asks for the frontier evaluation of R's
+// group of relations (see Evaluation); #timer and #reset are accepted and
+// have no effect.
 //
 // The query is a formula written at top level without a name, usually at
 // the end of the file (its ';' may be left out there); it must have no
@@ -113,7 +115,11 @@
 // iterated together instead (each round evaluates every member with the
 // latest values): for such monotone systems the result is the same and the
 // cost far lower. Parts of a recursive body that do not mention the
-// component are computed once and reused in every round.
+// component are computed once and reused in every round. In a nested
+// evaluation, only the members that something outside the component reads
+// are evaluated outermost, and an inner relation whose inputs (the fixed
+// relations it depends on) have not changed since its last evaluation
+// keeps its value instead of being computed again.
 //
 // # Relations from Go
 //
@@ -126,9 +132,21 @@
 // values ([Solver.Value]) and rounds ([Solver.Layers]) can be read until
 // [Solver.Release].
 //
+// The frontier optimisation (#frontier R): a group of mu relations whose
+// members are applied, in their bodies, only under &, | and exists (Check
+// refuses the directive otherwise) can be evaluated from the tuples each
+// round adds rather than from the whole relations: after a first full
+// round, each round evaluates, for every application of a member, the
+// body with that application reading only the previous round's new
+// tuples (the rest of the body reading the whole relations), and only the
+// parts of the body on the way to it. The result is the same; a round
+// costs time in the size of what is new, not of everything found, which
+// pays off when many rounds each add little. (The paper's §4.3 reaches a
+// similar effect inside a formula, with a frontier bit: see package
+// engine/fixpoint.)
+//
 // Limits: the context is checked every few hundred evaluation steps, but
 // one very large BDD operation is not interrupted; the node limit
 // ([Options.MaxNodes]) stops any operation. Directives #timer and #reset
-// have no effect, and the frontier optimisation of the paper's §4.3 is
-// not applied automatically.
+// have no effect.
 package fix

@@ -201,7 +201,10 @@ func (sv *Solver) Solve(ctx context.Context) (*Answer, error) {
 
 // Value returns the value of relation rel after Solve (bdd.Invalid if it
 // was not computed), over the bits of its parameters. It stays valid until
-// Release.
+// Release. In a group of relations evaluated nested (mixed mu and nu, or
+// negation), only the members that something outside the group reads (the
+// query, another relation, #size, Track) get their own outermost
+// evaluation; the others hold the value of their last inner evaluation.
 func (sv *Solver) Value(rel string) bdd.Node {
 	d, ok := sv.s.in.rels[rel]
 	if !ok || sv.s.val[d] == nil {

@@ -174,6 +174,7 @@ type rgen struct {
 	index  int   // of cur
 	cur    *rrel // the relation being defined (nil: the query)
 	noFix  bool  // under <->: no mu/nu application
+	dist   bool  // only &, | and exists (for #frontier)
 	fresh  int
 	scope  []rvar
 	budget int
@@ -200,7 +201,11 @@ func (g *rgen) form(depth int, positive bool) rform {
 	if depth <= 0 || g.budget <= 0 {
 		return g.atom(positive)
 	}
-	switch g.rng.Intn(9) {
+	k := g.rng.Intn(9)
+	if g.dist && (k == 0 || k == 5 || k == 6) {
+		k = 1 + k%4 // & or |
+	}
+	switch k {
 	case 0:
 		return rNot{g.form(depth-1, !positive)}
 	case 1, 2:
@@ -222,7 +227,7 @@ func (g *rgen) form(depth int, positive bool) rform {
 		g.scope = append(g.scope, v)
 		body := g.form(depth-1, positive)
 		g.scope = g.scope[:len(g.scope)-1]
-		return rQuant{forall: g.rng.Intn(2) == 0, v: v, body: body}
+		return rQuant{forall: !g.dist && g.rng.Intn(2) == 0, v: v, body: body}
 	}
 }
 
@@ -452,5 +457,72 @@ func TestSolveRandom(t *testing.T) {
 		if a.Value != want {
 			t.Fatalf("round %d: solver %v, explicit %v\n%s", round, a.Value, want, src)
 		}
+	}
+}
+
+// TestFrontierRandom checks #frontier on random files whose mu relations
+// use each other only under &, | and exists (several applications in one
+// body, mutual recursion): the solver with #frontier on every relation
+// against the direct evaluation.
+func TestFrontierRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	recursive := 0
+	for round := 0; round < 300; round++ {
+		g := &rgen{rng: rng, dist: true}
+		var b strings.Builder
+		b.WriteString("enum T {0..2};\nclass P { bool a; bool b; };\n")
+		nrel := 1 + rng.Intn(3)
+		for i := 0; i < nrel; i++ {
+			r := &rrel{name: fmt.Sprintf("R%d", i), kind: Least}
+			for j := 1 + rng.Intn(3); j > 0; j-- {
+				r.params = append(r.params, rTypes[rng.Intn(len(rTypes))])
+			}
+			g.rels = append(g.rels, r)
+		}
+		for i, r := range g.rels {
+			g.scope = nil
+			for j, tp := range r.params {
+				g.scope = append(g.scope, rvar{fmt.Sprintf("p%d", j), tp})
+			}
+			g.cur, g.index = r, i
+			g.budget = 25
+			r.body = g.form(4, true)
+			var ps []string
+			for j, tp := range r.params {
+				ps = append(ps, fmt.Sprintf("%s p%d", tp.name, j))
+			}
+			fmt.Fprintf(&b, "mu bool %s(%s) (%s);\n#frontier %s;\n", r.name, strings.Join(ps, ", "), r.body.text(), r.name)
+		}
+		g.scope, g.cur = nil, nil
+		g.budget = 25
+		q := g.form(4, true)
+		fmt.Fprintf(&b, "%s;\n", q.text())
+		src := b.String()
+		want := explicit(g.rels, q)
+		f, err := ParseFile("r.mu", []byte(src))
+		if err != nil {
+			t.Fatalf("round %d: %v\n%s", round, err, src)
+		}
+		sv, err := NewSolver(f, Options{})
+		if err != nil {
+			t.Fatalf("round %d: %v\n%s", round, err, src)
+		}
+		a, err := sv.Solve(context.Background())
+		sv.Release()
+		if err != nil {
+			t.Fatalf("round %d: %v\n%s", round, err, src)
+		}
+		if a.Value != want {
+			t.Fatalf("round %d: solver %v, explicit %v\n%s", round, a.Value, want, src)
+		}
+		for _, r := range a.Relations {
+			if r.Iterations > 2 {
+				recursive++
+				break
+			}
+		}
+	}
+	if recursive < 20 {
+		t.Errorf("only %d files iterated more than twice", recursive)
 	}
 }

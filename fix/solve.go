@@ -114,6 +114,12 @@ type solver struct {
 	stop     error // the context's error once seen
 
 	outside map[*definition]bool // read by the query, another component, #size or Track
+	// The frontier evaluation's current variant: the application that
+	// reads the tuples the last round added (delta), and the parts of
+	// the body on the way to it.
+	chosen  *Apply
+	onPath  map[Expr]bool
+	delta   map[*definition]bdd.Node
 	memo    map[*definition]*memoEntry
 	closure map[*definition]map[*definition]bool
 
@@ -300,7 +306,9 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 	}
 	var err error
 	s.monotone = allPositive
-	if !recursive || simple {
+	if recursive && simple && s.in.frontier[members[0]] {
+		err = s.frontier(members, stats)
+	} else if !recursive || simple {
 		err = s.simultaneous(members, recursive, stats)
 	} else {
 		// Only the members that something outside the component reads
@@ -446,6 +454,108 @@ func (s *solver) simultaneous(members []*definition, recursive bool, stats map[*
 		}
 	}
 	return nil
+}
+
+// frontier iterates a monotone group of mu relations whose members are
+// applied only under &, | and exists (#frontier, checked by Check): the
+// first round evaluates the bodies; each later round evaluates, for each
+// application of a member in a body, the body with that application
+// reading only the tuples the last round added to its relation (its
+// delta) and the others their whole current values, and only the parts of
+// the body on the way to that application (the rest gave its tuples in
+// the first round). Since each application distributes over a union, the
+// union of these variants holds every tuple that the whole body gives
+// and the relation does not have yet.
+func (s *solver) frontier(members []*definition, stats map[*definition]*RelStats) error {
+	type variant struct {
+		a    *Apply
+		path map[Expr]bool
+	}
+	variants := map[*definition][]variant{}
+	for _, d := range members {
+		var walk func(e Expr, path []Expr)
+		walk = func(e Expr, path []Expr) {
+			path = append(path, e)
+			switch e := e.(type) {
+			case *Not:
+				walk(e.X, path)
+			case *Binary:
+				walk(e.X, path)
+				walk(e.Y, path)
+			case *Quant:
+				walk(e.Body, path)
+			case *Apply:
+				if s.in.applies[e].scc == s.scc {
+					on := map[Expr]bool{}
+					for _, p := range path {
+						on[p] = true
+					}
+					variants[d] = append(variants[d], variant{e, on})
+				}
+			}
+		}
+		walk(d.body, nil)
+	}
+	defer func() { s.chosen, s.onPath, s.delta = nil, nil, nil }()
+	delta := map[*definition]*bdd.Root{}
+	defer func() {
+		for _, r := range delta {
+			r.Release()
+		}
+	}()
+	for _, d := range members {
+		v, err := s.step(d, stats[d])
+		if err != nil {
+			return err
+		}
+		s.record(d, v, bdd.False)
+		s.val[d].Set(v)
+		delta[d] = s.m.Keep(v)
+		s.m.Safepoint()
+	}
+	for {
+		s.delta = map[*definition]bdd.Node{}
+		for d, r := range delta {
+			s.delta[d] = r.Node()
+		}
+		changed := false
+		for _, d := range members {
+			if err := s.ctx.Err(); err != nil {
+				return fmt.Errorf("%s: %w", d.name, err)
+			}
+			t0 := time.Now()
+			acc := bdd.False
+			for _, vr := range variants[d] {
+				if s.delta[s.in.applies[vr.a]] == bdd.False {
+					continue
+				}
+				s.chosen, s.onPath = vr.a, vr.path
+				acc = s.m.Or(acc, s.evalRaw(d.body))
+			}
+			s.chosen, s.onPath = nil, nil
+			old := s.val[d].Node()
+			v := s.m.Or(old, s.m.And(acc, s.domain(d.params)))
+			stats[d].Iterations++
+			stats[d].Time += time.Since(t0)
+			if s.stop != nil {
+				return fmt.Errorf("%s: %w", d.name, s.stop)
+			}
+			if err := s.m.Err(); err != nil {
+				return fmt.Errorf("%s: %w", d.name, err)
+			}
+			nd := s.m.And(v, s.m.Not(old))
+			delta[d].Set(nd)
+			if nd != bdd.False {
+				changed = true
+				s.record(d, v, old)
+				s.val[d].Set(v)
+			}
+			s.m.Safepoint()
+		}
+		if !changed {
+			return nil
+		}
+	}
 }
 
 // nested computes relation r of a group as the paper's algorithmic
@@ -701,6 +811,13 @@ func (s *solver) evalRaw(e Expr) bdd.Node {
 	case *Not:
 		return s.m.Not(s.child(e, e.X))
 	case *Binary:
+		if e.Op == OpOr && s.onPath[e] {
+			// A frontier variant: the other side holds nothing new.
+			if s.onPath[e.X] {
+				return s.child(e, e.X)
+			}
+			return s.child(e, e.Y)
+		}
 		x := s.child(e, e.X)
 		y := s.child(e, e.Y)
 		switch e.Op {
@@ -832,6 +949,9 @@ func (s *solver) plan(a *Apply) *applyPlan {
 
 func (s *solver) apply(a *Apply) bdd.Node {
 	v := s.val[s.in.applies[a]].Node()
+	if a == s.chosen {
+		v = s.delta[s.in.applies[a]]
+	}
 	p := s.plan(a)
 	if p.drop != nil {
 		v = s.m.AndExists(v, p.constraint.Node(), p.drop)
@@ -925,6 +1045,12 @@ func (s *solver) freeVars(e Expr) map[*variable]bool {
 // is a synthetic !q.Body (for forall), evaluated without the cache.
 func (s *solver) exists(q Expr, vars []*variable, body Expr, negated bool) bdd.Node {
 	if b, ok := body.(*Binary); ok && b.Op == OpOr && !negated {
+		if s.onPath[b] { // a frontier variant: only the side of the delta
+			if s.onPath[b.X] {
+				return s.exists(q, vars, b.X, false)
+			}
+			return s.exists(q, vars, b.Y, false)
+		}
 		return s.m.Or(s.exists(q, vars, b.X, false), s.exists(q, vars, b.Y, false))
 	}
 	var conj []Expr

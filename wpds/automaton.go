@@ -118,7 +118,7 @@ type Stats struct {
 	Extends     int // calls of Extend
 	Combines    int // calls of Combine
 	Merges      int // calls of a merge function (EWPDS push rules)
-	Updates     int // times a transition's weight changed
+	Updates     int // times a transition's weight changed (FWPDS: an out-node's)
 	Transitions int // transitions in the result
 	States      int // states in the result
 	Stars       int // Kleene stars computed (FWPDS)
@@ -202,8 +202,10 @@ type Options struct {
 	// because loops are closed by a Kleene star (the semiring's Star if it
 	// is a Starrer, else repeated squaring) and weights are propagated in
 	// the order of their dependencies. Merge functions must satisfy path
-	// extension, in post* as in pre*. It cannot be combined with
-	// Witnesses or Differential. On dense systems, where the expressions
+	// extension, in post* as in pre*. With Witnesses it records the
+	// derivation of each weight through the expressions (thesis §4.2.1;
+	// stars are then computed by iteration, one round of the loop per
+	// part). It cannot be combined with Differential. On dense systems, where the expressions
 	// would grow cubically, it falls back to the chaotic saturation and
 	// says so in Stats.Fallback.
 	FWPDS bool

@@ -117,8 +117,11 @@ func BenchmarkPrestarRandom(b *testing.B) {
 // procedure i has the symbols 100i … 100i+k-1 in a line, with a back edge
 // every few nodes (loops), a branch, calls to random procedures (recursion
 // included) and a return at the last node. weight gives each rule's
-// weight.
-func programPDS[W any](sr Semiring[W], n, k int, seed int64, weight func(*rand.Rand) W) *PDS[W] {
+// weight, loop (if not nil) the weight of the back edges.
+func programPDS[W any](sr Semiring[W], n, k int, seed int64, weight, loop func(*rand.Rand) W) *PDS[W] {
+	if loop == nil {
+		loop = weight
+	}
 	rng := rand.New(rand.NewSource(seed))
 	p := New[W](sr, 1)
 	for i := 0; i < n; i++ {
@@ -139,7 +142,7 @@ func programPDS[W any](sr Semiring[W], n, k int, seed int64, weight func(*rand.R
 				p.Step(0, g, 0, g+1, weight(rng))
 			}
 			if j%7 == 6 {
-				p.Step(0, g, 0, g-Symbol(rng.Intn(6)), weight(rng)) // a loop
+				p.Step(0, g, 0, g-Symbol(rng.Intn(6)), loop(rng)) // a loop
 			}
 			if j%4 == 1 && j+3 < k {
 				p.Step(0, g, 0, g+3, weight(rng)) // a branch
@@ -148,6 +151,15 @@ func programPDS[W any](sr Semiring[W], n, k int, seed int64, weight func(*rand.R
 		p.Pop(0, b+Symbol(k-1), 0, weight(rng))
 	}
 	return p
+}
+
+// perm8 returns a random permutation of 8 values as a relation of relN{8}.
+func perm8(rng *rand.Rand) rel {
+	var r rel
+	for i, j := range rng.Perm(8) {
+		r |= 1 << uint(i*8+j)
+	}
+	return r
 }
 
 func genKillWeight(r *rand.Rand) GenKill {
@@ -167,9 +179,15 @@ func BenchmarkFWPDS(b *testing.B) {
 		problems = append(problems, problem{fmt.Sprint("chain-bool-", n), func(b *testing.B, post bool, opt Options) { benchSaturate(b, p, post, opt) }})
 	}
 	for _, n := range []int{20, 100} {
-		p := programPDS[GenKill](BitVector{}, n, 40, int64(n), genKillWeight)
+		p := programPDS[GenKill](BitVector{}, n, 40, int64(n), genKillWeight, nil)
 		problems = append(problems, problem{fmt.Sprint("program-bitvector-", n), func(b *testing.B, post bool, opt Options) { benchSaturate(b, p, post, opt) }})
-		q := programPDS[Dist](MinPath{}, n, 40, int64(n), func(r *rand.Rand) Dist { return Dist(1 + r.Intn(9)) })
+		r := programPDS[rel](relN{8}, n, 40, int64(n), genRel(8), nil)
+		problems = append(problems, problem{fmt.Sprint("program-rel8-", n), func(b *testing.B, post bool, opt Options) { benchSaturate(b, r, post, opt) }})
+		// Permutations of 8 values: a loop needs as many rounds as the
+		// order of its permutation (up to 15), a star a few squarings.
+		c := programPDS[rel](relN{8}, n, 40, int64(n), perm8, nil)
+		problems = append(problems, problem{fmt.Sprint("program-perm8-", n), func(b *testing.B, post bool, opt Options) { benchSaturate(b, c, post, opt) }})
+		q := programPDS[Dist](MinPath{}, n, 40, int64(n), func(r *rand.Rand) Dist { return Dist(1 + r.Intn(9)) }, nil)
 		problems = append(problems, problem{fmt.Sprint("program-minpath-", n), func(b *testing.B, post bool, opt Options) { benchSaturate(b, q, post, opt) }})
 	}
 	for _, n := range []int{25, 50} {

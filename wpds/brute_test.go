@@ -315,11 +315,11 @@ func checkRandom[W any](t *testing.T, seed int64, sr Semiring[W], weight func(*r
 		t.Fatal(err)
 	}
 	// So must FWPDS, transition by transition.
-	fpost, err := Poststar(p, startSet, Options{FWPDS: true})
+	fpost, err := Poststar(p, startSet, Options{FWPDS: true, Witnesses: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fpre, err := Prestar(p, target, Options{FWPDS: true})
+	fpre, err := Prestar(p, target, Options{FWPDS: true, Witnesses: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,6 +353,8 @@ func checkRandom[W any](t *testing.T, seed int64, sr Semiring[W], weight func(*r
 	}{
 		{"post*", post, fwd, func(pt Path[W], c Config) bool { return startSet.Accepts(pt.From) && pt.To.String() == c.String() }},
 		{"pre*", pre, bwd, func(pt Path[W], c Config) bool { return target.Accepts(pt.To) && pt.From.String() == c.String() }},
+		{"FWPDS post*", fpost, fwd, func(pt Path[W], c Config) bool { return startSet.Accepts(pt.From) && pt.To.String() == c.String() }},
+		{"FWPDS pre*", fpre, bwd, func(pt Path[W], c Config) bool { return target.Accepts(pt.To) && pt.From.String() == c.String() }},
 	} {
 		for _, c := range allConfigs(p.controls) {
 			s := dir.a.Weight(c)
@@ -404,6 +406,24 @@ func checkRandom[W any](t *testing.T, seed int64, sr Semiring[W], weight func(*r
 			}
 		}
 	}
+	// TopSummaries is Summary of "p, γ on top" for every γ.
+	for _, a := range []*Automaton[W]{post, pre, fpost} {
+		for q := 0; q < p.controls; q++ {
+			top := a.TopSummaries(State(q))
+			for g := 0; g < nSymbols; g++ {
+				s := NewSet(p.controls)
+				s.AddAnyStack(State(q), Symbol(g), []Symbol{0, 1, 2})
+				want := a.Summary(s)
+				got, ok := top[Symbol(g)]
+				if !ok {
+					got = zero
+				}
+				if !sr.Equal(got, want) || ok == sr.Equal(want, zero) {
+					t.Fatalf("seed %d: TopSummaries(%d)[%d] = %v (%v), Summary %v", seed, q, g, got, ok, want)
+				}
+			}
+		}
+	}
 	// IJOP(start, target) both ways.
 	if x, y := post.Summary(target), pre.Summary(startSet); !sr.Equal(x, y) {
 		t.Fatalf("seed %d: post*(S)(T) = %v, pre*(T)(S) = %v", seed, x, y)
@@ -437,6 +457,12 @@ func TestRandomAgainstBruteForce(t *testing.T) {
 		}, 500},
 		{"BitVector", func(t *testing.T, seed int64, tl *tally) {
 			checkRandom[GenKill](t, seed, BitVector{}, genGenKill, false, false, tl)
+		}, 0},
+		{"relations", func(t *testing.T, seed int64, tl *tally) {
+			checkRandom[rel](t, seed, relN{3}, genRel(3), false, false, tl)
+		}, 0},
+		{"relations EWPDS", func(t *testing.T, seed int64, tl *tally) {
+			checkRandom[rel](t, seed, relN{3}, genRel(3), true, false, tl)
 		}, 0},
 		{"BitVector EWPDS", func(t *testing.T, seed int64, tl *tally) {
 			checkRandom[GenKill](t, seed, BitVector{}, genGenKill, true, false, tl)

@@ -1,6 +1,6 @@
 // Package wpds is a library for weighted pushdown systems (WPDS) and
 // extended weighted pushdown systems (EWPDS), after Lal's thesis (2009),
-// chapters 2 and 3, generic in the weight domain.
+// chapters 2 to 4, generic in the weight domain.
 //
 // A Semiring[W] gives the weights: Bool (reachability), MinPath (shortest
 // rule sequences, weights Dist) and BitVector (gen/kill data flow, weights
@@ -14,7 +14,8 @@
 // Automaton whose Weight(c) is the combine of the values of all rule
 // sequences from c into C (pre*) or from C to c (post*), and whose
 // Summary(S) is the same over a regular set S of configurations
-// (stack-qualified queries). With Options.Witnesses the automaton also
+// (stack-qualified queries); TopSummaries(p) gives the summary of
+// "control p, γ on top" for every γ at once. With Options.Witnesses the automaton also
 // records a derivation DAG (Witness) for every weight; Trace expands it
 // into a rule sequence and its end configurations, which PDS.Apply and
 // PDS.Unapply replay and PDS.Value evaluates. Automaton.Stats counts the
@@ -27,14 +28,16 @@
 // loops), and the out-node equations that connect them are solved one
 // recursive component after another with incremental re-evaluation. It
 // uses fewer extends and combines than the chaotic saturation when loops
-// and calls are many; BenchmarkFWPDS compares the two.
+// need several rounds (domains of some height, such as relations);
+// BenchmarkFWPDS compares the two. Its own work (the dependence graph, the
+// expressions) costs more than cheap weights such as Bool, MinPath and
+// BitVector do: it pays when extends are expensive (BDD relations).
 //
 // Limits: the input sets are unweighted (every input transition has weight
 // One); pre* with merge functions needs them to satisfy path extension
 // (post* follows the operational semantics of §3.2.2, which §3.2.3 shows
 // correct without it, but the tests only use merges that satisfy it);
-// FWPDS needs path extension in both directions, records no witnesses,
-// and falls back to the chaotic saturation on dense systems whose path
+// FWPDS needs path extension in both directions and falls back to the chaotic saturation on dense systems whose path
 // expressions would grow cubically (Stats.Fallback).
 //
 // Inputs that break the rules of the model (a transition into a control

@@ -14,11 +14,14 @@ import "fmt"
 //  2. Each binary production is cut (§4.1.2): its callee transition
 //     becomes an out-node, a variable X, and the production becomes an
 //     edge from the caller's transition labelled with an expression over
-//     X. What is left is a graph, and Tarjan's single-source path problem
-//     on it is solved by building regular expressions: the strongly
-//     connected components in topological order, and inside a component
-//     the elimination of one transition after another, whose self-loops
-//     become Kleene stars. The expressions share sub-expressions (a DAG).
+//     X. What is left is a graph, and its single-source path-expression
+//     problem (which Tarjan's algorithm solves with dominators) is solved
+//     here by the strongly connected components in topological order and,
+//     inside a component, Gaussian elimination of one transition after
+//     another, whose self-loops become Kleene stars; the expressions share
+//     sub-expressions (a DAG). In post*, the transition into a push rule's
+//     state gets One only once the rule applies: a guard on the
+//     transition that triggers it, which is an out-node too.
 //  3. The out-node equations X = P(X) are solved one strongly connected
 //     component of their dependence graph (mutually recursive
 //     "procedures") after another, in topological order, re-evaluating
@@ -49,9 +52,18 @@ type expr[W any] struct {
 	rule RuleID
 	args []*expr[W] // of opGuard
 	w    W
+	// wit is, with witnesses, the derivation of w: set on leaves when they
+	// are made, on inner nodes each time w changes (§4.2.1).
+	wit *Witness[W]
 	// seen is the epoch of the last evaluation, changed the epoch of the
 	// last change of w (Fig. 4.4's last_seen and last_change).
 	seen, changed int
+	// clean says that no out-node below changed since the last
+	// evaluation. Fig. 4.4 traverses the whole expression to find out;
+	// instead a change of an out-node marks its ancestors (parents) dirty,
+	// so that an evaluation visits only what may have changed.
+	clean   bool
+	parents []*expr[W]
 }
 
 type prodKind uint8
@@ -65,8 +77,9 @@ const (
 
 // prod is a production of the abstract grammar: head gets rule's weight
 // (root, rule -1 for One), or comes from a (unary: a then rule's weight,
-// in the direction of the saturation; merged: no weight), or from a
-// and the out-node b (binary; merge says that rule's merge applies).
+// in the direction of the saturation; with merge, the rule without its
+// weight, which post*'s merge adds), or from a and the out-node b
+// (binary; merge says that rule's merge applies).
 type prod struct {
 	kind  prodKind
 	rule  RuleID
@@ -93,6 +106,9 @@ type fw[W any] struct {
 	head      int // of queue
 	prods     []prod
 	starrer   Starrer[W]
+	leaves    []*expr[W] // per rule, its weight as a leaf
+	wit       bool       // record witnesses
+	empty     *Witness[W]
 	epoch     int
 	zero, one *expr[W]
 	nexpr     int
@@ -120,13 +136,14 @@ func fallback[W any](p *PDS[W], in *Set, pre bool) (*Automaton[W], error) {
 
 func newFW[W any](a *Automaton[W], in *Set, pre bool) *fw[W] {
 	f := &fw[W]{
-		a: a, p: a.pds, sr: a.sr, pre: pre, index: map[tkey]int{},
-		byFromSym: map[fromSym][]int{}, byFrom: map[State][]int{}, epsInto: map[State][]int{},
-		epoch: 1,
+		a: a, p: a.pds, sr: a.sr, pre: pre, index: make(map[tkey]int, 2*len(a.pds.rules)),
+		byFromSym: make(map[fromSym][]int, 2*len(a.pds.rules)), byFrom: map[State][]int{}, epsInto: map[State][]int{},
+		epoch: 1, wit: a.witness,
 	}
 	f.starrer, _ = a.sr.(Starrer[W])
-	f.zero = &expr[W]{op: opConst, w: f.sr.Zero(), changed: 1}
-	f.one = &expr[W]{op: opConst, w: f.sr.One(), changed: 1}
+	f.empty = &Witness[W]{Kind: WitnessSeq, Weight: f.sr.One(), Rule: -1}
+	f.zero = &expr[W]{op: opConst, w: f.sr.Zero(), changed: 1, clean: true}
+	f.one = &expr[W]{op: opConst, w: f.sr.One(), changed: 1, wit: f.empty, clean: true}
 	for _, t := range in.trans {
 		f.root(f.node(t.from, t.sym, t.to), -1)
 	}
@@ -163,6 +180,12 @@ func (f *fw[W]) guard(head, a int) {
 
 func (f *fw[W]) unary(head int, rule RuleID, a int) {
 	f.prods = append(f.prods, prod{kind: prodUnary, rule: rule, head: head, a: a})
+}
+
+// weightless is the unary production of post* from the caller's part to
+// the push rule rule with a merge function: the rule, but not its weight.
+func (f *fw[W]) weightless(head int, rule RuleID, a int) {
+	f.prods = append(f.prods, prod{kind: prodUnary, rule: rule, head: head, a: a, merge: true})
 }
 
 func (f *fw[W]) binary(head int, rule RuleID, a, b int, merge bool) {
@@ -294,7 +317,7 @@ func fpoststar[W any](p *PDS[W], init *Set, opt Options) (*Automaton[W], error) 
 					f.guard(h, n)
 				}
 				if r.Merge != nil {
-					f.unary(f.node(m, r.Out[1], t.to), -1, n) // the caller's weight; the merge adds the rule's
+					f.weightless(f.node(m, r.Out[1], t.to), id, n) // the caller's weight; the merge adds the rule's
 				} else {
 					f.unary(f.node(m, r.Out[1], t.to), id, n)
 				}
@@ -334,13 +357,10 @@ func postStates[W any](a *Automaton[W]) []State {
 }
 
 func newFWAutomaton[W any](p *PDS[W], in *Set, backward bool, opt Options) (*Automaton[W], error) {
-	if opt.Witnesses {
-		return nil, fmt.Errorf("wpds: FWPDS does not record witnesses (use the plain saturation for traces)")
-	}
 	if opt.Differential {
 		return nil, fmt.Errorf("wpds: FWPDS and differential propagation are exclusive")
 	}
-	a, err := newAutomaton(p, in, backward, Options{})
+	a, err := newAutomaton(p, in, backward, Options{Witnesses: opt.Witnesses})
 	if err != nil {
 		return nil, err
 	}
@@ -352,6 +372,39 @@ func (f *fw[W]) isZero(w W) bool { return f.sr.Equal(w, f.sr.Zero()) }
 
 // Expression constructors; they fold the constants Zero and One.
 
+// ruleConst is the weight of rule id as a leaf: with witnesses a leaf of
+// its own that names the rule, else a folded constant.
+// The leaf is made once per rule: a production per use would compare the
+// weight with Zero and One each time, which is not cheap for every domain.
+func (f *fw[W]) ruleConst(id RuleID) *expr[W] {
+	if f.leaves == nil {
+		f.leaves = make([]*expr[W], len(f.p.rules))
+	}
+	if e := f.leaves[id]; e != nil {
+		return e
+	}
+	w := f.p.rules[id].Weight
+	var e *expr[W]
+	if !f.wit || f.isZero(w) {
+		e = f.konst(w)
+	} else {
+		f.nexpr++
+		e = &expr[W]{op: opConst, w: w, changed: 1, wit: ruleWitness(id, w), clean: true}
+	}
+	f.leaves[id] = e
+	return e
+}
+
+// ruleOne is, with witnesses, a leaf of weight One that names rule id
+// (post*'s push rule with a merge function, whose weight the merge adds).
+func (f *fw[W]) ruleOne(id RuleID) *expr[W] {
+	if !f.wit {
+		return f.one
+	}
+	f.nexpr++
+	return &expr[W]{op: opConst, w: f.sr.One(), changed: 1, wit: ruleWitness(id, f.p.rules[id].Weight), clean: true}
+}
+
 func (f *fw[W]) konst(w W) *expr[W] {
 	switch {
 	case f.isZero(w):
@@ -360,7 +413,7 @@ func (f *fw[W]) konst(w W) *expr[W] {
 		return f.one
 	}
 	f.nexpr++
-	return &expr[W]{op: opConst, w: w, changed: 1}
+	return &expr[W]{op: opConst, w: w, changed: 1, clean: true}
 }
 
 func (f *fw[W]) plus(x, y *expr[W]) *expr[W] {
@@ -370,8 +423,7 @@ func (f *fw[W]) plus(x, y *expr[W]) *expr[W] {
 	case y == nil || y == f.zero || x == y:
 		return x
 	}
-	f.nexpr++
-	return &expr[W]{op: opPlus, a: x, b: y}
+	return f.inner(&expr[W]{op: opPlus, a: x, b: y})
 }
 
 func (f *fw[W]) ext(x, y *expr[W]) *expr[W] {
@@ -383,8 +435,7 @@ func (f *fw[W]) ext(x, y *expr[W]) *expr[W] {
 	case y == f.one:
 		return x
 	}
-	f.nexpr++
-	return &expr[W]{op: opExt, a: x, b: y}
+	return f.inner(&expr[W]{op: opExt, a: x, b: y})
 }
 
 // seq is "x, then y" along a TDG path: in pre* a production puts the
@@ -400,16 +451,40 @@ func (f *fw[W]) star(x *expr[W]) *expr[W] {
 	if x == f.zero || x == f.one {
 		return f.one
 	}
-	f.nexpr++
-	return &expr[W]{op: opStar, a: x}
+	return f.inner(&expr[W]{op: opStar, a: x})
 }
 
 func (f *fw[W]) mergeOne(rule RuleID, x *expr[W]) *expr[W] {
 	if x == f.zero {
 		return f.zero
 	}
+	return f.inner(&expr[W]{op: opMergeOne, a: x, rule: rule})
+}
+
+// inner registers a new inner node with its children, whose changes make
+// it dirty.
+func (f *fw[W]) inner(e *expr[W]) *expr[W] {
 	f.nexpr++
-	return &expr[W]{op: opMergeOne, a: x, rule: rule}
+	for _, c := range []*expr[W]{e.a, e.b} {
+		if c != nil && c.op != opConst {
+			c.parents = append(c.parents, e)
+		}
+	}
+	return e
+}
+
+// dirty marks the ancestors of the out-node x, whose weight changed. A
+// dirty node's ancestors are dirty already, which stops the walk.
+func (f *fw[W]) dirty(x *expr[W]) {
+	stack := append([]*expr[W](nil), x.parents...)
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e.clean {
+			e.clean = false
+			stack = append(stack, e.parents...)
+		}
+	}
 }
 
 type gedge[W any] struct {
@@ -427,14 +502,41 @@ func (f *fw[W]) solve() *Automaton[W] {
 	varOf := func(b int) *expr[W] {
 		if vars[b] == nil {
 			f.nexpr++
-			vars[b] = &expr[W]{op: opVar, w: f.sr.Zero(), changed: 1}
+			vars[b] = &expr[W]{op: opVar, w: f.sr.Zero(), changed: 1, clean: true}
 		}
 		return vars[b]
 	}
 	base := make([]*expr[W], n)
+	// The adjacency lists are cut from three arrays, sized by a first
+	// pass over the productions, rather than grown one append at a time.
+	nin, nsucc, ndeps := make([]int, n), make([]int, n), make([]int, n)
+	for _, pr := range f.prods {
+		switch pr.kind {
+		case prodGuard:
+			ndeps[pr.a]++
+		case prodUnary, prodBinary:
+			nin[pr.head]++
+			nsucc[pr.a]++
+			ndeps[pr.a]++
+			if pr.kind == prodBinary {
+				ndeps[pr.b]++
+			}
+		}
+	}
 	in := make([][]gedge[W], n)
 	succ := make([][]int, n) // the cut graph G
 	deps := make([][]int, n) // G plus the out-node dependencies: the whole TDG
+	inArr := make([]gedge[W], 0, len(f.prods))
+	succArr := make([]int, 0, len(f.prods))
+	depsArr := make([]int, 0, 2*len(f.prods))
+	for v := 0; v < n; v++ {
+		in[v] = inArr[len(inArr) : len(inArr) : len(inArr)+nin[v]]
+		inArr = inArr[:len(inArr)+nin[v]]
+		succ[v] = succArr[len(succArr) : len(succArr) : len(succArr)+nsucc[v]]
+		succArr = succArr[:len(succArr)+nsucc[v]]
+		deps[v] = depsArr[len(depsArr) : len(depsArr) : len(depsArr)+ndeps[v]]
+		depsArr = depsArr[:len(depsArr)+ndeps[v]]
+	}
 	guards := make([]*expr[W], n)
 	for _, pr := range f.prods {
 		switch pr.kind {
@@ -446,20 +548,25 @@ func (f *fw[W]) solve() *Automaton[W] {
 				guards[pr.head] = g
 				base[pr.head] = f.plus(base[pr.head], g)
 			}
-			g.args = append(g.args, varOf(pr.a))
+			x := varOf(pr.a)
+			g.args = append(g.args, x)
+			x.parents = append(x.parents, g)
 			deps[pr.a] = append(deps[pr.a], pr.head)
 			continue
 		case prodRoot:
 			w := f.one
 			if pr.rule >= 0 {
-				w = f.konst(f.p.rules[pr.rule].Weight)
+				w = f.ruleConst(pr.rule)
 			}
 			base[pr.head] = f.plus(base[pr.head], w)
 			continue
 		case prodUnary:
 			l := f.one
-			if pr.rule >= 0 {
-				l = f.konst(f.p.rules[pr.rule].Weight)
+			switch {
+			case pr.merge:
+				l = f.ruleOne(pr.rule)
+			case pr.rule >= 0:
+				l = f.ruleConst(pr.rule)
 			}
 			in[pr.head] = append(in[pr.head], gedge[W]{pr.a, l})
 		case prodBinary:
@@ -469,7 +576,7 @@ func (f *fw[W]) solve() *Automaton[W] {
 				// Path extension: Merge(x, y) = x ⊗ Merge(One, y).
 				l = f.mergeOne(pr.rule, varOf(pr.b))
 			case f.pre:
-				l = f.ext(f.konst(f.p.rules[pr.rule].Weight), varOf(pr.b))
+				l = f.ext(f.ruleConst(pr.rule), varOf(pr.b))
 			default:
 				l = varOf(pr.b)
 			}
@@ -527,7 +634,8 @@ func (f *fw[W]) solve() *Automaton[W] {
 				f.eval(P[o])
 				if x := vars[o]; !f.sr.Equal(x.w, P[o].w) {
 					f.epoch++
-					x.w, x.seen, x.changed = P[o].w, f.epoch, f.epoch
+					x.w, x.seen, x.changed, x.wit = P[o].w, f.epoch, f.epoch, P[o].wit
+					f.dirty(x)
 					f.a.stats.Updates++
 					if len(c) > 1 || f.selfDep(o, deps) {
 						changed = true
@@ -541,8 +649,8 @@ func (f *fw[W]) solve() *Automaton[W] {
 	st := a.stats
 	for v, k := range f.nodes {
 		f.eval(P[v])
-		if !f.isZero(P[v].w) {
-			a.update(k.from, k.sym, k.to, P[v].w, nil)
+		if e := P[v]; !f.isZero(e.w) {
+			a.update(k.from, k.sym, k.to, e.w, func() *Witness[W] { return e.wit })
 		}
 	}
 	st.ExprNodes = f.nexpr
@@ -663,9 +771,10 @@ func (f *fw[W]) eliminate(c []int, ci int, comp []int, in [][]gedge[W], P []*exp
 // eval brings e.w up to date with the out-nodes (Fig. 4.4): it computes a
 // node again only if a child changed since the node was last evaluated.
 func (f *fw[W]) eval(e *expr[W]) {
-	if e.seen == f.epoch || e.op == opConst || e.op == opVar {
+	if e.clean {
 		return
 	}
+	e.clean = true
 	st := &f.a.stats
 	var m int
 	var w W
@@ -690,7 +799,16 @@ func (f *fw[W]) eval(e *expr[W]) {
 			return
 		}
 		if e.op == opStar {
-			w = f.starOf(e.a.w)
+			var wit *Witness[W]
+			w, wit = f.starOf(e.a)
+			if e.seen == 0 || !f.sr.Equal(w, e.w) {
+				e.w, e.changed, e.wit = w, m, wit
+			}
+			e.seen = f.epoch
+			return
+		}
+		if f.isZero(e.a.w) {
+			w = e.a.w // merge functions are strict
 		} else {
 			st.Merges++
 			w = f.p.rules[e.rule].Merge(f.sr.One(), e.a.w)
@@ -703,28 +821,94 @@ func (f *fw[W]) eval(e *expr[W]) {
 			e.seen = f.epoch
 			return
 		}
-		if e.op == opPlus {
+		// Zero is the identity of combine and annihilates extend: the
+		// structural saturation finds transitions whose weight stays Zero
+		// (infeasible paths), which cost no operations this way.
+		switch {
+		case e.op == opPlus && f.isZero(e.a.w):
+			w = e.b.w
+		case e.op == opPlus && f.isZero(e.b.w):
+			w = e.a.w
+		case e.op == opPlus:
 			st.Combines++
 			w = f.sr.Combine(e.a.w, e.b.w)
-		} else {
+		case f.isZero(e.a.w):
+			w = e.a.w
+		case f.isZero(e.b.w):
+			w = e.b.w
+		default:
 			st.Extends++
 			w = f.sr.Extend(e.a.w, e.b.w)
 		}
 	}
 	if e.seen == 0 || !f.sr.Equal(w, e.w) {
 		e.w, e.changed = w, m
+		if f.wit {
+			e.wit = f.witnessOf(e)
+		}
 	}
 	e.seen = f.epoch
 }
 
-// starOf computes w* with the semiring's Star, or else by repeated
-// squaring of One ⊕ w (§4.1.1), which converges because the semiring has
-// no infinite ascending chains.
-func (f *fw[W]) starOf(w W) W {
+// witnessOf builds the derivation of the new weight of e from its
+// children's: the rule sequences of a sum are those of either part, of a
+// product those of the first part followed by those of the second (the
+// extend order is the order of the rules, in pre* as in post*).
+func (f *fw[W]) witnessOf(e *expr[W]) *Witness[W] {
+	switch e.op {
+	case opGuard:
+		if f.isZero(e.w) {
+			return nil
+		}
+		return f.empty
+	case opPlus:
+		switch {
+		case f.isZero(e.a.w):
+			return e.b.wit
+		case f.isZero(e.b.w):
+			return e.a.wit
+		}
+		return &Witness[W]{Kind: WitnessCombine, Weight: e.w, Rule: -1, Parts: []*Witness[W]{e.a.wit, e.b.wit}}
+	case opExt:
+		return &Witness[W]{Kind: WitnessSeq, Weight: e.w, Rule: -1, Parts: []*Witness[W]{e.a.wit, e.b.wit}}
+	case opMergeOne:
+		if f.pre {
+			// pre*: the push rule, then the callee (Fig. 3.9, case 4).
+			r := &f.p.rules[e.rule]
+			return &Witness[W]{Kind: WitnessSeq, Weight: e.w, Rule: -1, Parts: []*Witness[W]{ruleWitness(e.rule, r.Weight), e.a.wit}}
+		}
+		// post*: the push rule is in the caller's part already.
+		return e.a.wit
+	}
+	return nil
+}
+
+// starOf computes the star of x's weight with the semiring's Star, or
+// else by repeated squaring of One ⊕ w (§4.1.1), which converges because
+// the semiring has no infinite ascending chains. With witnesses it
+// iterates s = One ⊕ s ⊗ w instead, so that the derivation says how many
+// rounds of the loop each part stands for.
+func (f *fw[W]) starOf(x *expr[W]) (W, *Witness[W]) {
 	st := &f.a.stats
 	st.Stars++
+	w := x.w
+	if f.wit {
+		s, sw := f.sr.One(), f.empty
+		for {
+			st.Extends++
+			st.Combines++
+			sx := f.sr.Extend(s, w)
+			n := f.sr.Combine(f.sr.One(), sx)
+			if f.sr.Equal(n, s) {
+				return s, sw
+			}
+			sw = &Witness[W]{Kind: WitnessCombine, Weight: n, Rule: -1, Parts: []*Witness[W]{
+				f.empty, {Kind: WitnessSeq, Weight: sx, Rule: -1, Parts: []*Witness[W]{sw, x.wit}}}}
+			s = n
+		}
+	}
 	if f.starrer != nil {
-		return f.starrer.Star(w)
+		return f.starrer.Star(w), nil
 	}
 	st.Combines++
 	s := f.sr.Combine(f.sr.One(), w)
@@ -732,7 +916,7 @@ func (f *fw[W]) starOf(w W) W {
 		st.Extends++
 		n := f.sr.Extend(s, s)
 		if f.sr.Equal(n, s) {
-			return s
+			return s, nil
 		}
 		s = n
 	}

@@ -17,10 +17,13 @@ func TestFWPDSLarger(t *testing.T) {
 		fallback bool
 	}{
 		{"program bitvector", func(t *testing.T, post bool) (bool, Stats, Stats) {
-			return compareFWPDS(t, programPDS[GenKill](BitVector{}, 30, 40, 3, genKillWeight), post)
+			return compareFWPDS(t, programPDS[GenKill](BitVector{}, 30, 40, 3, genKillWeight, nil), post)
 		}, false},
 		{"program minpath", func(t *testing.T, post bool) (bool, Stats, Stats) {
-			return compareFWPDS(t, programPDS[Dist](MinPath{}, 30, 40, 4, minpath), post)
+			return compareFWPDS(t, programPDS[Dist](MinPath{}, 30, 40, 4, minpath, nil), post)
+		}, false},
+		{"program relations", func(t *testing.T, post bool) (bool, Stats, Stats) {
+			return compareFWPDS(t, programPDS[rel](relN{6}, 20, 40, 5, genRel(6), nil), post)
 		}, false},
 		{"chain bool", func(t *testing.T, post bool) (bool, Stats, Stats) {
 			return compareFWPDS(t, chainPDS(200), post)
@@ -76,7 +79,7 @@ func compareFWPDS[W any](t *testing.T, p *PDS[W], post bool) (bool, Stats, Stats
 
 func TestFWPDSBadOptions(t *testing.T) {
 	p := chainPDS(2)
-	for _, opt := range []Options{{FWPDS: true, Witnesses: true}, {FWPDS: true, Differential: true}} {
+	for _, opt := range []Options{{FWPDS: true, Differential: true}, {FWPDS: true, Differential: true, Witnesses: true}} {
 		if _, err := Prestar(p, NewSet(1), opt); err == nil {
 			t.Errorf("%+v: no error", opt)
 		}

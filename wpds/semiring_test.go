@@ -96,6 +96,7 @@ func TestSemiringLaws(t *testing.T) {
 		}, true},
 		{"MinPath", func() error { return laws[Dist](MinPath{}, genDist, 2000, 2) }, true},
 		{"BitVector", func() error { return laws[GenKill](BitVector{}, genGenKill, 2000, 3) }, true},
+		{"relations", func() error { return laws[rel](relN{5}, genRel(5), 2000, 6) }, true},
 		{"broken max-plus", func() error { return laws[Dist](maxPath{}, genDist, 2000, 4) }, false},
 		{"broken non-idempotent", func() error { return laws[Dist](noIdem{}, genDist, 2000, 5) }, false},
 	}

@@ -39,6 +39,7 @@ type checkFlags struct {
 	load       loadFlags
 	target     string
 	engineName string
+	threads    string
 	timeout    time.Duration
 	maxNodes   int
 	bound      boundFlag
@@ -54,6 +55,7 @@ type checkFlags struct {
 	noReplay   bool
 	quiet      bool
 	verbose    bool
+	projection projectionFlag // --error-projection (projection.go)
 }
 
 func runCheck(ctx context.Context, args []string, s *streams) int {
@@ -66,6 +68,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.StringVar(&cf.engineName, "engine", cf.engineName, "engine: "+engineNames())
 	fs.DurationVar(&cf.timeout, "timeout", 0, "give up on a file after this long (e.g. 30s), search, trace and replay included; 0: no limit")
 	fs.IntVar(&cf.maxNodes, "max-nodes", 0, "BDD node limit of symbolic engines (0: engine default); past it: UNKNOWN")
+	fs.StringVar(&cf.threads, "threads", "", "run these procedures as the threads, e.g. f,g,g (two copies of g); for a program without thread statements")
 	fs.Var(&cf.bound, "bound", "ask for a bounded answer: cs:K (at most K context switches) or rounds:K; an engine that cannot bound its search answers UNKNOWN")
 	engFlags := defineEngineFlags(fs)
 	fs.StringVar(&cf.format, "format", cf.format, "output: text or json")
@@ -80,6 +83,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.BoolVar(&cf.noReplay, "no-replay", false, "do not replay the trace in the concrete interpreter before printing it")
 	fs.BoolVar(&cf.quiet, "q", false, "print no warnings and no progress line")
 	fs.BoolVar(&cf.verbose, "v", false, "print the progress line on stderr even if it is not a terminal")
+	cf.projection.register(fs, checkProjectionDoc)
 	c.tail = func() string { return "\nEngines:\n" + engineList() }
 
 	jsonOut := wantsJSON(args)
@@ -136,6 +140,9 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 			return checkUsageError(c, s, jsonOut, "--max-nodes bounds BDD nodes, which the %s engine does not use", info.Name())
 		}
 	}
+	if cf.projection.on && cf.format == "json" {
+		return checkUsageError(c, s, jsonOut, "--error-projection is printed as text, not in the JSON report")
+	}
 	if cf.traceFile != "" && len(files) > 1 {
 		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
 	}
@@ -147,7 +154,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if traceStyle == result.Forward {
 		opts.Numbered, opts.MarkChoices = cf.numbers, cf.marks
 	}
-	run := &checkRun{cf: cf, s: s, newEngine: newEngine, opts: opts}
+	run := &checkRun{cf: cf, s: s, newEngine: newEngine, opts: opts, autoConc: !set["engine"] && len(engFlags.set) == 0}
 	worst := exitOK
 	for _, path := range files {
 		if len(files) > 1 && cf.format == "text" {
@@ -265,6 +272,7 @@ type checkRun struct {
 	s         *streams
 	newEngine func() (engine.Engine, error)
 	opts      result.TraceOptions
+	autoConc  bool // no engine chosen: a concurrent program gets concEngine
 }
 
 // file checks one file and returns its exit code.
@@ -297,6 +305,12 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		return exitInput
 	}
 	l, p, stats := fe.l, fe.p, fe.stats
+	if r.autoConc && p.Concurrent {
+		if eng, err = defaultConcEngine(); err != nil {
+			fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
+			return exitUsage
+		}
+	}
 	if !cf.quiet && cf.format != "json" {
 		prog.clear()
 		if l.note != "" {
@@ -336,6 +350,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		res.Stats.AddPhase(name, stats.Phases[name])
 	}
 	prog.stop()
+	cf.projection.runProjection(ctx, s.stdout, s.stderr, l.name, p, cf.maxNodes)
 
 	out := &outcome{path: l.name, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note}
 	if err := r.report(out); err != nil {
@@ -379,6 +394,9 @@ func (r *checkRun) frontEnd(ctx context.Context, path string, prog *progress) (f
 		}
 		if err := checkTarget(p, r.cf.target); err != nil {
 			fe.errs = syntax.ErrorList{{Filename: l.name, Msg: err.Error()}}
+			return fe
+		}
+		if p, fe.errs = threadModel(l.name, p, r.cf.threads); len(fe.errs) > 0 {
 			return fe
 		}
 		fe.stats.AddPhase(result.PhaseLower, time.Since(t))

@@ -8,8 +8,11 @@ import (
 
 	"boolprog/engine"
 	_ "boolprog/engine/conc"     // registers conc-eager and conc-lazy
+	_ "boolprog/engine/concfix"  // registers conc-fix
 	_ "boolprog/engine/cpa"      // registers the cpa engine
 	_ "boolprog/engine/explicit" // registers the explicit engine
+	_ "boolprog/engine/fixpoint" // registers the ef and efopt engines
+	_ "boolprog/engine/pushdown" // registers the post* and pre* engines
 	_ "boolprog/engine/summary"  // registers the summary engine
 )
 

@@ -22,6 +22,8 @@ func runGraph(args []string, s *streams) int {
 	var target string
 	c.fs.StringVar(&target, "target", "", "error label to mark (default SLIC_ERROR; a label given here must occur)")
 	c.fs.StringVar(&target, "l", "", "shorthand for --target")
+	var projection projectionFlag
+	projection.register(c.fs, graphProjectionDoc)
 	files, err := c.parse(args, s)
 	if err != nil {
 		return c.flagError(s, err)
@@ -44,7 +46,16 @@ func runGraph(args []string, s *streams) int {
 		return exitInput
 	}
 	w := bufio.NewWriter(s.stdout)
-	if err := ir.WriteDOT(w, prog); err != nil {
+	write := func() error { return ir.WriteDOT(w, prog) }
+	if projection.on {
+		proj, note := projection.compute(context.Background(), prog, 0)
+		if proj == nil {
+			fmt.Fprintln(s.stderr, note)
+			return exitUnknown
+		}
+		write = func() error { return writeProjectionDOT(w, prog, proj) }
+	}
+	if err := write(); err != nil {
 		fmt.Fprintf(s.stderr, "boolprog graph: %v\n", err)
 		return exitUsage
 	}

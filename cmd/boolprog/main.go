@@ -84,6 +84,8 @@ Usage:
   boolprog gen bebop-template N   print the Bebop paper's template program T(N)
   boolprog bench [flags]          time an engine on T(N), N = 100 ... 3200, in one run
   boolprog mucke [flags] FILE.mu  evaluate a fixed-point calculus file (Mucke's language, as Getafix writes it)
+  boolprog pds [flags] FILE       post*/pre* on a weighted pushdown system file (package wpds/pdsfile)
+  boolprog seq [flags] FILE       the sequential program that conc-eager/conc-lazy check for K rounds
   boolprog version                print the version (also: boolprog --version)
   boolprog help                   print this text
 
@@ -122,6 +124,10 @@ func runContext(ctx context.Context, args []string, s *streams) int {
 		return runBench(ctx, rest, s)
 	case "mucke":
 		return runMucke(ctx, rest, s)
+	case "pds":
+		return runPDS(ctx, rest, s)
+	case "seq":
+		return runSeq(rest, s)
 	case "version", "-version", "--version":
 		fmt.Fprintln(s.stdout, versionLine())
 		return exitOK

@@ -1,18 +1,24 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"boolprog/bdd"
 	"boolprog/engine"
+	"boolprog/engine/fixpoint"
 	"boolprog/fix"
+	"boolprog/result"
 	"boolprog/syntax"
 )
 
 const muckeHead = `usage: boolprog mucke [flags] FILE.mu
+       boolprog mucke --emit ALG [-l LABEL] FILE.bp
+       boolprog mucke --emit conc [--bound cs:K] [-l LABEL] FILE.bp
 
 Evaluates a file of the fixed-point calculus in the input language of the
 solver Mucke, as the Getafix model checker writes it (package fix documents
@@ -22,6 +28,20 @@ and a final unnamed formula, the query, whose value it prints: "true" or
 file:line:col: message (exit 2). A run stopped by --timeout, --max-nodes, a
 signal, or a non-monotone definition that never stabilises prints
 "UNKNOWN: reason" (exit 5; 130/143 for SIGINT/SIGTERM).
+
+With --emit, it reads a sequential Boolean program instead and writes on
+standard output a complete model of it in the same language: the types of
+its states, the program's relations (Entry, Exit, Target, Init, Across,
+ProgramInt, IntoCall, Return, ReturnA, ReturnB, as the algorithm uses them)
+written out as formulas, then the algorithm ALG: summary (the Getafix
+paper's §4.1), ef (§4.2) or efopt (§4.3), or the name of a file holding an
+algorithm of one's own (as for check --formula). Evaluating the model with
+boolprog mucke prints true iff an error location is reachable.
+
+With --emit conc it writes the model that the engine conc-fix
+solves for a concurrent Boolean program in the Getafix convention (its
+query: is an error reachable within K context switches?), which this
+command then evaluates on its own.
 `
 
 func runMucke(ctx context.Context, args []string, s *streams) int {
@@ -36,6 +56,8 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	c.fs.BoolVar(&stats, "stats", false, "print each relation's iterations, BDD nodes and time, and the #size answers")
 	c.fs.DurationVar(&timeout, "timeout", 0, "give up after this long (e.g. 30s) with UNKNOWN; 0 means no limit")
 	c.fs.IntVar(&maxNodes, "max-nodes", 0, "BDD node limit (0: none); past it: UNKNOWN")
+	var ef emitFlags
+	ef.register(c)
 	files, err := c.parse(args, s)
 	if err != nil {
 		return c.flagError(s, err)
@@ -43,8 +65,27 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	if len(files) != 1 {
 		return c.usageError(s, "want exactly one FILE, not %d", len(files))
 	}
+	if ef.model == "conc" {
+		return runEmit(&ef, &lf, c, files[0], s)
+	}
+	emit, target := ef.model, ef.target
 	if timeout < 0 || maxNodes < 0 {
 		return c.usageError(s, "limits must not be negative")
+	}
+	if emit != "" {
+		if stats || timeout > 0 || maxNodes > 0 {
+			return c.usageError(s, "--emit writes a model: --stats, --timeout and --max-nodes apply when evaluating one")
+		}
+		if ef.bound.b.Kind != result.Unbounded {
+			return c.usageError(s, "--bound applies only with --emit conc")
+		}
+		return emitModel(ctx, c, files[0], emit, target, &lf, s)
+	}
+	if target != "" {
+		return c.usageError(s, "--target applies only with --emit")
+	}
+	if ef.bound.b.Kind != result.Unbounded {
+		return c.usageError(s, "--bound applies only with --emit conc")
 	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -101,5 +142,49 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 		return exitOK
 	}
 	fmt.Fprintln(s.stdout, ans.Value)
+	return exitOK
+}
+
+// emitModel writes the model of the program in path for algorithm alg.
+func emitModel(ctx context.Context, c *command, path, alg, target string, lf *loadFlags, s *streams) int {
+	text, err := fixpoint.Algorithm(alg)
+	if err != nil {
+		b, ferr := os.ReadFile(alg)
+		if ferr != nil {
+			return c.usageError(s, "--emit %s: %v, and no such file", alg, err)
+		}
+		text = string(b)
+		if _, err := fix.ParseFile(alg, b); err != nil {
+			fmt.Fprintln(s.stderr, err)
+			return exitInput
+		}
+	}
+	l, errs := load(ctx, path, lf, s.stdin)
+	if len(errs) > 0 {
+		printDiagnostics(s.stderr, errs)
+		return exitInput
+	}
+	p, errs := l.lower(target)
+	if len(errs) > 0 {
+		printDiagnostics(s.stderr, errs)
+		return exitInput
+	}
+	if err := checkTarget(p, target); err != nil {
+		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
+		return exitInput
+	}
+	if p.Concurrent {
+		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Pos: p.ConcurrentPos, Msg: "--emit models sequential programs; this one is concurrent: " + p.ConcurrentWhy}})
+		return exitInput
+	}
+	w := bufio.NewWriter(s.stdout)
+	if err := fixpoint.WriteModel(w, fixpoint.NewEncoding(p), text); err != nil {
+		fmt.Fprintln(s.stderr, err)
+		return exitInput
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintln(s.stderr, err)
+		return exitInput
+	}
 	return exitOK
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +42,56 @@ func TestMucke(t *testing.T) {
 		{name: "type error", args: []string{"mucke", bad}, code: exitInput, stderr: []string{bad + ":1:18: undefined: y\n"}},
 		{name: "help", args: []string{"mucke", "-h"}, code: exitOK, stdout: []string{"usage: boolprog mucke"}},
 		{name: "two files", args: []string{"mucke", bad, bad}, code: exitUsage, stderr: []string{"want exactly one FILE"}},
+	})
+}
+
+// TestMuckeEmit writes models with --emit and evaluates them with
+// `boolprog mucke`: true exactly for the unsafe programs, for every
+// algorithm; and refuses what cannot be modelled.
+func TestMuckeEmit(t *testing.T) {
+	dir := t.TempDir()
+	unsafe := filepath.Join(dir, "unsafe.bp")
+	src := "decl g;\nvoid main() begin g := *; f(g); end\nvoid f(a) begin if (a) then assert(!g); fi end\n"
+	if err := os.WriteFile(unsafe, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file string
+		want string
+	}{{fig1, "false"}, {unsafe, "true"}} {
+		for _, alg := range []string{"summary", "ef", "efopt"} {
+			var stdout, stderr bytes.Buffer
+			code := runContext(context.Background(), []string{"mucke", "--emit", alg, tc.file}, &streams{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
+			if code != exitOK {
+				t.Fatalf("--emit %s %s: exit %d\n%s", alg, tc.file, code, stderr.String())
+			}
+			model := filepath.Join(dir, alg+".mu")
+			if err := os.WriteFile(model, stdout.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cliCase{name: alg, args: []string{"mucke", model}, code: exitOK, last: tc.want}.run(t)
+		}
+	}
+	runCases(t, []cliCase{
+		{name: "unknown algorithm", args: []string{"mucke", "--emit", "nope", fig1}, code: exitUsage, stderr: []string{"no algorithm \"nope\""}},
+		{name: "concurrent", args: []string{"mucke", "--emit", "ef", "testdata/getafix.bp"}, code: exitInput, stderr: []string{"--emit models sequential programs"}},
+		{name: "limits are for evaluation", args: []string{"mucke", "--emit", "ef", "--timeout", "1s", fig1}, code: exitUsage, stderr: []string{"--emit writes a model"}},
+		{name: "target without emit", args: []string{"mucke", "-l", "L", "x.mu"}, code: exitUsage, stderr: []string{"--target applies only with --emit"}},
+	})
+}
+
+// TestFormulaExample runs the user-written algorithm of examples/formulas
+// from the CLI, as its comment says.
+func TestFormulaExample(t *testing.T) {
+	const formula = "../../examples/formulas/ef-plain.mu"
+	unsafe := "decl g;\nvoid main() begin g := *; f(g); end\nvoid f(a) begin if (a) then assert(!g); fi end\n"
+	runCases(t, []cliCase{
+		{name: "figure 1", args: []string{"check", "--engine", "ef", "--formula", formula, fig1}, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
+		{name: "unsafe", args: []string{"check", "--engine", "efopt", "--formula", formula, "-"}, stdin: unsafe, code: exitFailed,
+			stdout: []string{"assert(!g)"}, last: "VERIFICATION FAILED"},
+		{name: "bad formula", args: []string{"check", "--engine", "ef", "--formula", "testdata/safe.bp", fig1}, code: exitUsage,
+			stderr: []string{"testdata/safe.bp:1:"}},
+		{name: "formula of another engine", args: []string{"check", "--formula", formula, fig1}, code: exitUsage,
+			stderr: []string{"flag --formula is an option of the ef and efopt engine"}},
 	})
 }

@@ -19,6 +19,7 @@ type Infeasible struct {
 	Fail int
 }
 
+// Error says where the path fails (edges numbered from 0).
 func (e *Infeasible) Error() string { return fmt.Sprintf("the path is infeasible at edge %d", e.Fail) }
 
 // pnode is an explicit state reached along a path prefix.
@@ -42,11 +43,15 @@ type pframe struct {
 // interp.Replay accepts. If none does, the error is an *Infeasible naming
 // the first edge no execution can take. Other errors are limits (too many
 // states) or ctx's end.
+//
+// The search is depth-first over the explicit states along the path (a
+// state splits where an edge reads an unknown value), remembering the
+// states from which the rest of the path failed, so that a feasible path
+// costs time linear in its length in the common case, and an infeasible
+// one at most the states a breadth-first replay would keep.
 func Concretize(ctx context.Context, cfa *cpa.CFA, path []*cpa.Edge) (*result.Trace, error) {
 	p := cfa.Prog
 	a := &Analysis{P: p}
-	levels := make([][]*pnode, len(path)+1)
-	levels[0] = []*pnode{{s: a.top(p.Main)}}
 	frames := make(map[string]*pframe)
 	intern := func(piece *State, up *pframe) *pframe {
 		k := fmt.Sprintf("%p/%s", up, a.Key(piece))
@@ -57,58 +62,88 @@ func Concretize(ctx context.Context, cfa *cpa.CFA, path []*cpa.Edge) (*result.Tr
 		frames[k] = f
 		return f
 	}
-	for i, e := range path {
-		if i&63 == 0 && ctx.Err() != nil {
+	// succ returns the states after edge i from z.
+	succ := func(i int, z *pnode) ([]*pnode, error) {
+		e := path[i]
+		var out []*pnode
+		switch e.Kind {
+		case cpa.Intra:
+			st, err := a.post(z.s, e, nil)
+			if err != nil {
+				return nil, err
+			}
+			for _, x := range st {
+				out = append(out, &pnode{s: x.post, pre: x.pre, parent: z, stack: z.stack})
+			}
+		case cpa.Call:
+			for _, q := range a.Split(z.s, e, nil) {
+				q := q.(*State)
+				out = append(out, &pnode{s: a.enter(q, e, nil), pre: q, parent: z, stack: intern(q, z.stack)})
+			}
+		case cpa.Return:
+			if z.stack == nil {
+				return nil, fmt.Errorf("explicitval: a return without a call at edge %d", i)
+			}
+			st, err := a.combine(z.stack.piece, z.s, e, nil)
+			if err != nil {
+				return nil, err
+			}
+			for _, x := range st {
+				out = append(out, &pnode{s: x.post, pre: x.pre, parent: z, stack: z.stack.up})
+			}
+		default:
+			return nil, fmt.Errorf("explicitval: a %s edge in a path", e.Kind)
+		}
+		return out, nil
+	}
+	key := func(n *pnode) string { return fmt.Sprintf("%p/%s", n.stack, a.Key(n.s)) }
+	failed := make([]map[string]bool, len(path)+1) // states from which the rest fails
+	type frame struct {
+		n     *pnode
+		level int
+		next  []*pnode
+	}
+	stack := []frame{{n: &pnode{s: a.top(p.Main)}, level: 0}}
+	deepest, kept := 0, 0
+	for len(stack) > 0 {
+		if kept++; kept&255 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		seen := make(map[string]bool)
-		var next []*pnode
-		add := func(n *pnode) {
-			k := fmt.Sprintf("%p/%s", n.stack, a.Key(n.s))
-			if !seen[k] {
-				seen[k] = true
-				next = append(next, n)
-			}
+		f := &stack[len(stack)-1]
+		if f.level == len(path) {
+			return a.trace(cfa, path, f.n)
 		}
-		for _, z := range levels[i] {
-			switch e.Kind {
-			case cpa.Intra:
-				st, err := a.post(z.s, e, nil)
-				if err != nil {
-					return nil, err
-				}
-				for _, x := range st {
-					add(&pnode{s: x.post, pre: x.pre, parent: z, stack: z.stack})
-				}
-			case cpa.Call:
-				for _, q := range a.Split(z.s, e, nil) {
-					q := q.(*State)
-					add(&pnode{s: a.enter(q, e, nil), pre: q, parent: z, stack: intern(q, z.stack)})
-				}
-			case cpa.Return:
-				if z.stack == nil {
-					return nil, fmt.Errorf("explicitval: a return without a call at edge %d", i)
-				}
-				st, err := a.combine(z.stack.piece, z.s, e, nil)
-				if err != nil {
-					return nil, err
-				}
-				for _, x := range st {
-					add(&pnode{s: x.post, pre: x.pre, parent: z, stack: z.stack.up})
-				}
-			default:
-				return nil, fmt.Errorf("explicitval: a %s edge in a path", e.Kind)
+		if f.next == nil {
+			next, err := succ(f.level, f.n)
+			if err != nil {
+				return nil, err
 			}
-			if len(next) > MaxPathStates {
+			if next == nil {
+				next = []*pnode{}
+			}
+			f.next = next
+		}
+		if len(f.next) == 0 {
+			if failed[f.level] == nil {
+				failed[f.level] = make(map[string]bool)
+			}
+			failed[f.level][key(f.n)] = true
+			if len(failed[f.level]) > MaxPathStates {
 				return nil, fmt.Errorf("explicitval: more than %d explicit states along the path", MaxPathStates)
 			}
+			stack = stack[:len(stack)-1]
+			continue
 		}
-		if len(next) == 0 {
-			return nil, &Infeasible{Fail: i}
+		n := f.next[0]
+		f.next = f.next[1:]
+		lv := f.level + 1
+		if failed[lv][key(n)] {
+			continue
 		}
-		levels[i+1] = next
+		deepest = max(deepest, lv)
+		stack = append(stack, frame{n: n, level: lv})
 	}
-	return a.trace(cfa, path, levels[len(path)][0])
+	return nil, &Infeasible{Fail: deepest}
 }
 
 // concrete returns the values of s with ⊤ read as false.

@@ -39,6 +39,7 @@ const (
 	Top
 )
 
+// String returns ⊥, 0, 1 or ⊤.
 func (v Val) String() string { return [...]string{"⊥", "0", "1", "⊤"}[v] }
 
 func of(b bool) Val {
@@ -192,12 +193,11 @@ func (a *Analysis) Join(x, y cpa.State) cpa.State {
 // Key returns the values as a string.
 func (a *Analysis) Key(x cpa.State) string {
 	s := x.(*State)
-	b := make([]byte, len(s.V)+1)
-	b[0] = byte('A' + s.Proc%26)
+	b := make([]byte, len(s.V))
 	for i, v := range s.V {
-		b[i+1] = '0' + byte(v)
+		b[i] = '0' + byte(v)
 	}
-	return fmt.Sprintf("%d:%s", s.Proc, b[1:])
+	return fmt.Sprintf("%d:%s", s.Proc, b)
 }
 
 // Adjust forgets the values of untracked variables: the precision
@@ -545,4 +545,41 @@ func (a *Analysis) combine(q, x *State, ret *cpa.Edge, pr *Precision) ([]step, e
 		}
 	}
 	return out, nil
+}
+
+// Strengthen refines s with the assumptions other components' states make
+// about globals (an observer's guard): a ⊤ becomes the assumed value; a
+// known value that contradicts one makes the product impossible.
+func (a *Analysis) Strengthen(x cpa.State, others []cpa.State, _ *cpa.Edge) (cpa.State, bool) {
+	s := x.(*State)
+	out := s
+	for _, o := range others {
+		as, ok := o.(cpa.Assuming)
+		if !ok {
+			continue
+		}
+		for _, l := range as.Assumed() {
+			switch v := out.V[l.Global]; {
+			case v == Top:
+				if out == s {
+					out = &State{Proc: s.Proc, V: append([]Val(nil), s.V...)}
+				}
+				out.V[l.Global] = of(l.Value)
+			case v != of(l.Value):
+				return nil, false
+			}
+		}
+	}
+	return out, true
+}
+
+// GlobalValue returns the value of global i and whether it is known.
+func (s *State) GlobalValue(i int) (value, known bool) {
+	switch s.V[i] {
+	case T:
+		return true, true
+	case F:
+		return false, true
+	}
+	return false, false
 }

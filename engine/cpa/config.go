@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,7 +86,14 @@ func LoadConfig(nameOrFile string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%v (named configurations: %s)", err, strings.Join(NamedConfigs(), ", "))
 	}
-	return ParseConfig(nameOrFile, string(data))
+	c, err := ParseConfig(nameOrFile, string(data))
+	if err != nil {
+		return nil, err
+	}
+	if c.Observer != "" && !filepath.IsAbs(c.Observer) {
+		c.Observer = filepath.Join(filepath.Dir(nameOrFile), c.Observer)
+	}
+	return c, nil
 }
 
 // ParseConfig parses a configuration file's text. Errors are
@@ -236,6 +244,12 @@ func ParseConfig(file, text string) (*Config, error) {
 	}
 	if (c.Observer != "") != has("observer") {
 		return nil, errf("the observer analysis and observer.spec go together")
+	}
+	if c.Stop == cpa.StopJoin && c.Merge != cpa.MergeJoin && (has("explicitval") || has("reachdef") || has("observer")) {
+		// The join of the reached states is explored only if merge
+		// builds it; with other merges only an exact join (BDDs) makes
+		// coverage by it sound.
+		return nil, errf("stop = join needs merge = join, or bdd as the only data analysis: a state covered by the join of states that no one explores would be lost")
 	}
 	if c.Depth > 0 && c.Interproc != "callstack" {
 		return nil, errf("callstack.depth needs the callstack analysis")

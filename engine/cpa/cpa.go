@@ -19,8 +19,12 @@
 //   - cegar: model checking that starts tracking no variable and refines
 //     the precision with the infeasible counterexamples (package cegar).
 //   - bdd: sets of valuations as BDDs, merge-join (exact for BDDs), block
-//     summaries per entry set.
-//   - callstack: explicit values with call strings up to depth 32; a
+//     summaries per entry set. After a join the ARG's parent links are not
+//     an execution, so the trace of an error it reaches is found by the
+//     cegar configuration (which must find one: the error is reachable).
+//   - callstack: explicit values with call strings up to depth 4 (the
+//     frames hold the callers' states, so their number grows
+//     exponentially with the depth); a
 //     deeper call makes the answer UNKNOWN with the bound in the reason.
 //
 // A configuration file has one `option = value` per line; `#` starts a
@@ -55,6 +59,7 @@ import (
 	"boolprog/cpa"
 	"boolprog/cpa/cegar"
 	"boolprog/cpa/explicitval"
+	"boolprog/cpa/observer"
 	"boolprog/engine"
 	"boolprog/ir"
 	"boolprog/result"
@@ -95,6 +100,16 @@ func joinNames() string {
 // Engine is the cpa engine with one configuration.
 type Engine struct {
 	cfg *Config
+	// Observed is set by Check when the observer's property is violated:
+	// the trace and the instrumented program it replays on.
+	Observed *Observed
+}
+
+// Observed is a violation of an observer's property: a trace of the
+// program instrumented with the observer.
+type Observed struct {
+	Trace *result.Trace
+	Inst  *observer.Instrumented
 }
 
 // New returns the engine running configuration c.
@@ -194,7 +209,7 @@ func (e *Engine) build(r *run, q engine.Query, prec *explicitval.Precision) (cpa
 // exact reports whether the configuration's abstract states map exactly
 // (so that a target it reaches is reachable).
 func (e *Engine) exact() bool {
-	return e.cfg.Merge == cpa.MergeSep && e.cfg.TrackAll && e.cfg.PerEntry || e.has("bdd") && !e.has("explicitval")
+	return e.cfg.Merge == cpa.MergeSep && e.cfg.TrackAll && e.cfg.PerEntry && e.has("explicitval")
 }
 
 // Check runs the configured analysis.
@@ -267,13 +282,35 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	q.Report(result.PhaseTrace, "")
 	t := time.Now()
 	path := cpa.Path(r.cfa, reached.Target)
+	if v := e.violation(r, reached.Target); v != nil {
+		return e.observed(ctx, res, r, path, v)
+	}
 	tr, err := explicitval.Concretize(ctx, r.cfa, path)
-	stats.AddPhase(result.PhaseTrace, time.Since(t))
 	var inf *explicitval.Infeasible
+	if errors.As(err, &inf) && e.setExact() && e.cfg.Merge != cpa.MergeSep {
+		// The states are exact sets, so the error is reachable, but
+		// after a join the ARG's parent links need not be an execution.
+		// A merge-sep search would enumerate the paths the join saved;
+		// CEGAR over explicit values finds an execution instead (it
+		// must: the error is reachable, and with everything tracked it
+		// is exact).
+		c := &Config{Name: e.cfg.Name + " (trace by cegar)", Analyses: []string{"explicitval"}, Interproc: "summary",
+			PerEntry: true, CEGAR: true, MaxRefine: 1 << 20, Order: e.cfg.Order, MaxStates: e.cfg.MaxStates}
+		ce := New(c)
+		if cr, cerr := ce.Check(ctx, p, q); cerr != nil {
+			tr, err = nil, cerr
+		} else if cr.Verdict == result.Unsafe {
+			tr, err = cr.Trace, nil
+			stats.Set("trace_by_cegar", 1)
+		} else {
+			err = fmt.Errorf("the error the %s analysis reaches was not found again by cegar: %s %s", e.cfg.Name, cr.Verdict, cr.Reason)
+		}
+	}
+	stats.AddPhase(result.PhaseTrace, time.Since(t))
 	switch {
 	case err == nil:
 		res.Verdict, res.Trace = result.Unsafe, tr
-	case errors.As(err, &inf) && e.exact():
+	case errors.As(err, &inf) && (e.exact() || e.setExact()):
 		return nil, fmt.Errorf("the exact configuration %s found an infeasible counterexample (edge %d of %d)", e.cfg.Name, inf.Fail+1, len(path))
 	case errors.As(err, &inf):
 		l := r.cfa.Location(cpa.CompositeOf(reached.Target.State).Loc())
@@ -284,6 +321,11 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	}
 	return res, nil
 }
+
+// setExact reports whether every abstract state is exactly the set of
+// concrete states it stands for, joins included (the BDD analysis with
+// block summaries per entry set): a target it reaches is reachable.
+func (e *Engine) setExact() bool { return e.has("bdd") && e.cfg.PerEntry }
 
 // safe sets a Safe verdict, or Unknown if the call stack was cut.
 func (e *Engine) safe(res *result.Result, r *run) {
@@ -304,4 +346,64 @@ func (e *Engine) limit(res *result.Result, err error) (*result.Result, error) {
 	}
 	res.Verdict, res.Reason = result.Unknown, err.Error()
 	return res, nil
+}
+
+// violation returns the observer's error state of a target, or nil.
+func (e *Engine) violation(r *run, n *cpa.ARGNode) *observer.State {
+	i := r.comp.Component("observer")
+	if i < 0 {
+		return nil
+	}
+	if s := cpa.CompositeOf(n.State).Comps[i].(*observer.State); s.Q == observer.Error {
+		return s
+	}
+	return nil
+}
+
+// observed answers a violation of the observer's property. The program has
+// no error location for it, so no trace of the program can show it to
+// interp.Replay: the counterexample is concretized on the instrumented
+// program (observer.Instrument), where the violation is an assertion
+// failure, and the answer is Unknown with the violation in its reason
+// (ObservedTrace returns the trace for callers that hold the instrumented
+// program).
+func (e *Engine) observed(ctx context.Context, res *result.Result, r *run, path []*cpa.Edge, v *observer.State) (*result.Result, error) {
+	tr, inst, err := ObservedTrace(ctx, e.cfg, r.cfa.Prog, path, v)
+	var inf *explicitval.Infeasible
+	switch {
+	case errors.As(err, &inf):
+		res.Verdict = result.Unknown
+		res.Reason = fmt.Sprintf("possible false alarm: the observer reaches its error (%s), but no execution follows the path", v.Msg)
+		return res, nil
+	case err != nil:
+		return e.limit(res, err)
+	}
+	e.Observed = &Observed{Trace: tr, Inst: inst}
+	last := tr.Steps[len(tr.Steps)-1]
+	res.Verdict = result.Unknown
+	res.Reason = fmt.Sprintf("property %s violated: %s (line %d of %s, after %d steps); the trace replays on the program instrumented with the observer",
+		inst.Spec.Property, v.Msg, last.Line, last.Proc, len(tr.Steps))
+	res.Stats.Set("observer_violation", 1)
+	return res, nil
+}
+
+// ObservedTrace turns a counterexample path of p on which the observer of
+// configuration c reaches its error state v into a trace of p instrumented
+// with the observer, which interp.Replay accepts on the returned program.
+func ObservedTrace(ctx context.Context, c *Config, p *ir.Program, path []*cpa.Edge, v *observer.State) (*result.Trace, *observer.Instrumented, error) {
+	spec, err := observer.Load(c.Observer)
+	if err != nil {
+		return nil, nil, err
+	}
+	inst, err := observer.Instrument(spec, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	icfa := cpa.NewCFA(inst.Prog)
+	ipath, err := inst.MapPath(icfa, path, v.Line)
+	if err != nil {
+		return nil, nil, err
+	}
+	tr, err := explicitval.Concretize(ctx, icfa, ipath)
+	return tr, inst, err
 }

@@ -230,7 +230,7 @@ func (s *csearch) poll() error {
 
 // run searches layer by layer and returns the first error found, or nil.
 func (s *csearch) run() (*cfound, error) {
-	inits, err := interp.Initials(s.p)
+	inits, err := s.initials()
 	if err != nil {
 		return nil, err
 	}
@@ -460,6 +460,24 @@ func newDeadness(p *ir.Program) *deadness {
 	return d
 }
 
+// globalLive reports whether global i of c can matter.
+func (d *deadness) globalLive(c interp.Config, i int) bool {
+	if c.Init && len(c.Threads) > 0 && c.Threads[0] != nil {
+		top := c.Threads[0]
+		return d.live.Live[top.Proc][top.Loc].Has(i)
+	}
+	return true
+}
+
+// localLive reports whether local j of frame f, on top of its thread, can
+// matter.
+func (d *deadness) localLive(f *interp.Frame, j int) bool {
+	if f.Call >= 0 || !d.locals {
+		return true
+	}
+	return d.live.Live[f.Proc][f.Loc].Has(d.slots.Local(j))
+}
+
 // key returns the identity of c up to dead values.
 func (d *deadness) key(c interp.Config) string {
 	var b strings.Builder
@@ -568,4 +586,58 @@ func constFalse(e ir.Expr) bool {
 		return ok && c.Value
 	}
 	return false
+}
+
+// initials returns the initial configurations up to dead values: every
+// valuation of the variables live at the start (the globals, or in
+// Getafix's convention those init reads before writing them, and the live
+// locals of the starting frames), the others false. It reports an error
+// wrapping interp.ErrTooManyChoices past interp.MaxOmitted live variables.
+func (s *csearch) initials() ([]interp.Config, error) {
+	p := s.p
+	ng := len(p.Globals)
+	locals := interp.StartLocals(p)
+	// A configuration with every variable true tells the key which are
+	// dead: they show as '-'.
+	probeG, probeL := make([]bool, ng), make([]bool, locals)
+	for i := range probeG {
+		probeG[i] = true
+	}
+	for i := range probeL {
+		probeL[i] = true
+	}
+	probe := interp.Initial(p, probeG, probeL)
+	var free []int // indices into globals ++ locals
+	for i := 0; i < ng; i++ {
+		if s.dead.globalLive(probe, i) {
+			free = append(free, i)
+		}
+	}
+	for t, k := 0, 0; t < len(probe.Threads) && k < locals; t++ {
+		f := probe.Threads[t]
+		n := 0
+		if f != nil {
+			n = len(f.Locals)
+		}
+		for j := 0; j < n; j++ {
+			if s.dead.localLive(f, j) {
+				free = append(free, ng+k+j)
+			}
+		}
+		k += n
+	}
+	if len(free) > interp.MaxOmitted {
+		return nil, fmt.Errorf("%w: %d variables live at the start (at most %d)", interp.ErrTooManyChoices, len(free), interp.MaxOmitted)
+	}
+	var out []interp.Config
+	vals := make([]bool, ng+locals)
+	for bits := uint64(0); bits < 1<<len(free); bits++ {
+		for i, v := range free {
+			vals[v] = bits>>i&1 != 0
+		}
+		if c := interp.Initial(p, vals[:ng], vals[ng:]); !c.Ended() {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }

@@ -18,7 +18,7 @@ import (
 // again, one below it the answer is Safe; and a program safe in every
 // interleaving is safe at every bound.
 func TestConcurrentSmallestBound(t *testing.T) {
-	n := 60
+	n := 40
 	if testing.Short() {
 		n = 30
 	}
@@ -108,7 +108,7 @@ func TestConcurrentDifferentialHarness(t *testing.T) {
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
 		New:      withBudget(40000),
 		Oracle:   withBudget(20000),
-		Programs: 15,
+		Programs: 10,
 		Seed:     1000,
 	})
 	if st.Agree == 0 {

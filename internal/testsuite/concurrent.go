@@ -32,6 +32,9 @@ type ConcConfig struct {
 	Bounds []result.Bound
 	// Threads are the thread counts, used in turn (nil: 2, 2, 3).
 	Threads []int
+	// Style is how the programs create their threads (zero: either, by
+	// seed); an engine for the Getafix convention only asks gen.Getafix.
+	Style gen.Style
 	// Options shape each thread's code (zero: gen's defaults for
 	// concurrent programs).
 	Options gen.Options
@@ -99,11 +102,14 @@ func ConcurrentDifferential(t *testing.T, c ConcConfig) ConcStats {
 	var st ConcStats
 	for i := 0; i < n; i++ {
 		seed := c.Seed + int64(i)
-		opt := gen.ConcOptions{Threads: threads[i%len(threads)], Thread: c.Options}
+		opt := gen.ConcOptions{Threads: threads[i%len(threads)], Style: c.Style, Thread: c.Options}
 		src := gen.RandomConcurrent(seed, opt)
 		name := fmt.Sprintf("conc-seed%d.bp", seed)
 		p := Lower(t, name, src, "")
 		st.Programs++
+		if st.Programs%100 == 0 {
+			t.Logf("so far: %s", st) // a long run's progress (streamed with -v)
+		}
 		for _, b := range bounds {
 			q := engine.Query{Bound: b}
 			want := checkTimed(t, c.Oracle(), p, q, timeout)

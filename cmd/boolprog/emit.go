@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+
+	"boolprog/engine/concfix"
+	"boolprog/result"
+	"boolprog/syntax"
+)
+
+// emitFlags are the flags of `boolprog mucke --emit MODEL FILE.bp`.
+type emitFlags struct {
+	model  string
+	bound  boundFlag
+	target string
+}
+
+func (ef *emitFlags) register(c *command) {
+	c.fs.StringVar(&ef.model, "emit", "", "instead of evaluating FILE.mu, write the model of the Boolean program FILE.bp for algorithm `ALG`: summary, ef, efopt or a formula file (sequential programs), or conc (conc-fix's context-bounded reachability, with --bound cs:K)")
+	c.fs.Var(&ef.bound, "bound", "with --emit conc: the context-switch bound, cs:K (default cs:2)")
+	c.fs.StringVar(&ef.target, "target", "", "with --emit: the error label (default SLIC_ERROR); failing assertions are always errors")
+	c.fs.StringVar(&ef.target, "l", "", "shorthand for --target")
+}
+
+// runEmit writes conc-fix's fixed-point model of a concurrent Boolean
+// program (--emit conc; the sequential algorithms are emitModel's).
+func runEmit(ef *emitFlags, lf *loadFlags, c *command, file string, s *streams) int {
+	b := ef.bound.b
+	switch b.Kind {
+	case result.Unbounded:
+		b = result.Bound{Kind: result.ContextSwitches, K: 2}
+	case result.Rounds:
+		return c.usageError(s, "--emit conc needs a context-switch bound (cs:K), not %s", b)
+	}
+	l, errs := load(context.Background(), file, lf, s.stdin)
+	if len(errs) > 0 {
+		printDiagnostics(s.stderr, errs)
+		return exitInput
+	}
+	prog, errs := l.lower(ef.target)
+	if len(errs) > 0 {
+		printDiagnostics(s.stderr, errs)
+		return exitInput
+	}
+	if err := checkTarget(prog, ef.target); err != nil {
+		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
+		return exitInput
+	}
+	w := bufio.NewWriter(s.stdout)
+	if err := concfix.WriteModel(w, prog, b.K); err != nil {
+		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: "--emit conc: " + err.Error()}})
+		return exitInput
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintf(s.stderr, "boolprog mucke: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}

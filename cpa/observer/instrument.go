@@ -1,0 +1,214 @@
+package observer
+
+import (
+	"fmt"
+	"slices"
+
+	"boolprog/cpa"
+	"boolprog/ir"
+	"boolprog/syntax"
+)
+
+// Instrumented is a program with an observer automaton inlined.
+type Instrumented struct {
+	Prog *ir.Program // the instrumented program
+	Orig *ir.Program
+	Spec *Spec
+
+	bits   []int            // global indexes of the state's bits
+	init   *ir.Edge         // main's new first edge: the initial state
+	update map[int]*ir.Edge // event procedure -> its new entry's update edge
+	fail   map[int]map[int]*ir.Edge
+}
+
+// Instrument returns p with spec's automaton inlined: globals hold the
+// automaton's state in binary (named after the property; renamed if p
+// uses the name), main starts with a step that sets the initial state, and
+// every procedure with transitions gets a new entry location with an
+// update edge to its old entry and, for each transition into the error,
+// an edge into a new assertion-failure location taken when that
+// transition fires (its text names the property and the message). Every
+// location and edge of p keeps its id.
+func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
+	a, err := New(spec, p)
+	if err != nil {
+		return nil, err
+	}
+	np := *p
+	np.Globals = slices.Clone(p.Globals)
+	nbits := 1
+	for 1<<nbits < len(spec.States) {
+		nbits++
+	}
+	in := &Instrumented{Prog: &np, Orig: p, Spec: spec, update: make(map[int]*ir.Edge), fail: make(map[int]map[int]*ir.Edge)}
+	for i := range nbits {
+		name := fmt.Sprintf("%s_q%d", spec.Property, i)
+		for slices.Contains(np.Globals, name) {
+			name += "_"
+		}
+		in.bits = append(in.bits, len(np.Globals))
+		np.Globals = append(np.Globals, name)
+	}
+	np.Procs = make([]*ir.Proc, len(p.Procs))
+	for i, pr := range p.Procs {
+		cp := *pr
+		cp.Locations = make([]*ir.Location, len(pr.Locations))
+		for j, l := range pr.Locations {
+			cl := *l
+			cl.In, cl.Out = slices.Clone(l.In), slices.Clone(l.Out)
+			cp.Locations[j] = &cl
+		}
+		cp.Edges = make([]*ir.Edge, len(pr.Edges))
+		for j, e := range pr.Edges {
+			ce := *e
+			cp.Edges[j] = &ce
+		}
+		np.Procs[i] = &cp
+	}
+	bit := func(i int) ir.Expr { return &ir.Var{VarRef: ir.VarRef{Global: true, Index: in.bits[i]}} }
+	and := func(x, y ir.Expr) ir.Expr { return &ir.Bin{Op: syntax.And, X: x, Y: y} }
+	or := func(x, y ir.Expr) ir.Expr { return &ir.Bin{Op: syntax.Or, X: x, Y: y} }
+	not := func(x ir.Expr) ir.Expr { return &ir.Not{X: x} }
+	is := func(q int) ir.Expr {
+		var e ir.Expr = ir.True
+		for i := range in.bits {
+			b := bit(i)
+			if q>>i&1 == 0 {
+				b = not(b)
+			}
+			e = and(e, b)
+		}
+		return e
+	}
+	targets := make([]ir.VarRef, nbits)
+	for i := range targets {
+		targets[i] = ir.VarRef{Global: true, Index: in.bits[i]}
+	}
+	// newEntry adds a location before pr's entry and makes it the entry.
+	newEntry := func(pr *ir.Proc, text string) int {
+		old := pr.Locations[pr.Entry]
+		id := addLoc(pr, ir.StmtLoc, old.Pos, text)
+		old.Entry = false
+		pr.Locations[id].Entry = true
+		return id
+	}
+	main := np.Procs[np.Main]
+	oldMain := main.Entry
+	m0 := newEntry(main, "observer "+spec.Property+" starts in "+spec.States[spec.Initial])
+	init := make([]ir.Expr, nbits)
+	for i := range init {
+		init[i] = &ir.Const{Value: spec.Initial>>i&1 == 1}
+	}
+	in.init = addEdge(main, m0, oldMain, &ir.Assign{Targets: targets, Values: init}, main.Locations[m0].Text)
+	main.Entry = m0
+	for pi, trans := range a.byProc {
+		if len(trans) == 0 {
+			continue
+		}
+		pr := np.Procs[pi]
+		oldEntry := pr.Entry
+		entry := newEntry(pr, "observer "+spec.Property+" on call "+pr.Name)
+		pr.Entry = entry
+		var earlier ir.Expr = ir.False // some earlier transition fires
+		var fires []ir.Expr
+		for _, t := range trans {
+			cond := is(t.From)
+			if t.guard >= 0 {
+				var g ir.Expr = &ir.Var{VarRef: ir.VarRef{Global: true, Index: t.guard}}
+				if t.GuardNeg {
+					g = not(g)
+				}
+				cond = and(cond, g)
+			}
+			fire := and(cond, not(earlier))
+			fires = append(fires, fire)
+			earlier = or(earlier, cond)
+		}
+		next := make([]ir.Expr, nbits)
+		for i := range next {
+			next[i] = and(bit(i), not(earlier)) // no transition fires: keep
+		}
+		in.fail[pi] = make(map[int]*ir.Edge)
+		for k, t := range trans {
+			if t.To == Error {
+				f := addLoc(pr, ir.FailLoc, pr.Locations[oldEntry].Pos, "")
+				pr.Locations[f].Error = true
+				text := fmt.Sprintf("observer %s: %s", spec.Property, t.Msg)
+				in.fail[pi][t.Line] = addEdge(pr, entry, f, &ir.Assume{Cond: fires[k]}, text)
+				continue
+			}
+			for i := range next {
+				if t.To>>i&1 == 1 {
+					next[i] = or(next[i], fires[k])
+				}
+			}
+		}
+		in.update[pi] = addEdge(pr, entry, oldEntry, &ir.Assign{Targets: targets, Values: next}, pr.Locations[entry].Text)
+	}
+	if err := ir.Verify(&np); err != nil {
+		return nil, fmt.Errorf("observer: the instrumented program is malformed: %v", err)
+	}
+	return in, nil
+}
+
+func addLoc(pr *ir.Proc, kind ir.LocKind, pos syntax.Pos, text string) int {
+	id := len(pr.Locations)
+	pr.Locations = append(pr.Locations, &ir.Location{ID: id, Kind: kind, Pos: pos, Text: text,
+		Origin: ir.Origin{Proc: pr.Index, Loc: -1, Edge: -1, Thread: -1, Round: -1}})
+	return id
+}
+
+func addEdge(pr *ir.Proc, from, to int, op ir.Op, text string) *ir.Edge {
+	e := &ir.Edge{ID: len(pr.Edges), From: from, To: to, Op: op, Pos: pr.Locations[from].Pos, Text: text,
+		Origin: ir.Origin{Proc: pr.Index, Loc: -1, Edge: -1, Thread: -1, Round: -1}}
+	pr.Edges = append(pr.Edges, e)
+	pr.Locations[from].Out = append(pr.Locations[from].Out, e.ID)
+	pr.Locations[to].In = append(pr.Locations[to].In, e.ID)
+	return e
+}
+
+// MapPath carries a path of the original program (from cpa.Path) whose
+// last edge is a call on which the automaton reaches its error by the
+// transition at line violation of the specification over to the
+// instrumented program, whose CFA is icfa: the initial step first, each
+// call of an event procedure followed by the update at its new entry, and
+// the violating call followed by the edge into the failure location.
+func (in *Instrumented) MapPath(icfa *cpa.CFA, path []*cpa.Edge, violation int) ([]*cpa.Edge, error) {
+	type key struct {
+		kind       cpa.EdgeKind
+		proc, edge int
+	}
+	edges := make(map[key]*cpa.Edge)
+	intra := make(map[*ir.Edge]*cpa.Edge)
+	for pi, pr := range icfa.Prog.Procs {
+		for li := range pr.Locations {
+			for _, e := range icfa.Out(cpa.Node{Proc: pi, Loc: li}) {
+				edges[key{e.Kind, e.Caller, e.IR.ID}] = e
+				if e.Kind == cpa.Intra {
+					intra[e.IR] = e
+				}
+			}
+		}
+	}
+	out := []*cpa.Edge{intra[in.init]}
+	for i, e := range path {
+		ne := edges[key{e.Kind, e.Caller, e.IR.ID}]
+		if ne == nil {
+			return nil, fmt.Errorf("observer: edge %s has no counterpart in the instrumented program", e)
+		}
+		out = append(out, ne)
+		if e.Kind != cpa.Call || in.update[e.To.Proc] == nil {
+			continue
+		}
+		if i == len(path)-1 {
+			f := in.fail[e.To.Proc][violation]
+			if f == nil {
+				return nil, fmt.Errorf("observer: no violation of line %d on entry to %s", violation, in.Prog.Procs[e.To.Proc].Name)
+			}
+			out = append(out, intra[f])
+			return out, nil
+		}
+		out = append(out, intra[in.update[e.To.Proc]])
+	}
+	return nil, fmt.Errorf("observer: the path does not end with a violating call")
+}

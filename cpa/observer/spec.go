@@ -1,0 +1,185 @@
+// Package observer is the observer-automaton analysis for package cpa: a
+// finite automaton that watches the calls a program makes (SLIC-style
+// "events") and enters an error state when they break a rule, such as
+// "no lock twice without an unlock". Composed with the other analyses of a
+// composite, it makes the error of the automaton a target of the search;
+// its guarded transitions are decided by strengthening with the
+// explicit-value analysis.
+//
+// # Specification files
+//
+// One declaration per line; `#` starts a comment:
+//
+//	property NAME                        # optional: the property's name
+//	states S1 S2 ...                     # the automaton's states; the first is initial
+//	initial S                            # optional: another initial state
+//	on call PROC: FROM -> TO             # a call of PROC in state FROM goes to TO
+//	on call PROC when G: FROM -> TO      # ... only if global G is true (when !G: false)
+//	on call PROC: FROM -> error "MSG"    # ... violates the property
+//
+// Transitions are tried in file order: the first whose state and guard
+// match fires; a call that matches none leaves the state unchanged. The
+// event is the entry of PROC, after its arguments are bound. Errors are
+// "file:line:col: message".
+//
+// # Traces
+//
+// A trace must end at an error location of the program for interp.Replay
+// to accept it, and the automaton's error is none. Instrument builds the
+// program with the automaton inlined (SLIC's instrumentation: new globals
+// hold the state, each event procedure gets a new entry that updates them
+// and an assertion-failure location for the violations), and MapPath
+// carries a counterexample path of the original program over to it, where
+// explicitval.Concretize turns it into a trace that replays.
+package observer
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Spec is an observer automaton.
+type Spec struct {
+	File     string
+	Property string
+	States   []string
+	Initial  int
+	Trans    []Trans
+}
+
+// Trans is a transition on the entry of procedure Proc.
+type Trans struct {
+	Proc     string
+	Guard    string // a global's name, or ""
+	GuardNeg bool   // the guard is !Guard
+	From     int
+	To       int    // a state, or -1 for the error
+	Msg      string // the error's message
+	Line     int
+}
+
+// Error is the To of a transition into the error.
+const Error = -1
+
+// Load reads a specification file.
+func Load(file string) (*Spec, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(file, string(data))
+}
+
+// Parse parses a specification's text.
+func Parse(file, text string) (*Spec, error) {
+	s := &Spec{File: file, Property: "observer"}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	initial := ""
+	initialLine := 0
+	type pending struct {
+		t          Trans
+		from, to   string
+		fcol, tcol int
+	}
+	var trans []pending
+	for line := 1; sc.Scan(); line++ {
+		raw := sc.Text()
+		if i := strings.IndexByte(raw, '#'); i >= 0 && !strings.Contains(raw[:i], "\"") {
+			raw = raw[:i]
+		}
+		fields := strings.Fields(raw)
+		if len(fields) == 0 {
+			continue
+		}
+		col := func(word string) int { return strings.Index(raw, word) + 1 }
+		errf := func(c int, format string, args ...any) error {
+			return fmt.Errorf("%s:%d:%d: %s", file, line, c, fmt.Sprintf(format, args...))
+		}
+		switch fields[0] {
+		case "property":
+			if len(fields) != 2 {
+				return nil, errf(1, "want `property NAME`")
+			}
+			s.Property = fields[1]
+		case "states":
+			if len(fields) < 2 {
+				return nil, errf(1, "want `states S1 S2 ...`")
+			}
+			for _, f := range fields[1:] {
+				if f == "error" || slices.Contains(s.States, f) {
+					return nil, errf(col(f), "state %q declared twice or reserved", f)
+				}
+				s.States = append(s.States, f)
+			}
+		case "initial":
+			if len(fields) != 2 {
+				return nil, errf(1, "want `initial S`")
+			}
+			initial, initialLine = fields[1], line
+		case "on":
+			// on call PROC [when [!]G]: FROM -> TO ["MSG"]
+			colon := strings.IndexByte(raw, ':')
+			if len(fields) < 3 || fields[1] != "call" || colon < 0 {
+				return nil, errf(1, "want `on call PROC [when G]: FROM -> TO`")
+			}
+			head := strings.Fields(raw[:colon])
+			var t Trans
+			t.Line = line
+			t.Proc = strings.TrimSuffix(head[2], ":")
+			switch {
+			case len(head) == 3:
+			case len(head) == 5 && head[3] == "when":
+				t.Guard = strings.TrimPrefix(head[4], "!")
+				t.GuardNeg = strings.HasPrefix(head[4], "!")
+			default:
+				return nil, errf(col(head[len(head)-1]), "want `on call PROC [when G]:`")
+			}
+			tail := raw[colon+1:]
+			arrow := strings.Index(tail, "->")
+			if arrow < 0 {
+				return nil, errf(colon+2, "want `FROM -> TO`")
+			}
+			from := strings.TrimSpace(tail[:arrow])
+			rest := strings.TrimSpace(tail[arrow+2:])
+			to, msg, _ := strings.Cut(rest, " ")
+			msg = strings.Trim(strings.TrimSpace(msg), "\"")
+			if to != "error" && msg != "" {
+				return nil, errf(col(msg), "only a transition to error has a message")
+			}
+			t.Msg = msg
+			trans = append(trans, pending{t: t, from: from, to: to, fcol: colon + 1 + strings.Index(tail, from) + 1, tcol: colon + 1 + arrow + 2 + strings.Index(tail[arrow+2:], to) + 1})
+		default:
+			return nil, errf(col(fields[0]), "unknown declaration %q (valid: property, states, initial, on)", fields[0])
+		}
+	}
+	if len(s.States) == 0 {
+		return nil, fmt.Errorf("%s:1:1: no `states` declaration", file)
+	}
+	stateNames := strings.Join(s.States, ", ")
+	if initial != "" {
+		s.Initial = slices.Index(s.States, initial)
+		if s.Initial < 0 {
+			return nil, fmt.Errorf("%s:%d:9: unknown state %q (states: %s)", file, initialLine, initial, stateNames)
+		}
+	}
+	for _, p := range trans {
+		t := p.t
+		t.From = slices.Index(s.States, p.from)
+		if t.From < 0 {
+			return nil, fmt.Errorf("%s:%d:%d: unknown state %q (states: %s)", file, t.Line, p.fcol, p.from, stateNames)
+		}
+		if p.to == "error" {
+			t.To = Error
+			if t.Msg == "" {
+				t.Msg = s.Property + " violated"
+			}
+		} else if t.To = slices.Index(s.States, p.to); t.To < 0 {
+			return nil, fmt.Errorf("%s:%d:%d: unknown state %q (states: %s, error)", file, t.Line, p.tcol, p.to, stateNames)
+		}
+		s.Trans = append(s.Trans, t)
+	}
+	return s, nil
+}

@@ -1,0 +1,92 @@
+package fixpoint_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	"boolprog/engine"
+	"boolprog/engine/explicit"
+	"boolprog/engine/fixpoint"
+	"boolprog/fix"
+	"boolprog/gen"
+	"boolprog/internal/testsuite"
+	"boolprog/ir"
+	"boolprog/result"
+)
+
+// solveModel writes the model of p for algorithm alg and evaluates it
+// with package fix alone.
+func solveModel(t *testing.T, p *ir.Program, alg string) bool {
+	t.Helper()
+	text, err := fixpoint.Algorithm(alg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := fixpoint.WriteModel(&buf, fixpoint.NewEncoding(p), text); err != nil {
+		t.Fatal(err)
+	}
+	f, err := fix.ParseFile(alg+".mu", buf.Bytes())
+	if err != nil {
+		t.Fatalf("the model does not parse: %v\n%s", err, buf.String())
+	}
+	ans, err := fix.Solve(context.Background(), f, fix.Options{})
+	if err != nil {
+		t.Fatalf("the model does not solve: %v", err)
+	}
+	if !ans.HasQuery {
+		t.Fatal("the model has no query")
+	}
+	return ans.Value
+}
+
+// TestModelRoundTrip writes the model of programs for every algorithm
+// (the relations as formulas, as boolprog mucke --emit does), evaluates
+// it with the solver alone, and compares the answer with the verdicts of
+// the satabs suite and, for random programs, of the explicit engine; the
+// engine itself (relations provided as BDDs) must agree too.
+func TestModelRoundTrip(t *testing.T) {
+	type prog struct {
+		name   string
+		p      *ir.Program
+		unsafe bool
+	}
+	var progs []prog
+	for _, c := range testsuite.SatabsBoppoOrSkip(t) {
+		p := testsuite.LowerFile(t, c.File, c.Target)
+		if p.Concurrent {
+			continue
+		}
+		progs = append(progs, prog{c.Name, p, c.Failed})
+	}
+	n := 60
+	if testing.Short() {
+		n = 15
+	}
+	for seed := int64(1); seed <= int64(n); seed++ {
+		src := gen.Random(seed, gen.Options{})
+		p := testsuite.Lower(t, fmt.Sprintf("seed%d.bp", seed), src, "")
+		ex := engine.Run(context.Background(), explicit.New(), p, engine.Query{})
+		if ex.Verdict == result.Unknown {
+			continue
+		}
+		progs = append(progs, prog{fmt.Sprintf("seed%d", seed), p, ex.Verdict == result.Unsafe})
+	}
+	for _, pr := range progs {
+		for _, alg := range fixpoint.Algorithms {
+			if got := solveModel(t, pr.p, alg); got != pr.unsafe {
+				t.Errorf("%s, model for %s: %v, want %v", pr.name, alg, got, pr.unsafe)
+			}
+			e, err := fixpoint.New(alg, fixpoint.Options{Algorithm: alg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := testsuite.Check(t, e, pr.p, engine.Query{})
+			if got := res.Verdict == result.Unsafe; got != pr.unsafe || res.Verdict == result.Unknown {
+				t.Errorf("%s, engine with %s: %s %s, want unsafe=%v", pr.name, alg, res.Verdict, res.Reason, pr.unsafe)
+			}
+		}
+	}
+}
