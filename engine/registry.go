@@ -109,3 +109,15 @@ func NoFlags(newEngine func() Engine) func(*flag.FlagSet) func() (Engine, error)
 		return func() (Engine, error) { return newEngine(), nil }
 	}
 }
+
+// InputError is the error an engine's constructor (Info.Flags) returns when
+// a file named by one of its flags (a formula, a configuration) is
+// malformed: bad input, which the CLI reports like a malformed program
+// (exit 2), not a usage error. Err's text starts with file:line:col where
+// the engine knows the position.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *InputError) Unwrap() error { return e.Err }

@@ -99,6 +99,17 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	}
 	newEngine := func() (engine.Engine, error) { return engFlags.build(cf.engineName) }
 	if _, err := newEngine(); err != nil {
+		var in *engine.InputError
+		if errors.As(err, &in) {
+			// A malformed formula or configuration file: reported as
+			// bad input, like a malformed program.
+			if jsonOut {
+				result.ErrorReport("", result.Message{Message: in.Error()}).WriteJSON(s.stdout)
+			} else {
+				fmt.Fprintln(s.stderr, in.Error())
+			}
+			return exitInput
+		}
 		return checkUsageError(c, s, jsonOut, "%v", err)
 	}
 	traceStyle, ok := result.ParseStyle(cf.style)

@@ -108,7 +108,7 @@ func (ef *engineFlags) build(name string) (engine.Engine, error) {
 	}
 	eng, err := ef.engines[info.Name()].build()
 	if err != nil {
-		return nil, fmt.Errorf("engine %s: %v", info.Name(), err)
+		return nil, fmt.Errorf("engine %s: %w", info.Name(), err)
 	}
 	return eng, nil
 }

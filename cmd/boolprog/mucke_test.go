@@ -89,7 +89,7 @@ func TestFormulaExample(t *testing.T) {
 		{name: "figure 1", args: []string{"check", "--engine", "ef", "--formula", formula, fig1}, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
 		{name: "unsafe", args: []string{"check", "--engine", "efopt", "--formula", formula, "-"}, stdin: unsafe, code: exitFailed,
 			stdout: []string{"assert(!g)"}, last: "VERIFICATION FAILED"},
-		{name: "bad formula", args: []string{"check", "--engine", "ef", "--formula", "testdata/safe.bp", fig1}, code: exitUsage,
+		{name: "bad formula", args: []string{"check", "--engine", "ef", "--formula", "testdata/safe.bp", fig1}, code: exitInput,
 			stderr: []string{"testdata/safe.bp:1:"}},
 		{name: "formula of another engine", args: []string{"check", "--formula", formula, fig1}, code: exitUsage,
 			stderr: []string{"flag --formula is an option of the ef and efopt engine"}},

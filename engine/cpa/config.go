@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"boolprog/cpa"
+	"boolprog/engine"
 )
 
 // Config is a parsed configuration (see the package doc for the file
@@ -88,7 +89,8 @@ func LoadConfig(nameOrFile string) (*Config, error) {
 	}
 	c, err := ParseConfig(nameOrFile, string(data))
 	if err != nil {
-		return nil, err
+		// A malformed file is bad input (exit 2), not a bad flag.
+		return nil, &engine.InputError{Err: err}
 	}
 	if c.Observer != "" && !filepath.IsAbs(c.Observer) {
 		c.Observer = filepath.Join(filepath.Dir(nameOrFile), c.Observer)

@@ -176,7 +176,12 @@ func init() {
 						}
 						opts.Formula, opts.FormulaFile = string(b), *formula
 					}
-					return New(alg.name, opts)
+					e, err := New(alg.name, opts)
+					if err != nil && opts.Formula != "" {
+						// The user's file is wrong, not the command line.
+						return nil, &engine.InputError{Err: err}
+					}
+					return e, err
 				}
 			},
 			NodeLimited: true,

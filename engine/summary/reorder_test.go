@@ -17,14 +17,14 @@ import (
 // (bdd.ReorderStress: a random block moved, a full sifting every 64
 // operations), alone and with a tiny node table: reordering must never
 // change a verdict, and traces must still replay (check replays them) and
-// be shortest. Seeds 1..100 (30 with -short, 1500 with -long).
+// be shortest. Seeds 1..60 (20 with -short, 1500 with -long).
 func TestRandomReorderStress(t *testing.T) {
-	n := 100
+	n := 60
 	switch {
 	case longTests():
 		n = 1500
 	case testing.Short():
-		n = 30
+		n = 20
 	}
 	configs := []struct {
 		name string
