@@ -55,11 +55,11 @@ func TestConformance(t *testing.T) {
 }
 
 // TestRandomPrograms compares ef and efopt with the explicit engine on
-// generated programs (seeds 1..150; 1..1000 with -long or
+// generated programs (seeds 1..100; 1..1000 with -long or
 // BOOLPROG_LONG=1): the same verdict, and for unsafe programs a trace
 // that interp.Replay accepts (testsuite.Check replays it).
 func TestRandomPrograms(t *testing.T) {
-	n := 150
+	n := 100
 	if longTests() {
 		n = 1000
 	}

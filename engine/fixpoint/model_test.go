@@ -61,7 +61,7 @@ func TestModelRoundTrip(t *testing.T) {
 		}
 		progs = append(progs, prog{c.Name, p, c.Failed})
 	}
-	n := 60
+	n := 40
 	if testing.Short() {
 		n = 15
 	}
