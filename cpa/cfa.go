@@ -3,6 +3,7 @@ package cpa
 import (
 	"fmt"
 
+	"boolprog/analysis"
 	"boolprog/ir"
 )
 
@@ -62,7 +63,7 @@ type CFA struct {
 	// callOf maps a Return or CallToReturn edge to its Call edge.
 	callOf map[*Edge]*Edge
 	retOf  map[*Edge]*Edge // Call edge -> its Return edge
-	rpo    [][]int         // [proc][loc] -> reverse-postorder number within the procedure
+	rpo    [][]int32       // [proc][loc] -> reverse-postorder number within the procedure (analysis.RPO)
 }
 
 // NewCFA builds the interprocedural view of p. Thread operations are kept
@@ -99,10 +100,7 @@ func NewCFA(p *ir.Program) *CFA {
 			c.retOf[ce] = re
 		}
 	}
-	c.rpo = make([][]int, len(p.Procs))
-	for i, pr := range p.Procs {
-		c.rpo[i] = rpoOf(pr)
-	}
+	c.rpo = analysis.Of(analysis.NewCache(p), analysis.RPO).Rank
 	return c
 }
 
@@ -122,45 +120,10 @@ func (c *CFA) ReturnEdge(call *Edge) *Edge {
 
 // RPO returns the reverse-postorder number of n within its procedure
 // (entry first); unreachable locations come last.
-func (c *CFA) RPO(n Node) int { return c.rpo[n.Proc][n.Loc] }
+func (c *CFA) RPO(n Node) int { return int(c.rpo[n.Proc][n.Loc]) }
 
 // Location returns the ir location of n.
 func (c *CFA) Location(n Node) *ir.Location { return c.Prog.Procs[n.Proc].Locations[n.Loc] }
 
 // IsError reports whether n is an error location.
 func (c *CFA) IsError(n Node) bool { return c.Location(n).Error }
-
-// rpoOf numbers the locations of pr in reverse postorder of a depth-first
-// search from the entry along intraprocedural edges (a call counts as an
-// edge to its return point).
-func rpoOf(pr *ir.Proc) []int {
-	n := len(pr.Locations)
-	num := make([]int, n)
-	seen := make([]bool, n)
-	var post []int
-	type frame struct{ loc, next int }
-	stack := []frame{{pr.Entry, 0}}
-	seen[pr.Entry] = true
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		out := pr.Locations[f.loc].Out
-		if f.next < len(out) {
-			to := pr.Edges[out[f.next]].To
-			f.next++
-			if !seen[to] {
-				seen[to] = true
-				stack = append(stack, frame{to, 0})
-			}
-			continue
-		}
-		post = append(post, f.loc)
-		stack = stack[:len(stack)-1]
-	}
-	for i := range num {
-		num[i] = n
-	}
-	for i, loc := range post {
-		num[loc] = len(post) - 1 - i
-	}
-	return num
-}
