@@ -34,18 +34,8 @@ func runEmit(ef *emitFlags, lf *loadFlags, c *command, file string, s *streams) 
 	case result.Rounds:
 		return c.usageError(s, "--emit conc needs a context-switch bound (cs:K), not %s", b)
 	}
-	l, errs := load(context.Background(), file, lf, s.stdin)
-	if len(errs) > 0 {
-		printDiagnostics(s.stderr, errs)
-		return exitInput
-	}
-	prog, errs := l.lower(ef.target)
-	if len(errs) > 0 {
-		printDiagnostics(s.stderr, errs)
-		return exitInput
-	}
-	if err := checkTarget(prog, ef.target); err != nil {
-		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
+	l, prog, ok := loadProgram(context.Background(), file, lf, ef.target, s)
+	if !ok {
 		return exitInput
 	}
 	w := bufio.NewWriter(s.stdout)

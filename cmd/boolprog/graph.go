@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"boolprog/ir"
-	"boolprog/syntax"
 )
 
 const graphHead = `usage: boolprog graph [flags] FILE
@@ -31,18 +30,8 @@ func runGraph(args []string, s *streams) int {
 	if len(files) != 1 {
 		return c.usageError(s, "want exactly one FILE, not %d", len(files))
 	}
-	l, errs := load(context.Background(), files[0], &lf, s.stdin)
-	if len(errs) > 0 {
-		printDiagnostics(s.stderr, errs)
-		return exitInput
-	}
-	prog, errs := l.lower(target)
-	if len(errs) > 0 {
-		printDiagnostics(s.stderr, errs)
-		return exitInput
-	}
-	if err := checkTarget(prog, target); err != nil {
-		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
+	_, prog, ok := loadProgram(context.Background(), files[0], &lf, target, s)
+	if !ok {
 		return exitInput
 	}
 	w := bufio.NewWriter(s.stdout)

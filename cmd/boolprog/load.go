@@ -289,3 +289,23 @@ func (l *loaded) lower(target string) (*ir.Program, syntax.ErrorList) {
 	}
 	return p, nil
 }
+
+// loadProgram reads, checks and lowers one file for the commands that work
+// on one program (graph, seq, mucke --emit): load, lower with target, and
+// check that the target label exists. On an input error it prints the
+// diagnostics and returns ok false (the command exits with exitInput).
+func loadProgram(ctx context.Context, path string, lf *loadFlags, target string, s *streams) (l *loaded, p *ir.Program, ok bool) {
+	l, errs := load(ctx, path, lf, s.stdin)
+	if len(errs) == 0 {
+		p, errs = l.lower(target)
+	}
+	if len(errs) > 0 {
+		printDiagnostics(s.stderr, errs)
+		return nil, nil, false
+	}
+	if err := checkTarget(p, target); err != nil {
+		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
+		return nil, nil, false
+	}
+	return l, p, true
+}

@@ -159,18 +159,8 @@ func emitModel(ctx context.Context, c *command, path, alg, target string, lf *lo
 			return exitInput
 		}
 	}
-	l, errs := load(ctx, path, lf, s.stdin)
-	if len(errs) > 0 {
-		printDiagnostics(s.stderr, errs)
-		return exitInput
-	}
-	p, errs := l.lower(target)
-	if len(errs) > 0 {
-		printDiagnostics(s.stderr, errs)
-		return exitInput
-	}
-	if err := checkTarget(p, target); err != nil {
-		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
+	l, p, ok := loadProgram(ctx, path, lf, target, s)
+	if !ok {
 		return exitInput
 	}
 	if p.Concurrent {

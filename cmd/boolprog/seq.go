@@ -44,18 +44,8 @@ func runSeq(args []string, s *streams) int {
 	if rounds < 1 || maxThreads < 0 {
 		return c.usageError(s, "--rounds must be at least 1 and --max-threads not negative")
 	}
-	l, errs := load(context.Background(), files[0], &lf, s.stdin)
-	if len(errs) > 0 {
-		printDiagnostics(s.stderr, errs)
-		return exitInput
-	}
-	prog, errs := l.lower(target)
-	if len(errs) > 0 {
-		printDiagnostics(s.stderr, errs)
-		return exitInput
-	}
-	if err := checkTarget(prog, target); err != nil {
-		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
+	l, prog, ok := loadProgram(context.Background(), files[0], &lf, target, s)
+	if !ok {
 		return exitInput
 	}
 	inputErr := func(err error) int {
