@@ -34,19 +34,7 @@ func Print(w io.Writer, p *ir.Program) error {
 	return bw.Flush()
 }
 
-func ident(name string) string {
-	plain := name != ""
-	for i, c := range name {
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return name
-	}
-	return "{" + name + "}"
-}
+func ident(name string) string { return ir.IdentText(name) }
 
 func printProc(w *bufio.Writer, p *ir.Program, pr *ir.Proc) error {
 	ret := "void"

@@ -255,8 +255,11 @@ func (p *Program) writeExpr(b *strings.Builder, proc *Proc, e Expr, nested bool)
 	}
 }
 
-// identText writes a name as source text: braced if it is not a plain
-// C-style identifier.
+// IdentText returns a name as Boolean-program source text: braced
+// (`{p==q}`) if it is not a plain C-style identifier. Printers of programs
+// built by transformations use it too, so names read back the same.
+func IdentText(name string) string { return identText(name) }
+
 func identText(name string) string {
 	plain := name != ""
 	for i, c := range name {
