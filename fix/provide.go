@@ -192,6 +192,12 @@ func (sv *Solver) Solve(ctx context.Context) (*Answer, error) {
 	start := time.Now()
 	s := sv.s
 	s.ctx = ctx
+	// One BDD operation can run for minutes on a large model: the manager
+	// polls the context inside operations, so that a time limit or a
+	// signal stops it (the operation then fails with bdd.ErrInterrupted,
+	// and the caller sees ctx's end).
+	s.m.SetInterrupt(func() bool { return ctx.Err() != nil })
+	defer s.m.SetInterrupt(nil)
 	ans := &Answer{Vars: s.nvars}
 	err := s.run(ans)
 	ans.PeakNodes = s.m.Stats().PeakNodes
