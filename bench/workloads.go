@@ -89,46 +89,7 @@ func Milner[N comparable](e Engine[N], n int) (float64, int, int) {
 		e.Release(f)
 		return r
 	}
-	// unchanged(except) is the conjunction of v' ↔ v for all other variables,
-	// built bottom-up so the conjunctions stay small.
-	unchanged := func(except map[[2]int]bool) N {
-		r := e.True()
-		for i := n - 1; i >= 0; i-- {
-			for k := H; k >= C; k-- {
-				if except[[2]int{i, k}] {
-					continue
-				}
-				a, b := e.Ithvar(cur(i, k)), e.Ithvar(nxt(i, k))
-				eq := e.Equiv(a, b)
-				e.Release(a)
-				e.Release(b)
-				r = conj(r, eq)
-			}
-		}
-		return r
-	}
-	trans := e.False()
-	addTrans := func(local N, except map[[2]int]bool) {
-		t := conj(local, unchanged(except))
-		r := e.Or(trans, t)
-		e.Release(trans)
-		e.Release(t)
-		trans = r
-	}
-	for i := 0; i < n; i++ {
-		j := (i + 1) % n
-		// start
-		l := conj(conj(conj(conj(lit(cur(i, C), true), lit(cur(i, T), false)),
-			lit(nxt(i, C), false)), lit(nxt(i, T), true)), lit(nxt(i, H), true))
-		addTrans(l, map[[2]int]bool{{i, C}: true, {i, T}: true, {i, H}: true})
-		// pass
-		l = conj(conj(conj(lit(cur(i, H), true), lit(cur(j, C), false)),
-			lit(nxt(i, H), false)), lit(nxt(j, C), true))
-		addTrans(l, map[[2]int]bool{{i, H}: true, {j, C}: true})
-		// end
-		l = conj(lit(cur(i, T), true), lit(nxt(i, T), false))
-		addTrans(l, map[[2]int]bool{{i, T}: true})
-	}
+	trans := MilnerRelation(e, n, false)
 	// initial state: token at cycler 0, everything else false
 	init := e.True()
 	var curVars, from, to []int
