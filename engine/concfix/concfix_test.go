@@ -17,7 +17,6 @@ import (
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
-	"boolprog/sema"
 	"boolprog/syntax"
 )
 
@@ -25,19 +24,7 @@ var long = flag.Bool("long", false, "run the long differential (1,000 programs) 
 
 func lowerGetafix(t *testing.T, name string, src []byte) *ir.Program {
 	t.Helper()
-	f, err := syntax.ParseFile(name, src, syntax.Getafix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, errs, _ := sema.Check(f)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	p, err := ir.Lower(f, info, ir.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testsuite.LowerDialect(t, name, string(src), syntax.Getafix, "")
 }
 
 func cs(k int) result.Bound { return result.Bound{Kind: result.ContextSwitches, K: k} }

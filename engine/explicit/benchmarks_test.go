@@ -12,7 +12,6 @@ import (
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
-	"boolprog/sema"
 	"boolprog/syntax"
 )
 
@@ -26,19 +25,7 @@ func lowerGetafix(t *testing.T, path string) *ir.Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := syntax.ParseFile(path, src, syntax.Getafix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, errs, _ := sema.Check(f)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	p, err := ir.Lower(f, info, ir.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testsuite.LowerDialect(t, path, string(src), syntax.Getafix, "")
 }
 
 func cs(k int) result.Bound     { return result.Bound{Kind: result.ContextSwitches, K: k} }

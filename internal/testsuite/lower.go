@@ -13,7 +13,14 @@ import (
 // given target label, failing the test on any error.
 func Lower(t testing.TB, name, src, target string) *ir.Program {
 	t.Helper()
-	f, err := syntax.ParseFile(name, []byte(src), syntax.CProver)
+	return LowerDialect(t, name, src, syntax.CProver, target)
+}
+
+// LowerDialect is Lower in the given dialect (syntax.Getafix for the
+// Getafix benchmarks and concurrent examples).
+func LowerDialect(t testing.TB, name, src string, d syntax.Dialect, target string) *ir.Program {
+	t.Helper()
+	f, err := syntax.ParseFile(name, []byte(src), d)
 	if err != nil {
 		t.Fatalf("parse %s: %v", name, err)
 	}
