@@ -60,7 +60,7 @@ func ErrorProjection(ctx context.Context, p *ir.Program, maxNodes, maxStates int
 	if p.Main < 0 {
 		return nil, errors.New("pushdown: the program has no main")
 	}
-	m := newManager(p, engine.Query{MaxNodes: maxNodes})
+	m := newManager(ctx, p, engine.Query{MaxNodes: maxNodes})
 	defer func() {
 		if v := recover(); v != nil {
 			s, ok := v.(errStop)
@@ -69,7 +69,7 @@ func ErrorProjection(ctx context.Context, p *ir.Program, maxNodes, maxStates int
 			}
 			proj, err = nil, s.err
 		}
-		if errors.Is(err, errTimeout) {
+		if isStop(err) {
 			err = context.Cause(ctx)
 			if err == nil {
 				err = engine.ErrTimeout

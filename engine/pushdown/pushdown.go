@@ -165,13 +165,13 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (res 
 	if why := e.Supports(p, q); why != nil {
 		return result.NewUnknown(e.Name(), why.Error()), nil
 	}
-	m := newManager(p, q)
+	m := newManager(ctx, p, q)
 	var found *result.Property
 	res = &result.Result{Verdict: result.Safe, Engine: e.Name()}
 	stopped := func(cause error) (*result.Result, error) {
 		var reason string
 		switch {
-		case errors.Is(cause, errTimeout):
+		case isStop(cause):
 			if reason = engine.StopReason(ctx); reason == "" {
 				reason = engine.ReasonTimeout
 			}
@@ -240,12 +240,24 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (res 
 	return res, nil
 }
 
-func newManager(p *ir.Program, q engine.Query) *bdd.Manager {
+// newManager makes the BDD manager of one run. The manager polls ctx
+// inside operations (bdd.SetInterrupt): near the node limit one operation
+// can take tens of seconds, past the time limit; an interrupted operation
+// fails with bdd.ErrInterrupted, which isStop reads as the context's end.
+func newManager(ctx context.Context, p *ir.Program, q engine.Query) *bdd.Manager {
 	locs := 0
 	for _, pr := range p.Procs {
 		locs += len(pr.Locations)
 	}
-	return bdd.New(bdd.Config{MaxNodes: q.MaxNodes, InitialNodes: min(max(locs*16, 1<<12), 1<<16)})
+	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes, InitialNodes: min(max(locs*16, 1<<12), 1<<16)})
+	m.SetInterrupt(func() bool { return ctx.Err() != nil })
+	return m
+}
+
+// isStop reports whether err stands for the end of the context: the
+// engine's own errTimeout, or a BDD operation the context interrupted.
+func isStop(err error) bool {
+	return errors.Is(err, errTimeout) || errors.Is(err, bdd.ErrInterrupted)
 }
 
 func setBDDStats(r *result.Result, m *bdd.Manager) {
