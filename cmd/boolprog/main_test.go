@@ -36,6 +36,7 @@ func TestCLI(t *testing.T) {
 		{"mucke --emit conc", []string{"mucke", "--emit", "conc", "--bound", "cs:1", "testdata/getafix.bp"}, exitOK, "(exists CS c. ErrorAt(c))", "", "mu bool Reach1(State u, State v, CS ecs, Glob g1, Tid t0, Tid t1)"},
 		{"mucke --emit conc: rounds", []string{"mucke", "--emit", "conc", "--bound", "rounds:2", "testdata/getafix.bp"}, exitOK, "(exists CS c. ErrorAt(c))", "", "bool InRounds1(Tid t0, Tid t1)"},
 		{"mucke --emit conc: dynamic threads", []string{"mucke", "--emit", "conc", "testdata/threads.bp"}, exitOK, "(exists CS c. ErrorAt(c))", "", "// g1 is conc'created1"},
+		{"bench --set bluetooth: template flags", []string{"bench", "--set", "bluetooth", "--sizes", "5"}, exitUsage, "", "--sizes is not for --set bluetooth", ""},
 		{"conc-fix: dynamic threads", []string{"check", "-q", "--engine", "conc-fix", "--bound", "cs:2", "testdata/threads.bp"}, exitFailed, "VERIFICATION FAILED", "", "1. Line 7 main: start_thread t()"},
 		{"conc-fix", []string{"check", "-q", "--engine", "conc-fix", "--bound", "cs:1", "testdata/getafix.bp"}, exitFailed, "VERIFICATION FAILED", "", "<switch>"},
 		{"conc-fix without a bound", []string{"check", "-q", "--engine", "conc-fix", "testdata/getafix.bp"}, exitUnknown, "VERIFICATION UNKNOWN: conc-fix needs a bound (--bound cs:K or rounds:K): it decides bounded reachability only", "", ""},

@@ -23,7 +23,7 @@ import (
 
 var long = flag.Bool("long", false, "run the long differential (1,000 programs) and the long benchmarks")
 
-func lowerGetafix(t *testing.T, name string, src []byte) *ir.Program {
+func lowerGetafix(t testing.TB, name string, src []byte) *ir.Program {
 	t.Helper()
 	return testsuite.LowerDialect(t, name, string(src), syntax.Getafix, "")
 }
