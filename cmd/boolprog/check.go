@@ -351,16 +351,15 @@ func (r *checkRun) file(parent context.Context, path string) int {
 
 	checked, obs := p, (*observed)(nil)
 	if r.spec != nil {
-		var errs syntax.ErrorList
-		var why string
-		if obs, eng, errs, why = observe(r.spec, p, eng); len(errs) > 0 {
+		o, prodEng, errs, why := observe(r.spec, p, eng)
+		if len(errs) > 0 {
 			r.inputErrors(fe.name, errs)
 			return exitInput
 		} else if why != "" {
 			r.report(&outcome{path: l.name, prog: p, res: result.NewUnknown(eng.Name(), why), total: time.Since(start), spec: r.spec.Describe()})
 			return exitUnknown
 		}
-		checked = obs.inst.Prog
+		obs, eng, checked = o, prodEng, o.inst.Prog
 	}
 
 	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all, Bound: cf.bound.b}
