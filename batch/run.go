@@ -112,6 +112,9 @@ func (r *Runner) Run(ctx context.Context, tasks []Task, emit func(*Record) error
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if ctx.Err() != nil {
+					continue // handed out as ctx ended: not run, not recorded
+				}
 				rec := r.runTask(ctx, tasks[i])
 				rec.N = i + 1
 				mu.Lock()

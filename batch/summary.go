@@ -55,7 +55,11 @@ func (s *Summary) Write(w io.Writer) error {
 	if len(unanswered) > 0 {
 		b.WriteString("without an answer:\n")
 		for _, r := range unanswered {
-			fmt.Fprintf(&b, "  %-13s  %s: %s%s\n", r.Verdict, r.File, r.Reason, sourceText(r))
+			what := r.File + ": " + r.Reason
+			if strings.HasPrefix(r.Reason, r.File+":") {
+				what = r.Reason // an input error at file:line:col
+			}
+			fmt.Fprintf(&b, "  %-13s  %s%s\n", r.Verdict, what, sourceText(r))
 		}
 		b.WriteString("\n")
 	}

@@ -221,6 +221,10 @@ func (p *listParser) set(t *Task, n, keyCol, valCol int, key, val string) {
 func (p *listParser) flags(n int, toks []token) []string {
 	var out []string
 	for _, tok := range toks {
+		if tok.text == "--" {
+			p.errorf(n, tok.col, "a second -- (one program per line)")
+			continue
+		}
 		if strings.HasPrefix(tok.text, "-") && tok.text != "-" {
 			name, _, _ := strings.Cut(strings.TrimLeft(tok.text, "-"), "=")
 			if why, ok := reservedFlags[name]; ok {
