@@ -45,11 +45,11 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	fs := c.fs
 	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "tasks run at once")
 	timeout := fs.Duration("timeout", time.Minute, "time limit of a task (wall clock), unless its line sets timeout=; 0: none")
-	var memory sizeFlag
+	var memory limitFlag
 	if batch.CanLimitMemory {
-		memory = 1 << 30
+		memory.sizeFlag = 1 << 30
 	}
-	fs.Var(&memory, "memory", "memory limit of a task (resident set size, e.g. 512MiB, 2GiB); 0: none")
+	fs.Var(&memory, "memory", "memory limit of a task (resident set size, e.g. 512MiB, 2GiB); 0 or none: no limit")
 	out := fs.String("out", "", "write the JSON lines to this file (the summary then goes to standard output)")
 	engineName := fs.String("engine", "", "engine of the tasks that name none (default: check's)")
 	quiet := fs.Bool("q", false, "no progress lines")
@@ -62,9 +62,9 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		return c.usageError(s, "no TASKS, DIR or FILE.bp to run")
 	case *jobs < 1:
 		return c.usageError(s, "-j must be at least 1")
-	case *timeout < 0 || memory < 0:
+	case *timeout < 0 || memory.sizeFlag < 0:
 		return c.usageError(s, "limits must not be negative")
-	case memory > 0 && !batch.CanLimitMemory:
+	case memory.sizeFlag > 0 && !batch.CanLimitMemory:
 		return c.usageError(s, "--memory needs Linux's /proc; use --memory 0")
 	}
 	checkEngine := func(name string) error {
@@ -97,7 +97,7 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		fmt.Fprintf(s.stderr, "boolprog batch: cannot find the boolprog binary to run the tasks: %v\n", err)
 		return exitUsage
 	}
-	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory), Engine: *engineName}
+	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.sizeFlag), Engine: *engineName}
 	if !*quiet {
 		r.Progress = s.stderr
 	}
@@ -132,4 +132,22 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		return exitWrong
 	}
 	return exitOK
+}
+
+// limitFlag is a sizeFlag that may also be 0 or "none": no limit.
+type limitFlag struct{ sizeFlag }
+
+func (f *limitFlag) String() string {
+	if f.sizeFlag == 0 {
+		return "none"
+	}
+	return f.sizeFlag.String()
+}
+
+func (f *limitFlag) Set(s string) error {
+	if s == "0" || s == "none" {
+		f.sizeFlag = 0
+		return nil
+	}
+	return f.sizeFlag.Set(s)
 }
