@@ -265,7 +265,7 @@ func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
 	}
 	w.Metadata = Metadata{FormatVersion: "2.0", UUID: g["uuid"], CreationTime: g["creationtime"],
 		Producer: Producer{Name: g["producer"], Version: g["producerversion"], Configuration: g["producerconfiguration"]},
-		Task: Task{InputFile: g["programfile"], InputFileHash: g["programhash"], Specification: g["specification"], Language: g["sourcecodelang"]}}
+		Task:     Task{InputFile: g["programfile"], InputFileHash: g["programhash"], Specification: g["specification"], Language: g["sourcecodelang"]}}
 	num := func(e *gelem, key string, need bool) (int, *syntax.Error) {
 		s, ok := e.data[key]
 		if !ok {
