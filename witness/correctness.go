@@ -185,8 +185,7 @@ func (ck *checker) bddOf(f *formula, cur symbolic.Copy) bdd.Node {
 func (ck *checker) parse(src string, sc scope, pos syntax.Pos, what string) (*formula, *Outcome) {
 	f, err := parseFormula(src, sc)
 	if err != nil {
-		fe := err.(*formulaError)
-		return nil, rejectAt(formulaPos(pos, fe.offset), "%s: %s", what, fe.msg)
+		return nil, formulaOutcome(err, pos, what)
 	}
 	return f, nil
 }

@@ -158,6 +158,10 @@ type Outcome struct {
 	// Work is the number of configurations explored (violation) or of
 	// inductiveness checks made (correctness).
 	Work int
+	// Malformed marks a Rejected outcome whose reason is a formula that
+	// does not parse (at Pos): the witness is malformed, rather than
+	// wrong about the program.
+	Malformed bool
 }
 
 // Options configure a validation.
@@ -246,6 +250,15 @@ type MalformedError struct{ Err *syntax.Error }
 
 func (e *MalformedError) Error() string { return e.Err.Error() }
 
+// formulaOutcome is the rejection for a formula (written at pos) that does
+// not parse or names what the program does not have.
+func formulaOutcome(err error, pos syntax.Pos, what string) *Outcome {
+	fe := err.(*formulaError)
+	o := rejectAt(formulaPos(pos, fe.offset), "%s: %s", what, fe.msg)
+	o.Malformed = !fe.unknown
+	return o
+}
+
 // formulaPos is the position in the witness file of offset off of a
 // formula written at pos (quoted in YAML: one more column).
 func formulaPos(pos syntax.Pos, off int) syntax.Pos {
@@ -271,8 +284,7 @@ func resolveViolation(p *ir.Program, w *Witness) ([]*vwaypoint, *Outcome) {
 			case Assumption:
 				f, err := parseFormula(wp.Constraint, scope{p: p, proc: proc})
 				if err != nil {
-					fe := err.(*formulaError)
-					return nil, rejectAt(formulaPos(wp.ValuePos, fe.offset), "%s: %s", v.describe(), fe.msg)
+					return nil, formulaOutcome(err, wp.ValuePos, v.describe())
 				}
 				v.f = f
 			case Branching:

@@ -261,6 +261,7 @@ func (yp *yparser) scalar(text string, pos syntax.Pos) *ynode {
 			yp.fail(syntax.Pos{Line: pos.Line, Col: pos.Col + end + 1}, "unexpected text after the string")
 		}
 		n.value = b.String()
+		n.pos.Col++ // the value starts after the quote
 	case strings.HasPrefix(text, "'"):
 		var b strings.Builder
 		end := 1
@@ -279,6 +280,7 @@ func (yp *yparser) scalar(text string, pos syntax.Pos) *ynode {
 			yp.fail(pos, "unterminated string")
 		}
 		n.value = b.String()
+		n.pos.Col++
 	default:
 		if i := strings.Index(text, " #"); i >= 0 {
 			text = strings.TrimRight(text[:i], " ")
