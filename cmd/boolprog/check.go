@@ -56,6 +56,7 @@ type checkFlags struct {
 	quiet      bool
 	verbose    bool
 	projection projectionFlag // --error-projection (projection.go)
+	witness    witnessFlags   // --witness, --witness-format (witness.go)
 }
 
 func runCheck(ctx context.Context, args []string, s *streams) int {
@@ -84,6 +85,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.BoolVar(&cf.quiet, "q", false, "print no warnings and no progress line")
 	fs.BoolVar(&cf.verbose, "v", false, "print the progress line on stderr even if it is not a terminal")
 	cf.projection.register(fs, checkProjectionDoc)
+	cf.witness.register(fs)
 	c.tail = func() string { return "\nEngines:\n" + engineList() }
 
 	jsonOut := wantsJSON(args)
@@ -156,6 +158,9 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	}
 	if cf.traceFile != "" && len(files) > 1 {
 		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
+	}
+	if msg := cf.witness.check(set, len(files)); msg != "" {
+		return checkUsageError(c, s, jsonOut, "%s", msg)
 	}
 	if n := countStdin(files); n > 1 {
 		return checkUsageError(c, s, jsonOut, "standard input (-) can be read only once")
@@ -361,6 +366,10 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		res.Stats.AddPhase(name, stats.Phases[name])
 	}
 	prog.stop()
+	if err := cf.witness.write(ctx, s.stderr, cf.quiet, l.src, p, res, cf.maxNodes); err != nil {
+		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
+		return exitUsage
+	}
 	cf.projection.runProjection(ctx, s.stdout, s.stderr, l.name, p, cf.maxNodes)
 
 	out := &outcome{path: l.name, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note}
