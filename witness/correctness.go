@@ -66,6 +66,11 @@ func FromReachable(ctx context.Context, p *ir.Program, meta Metadata, maxNodes i
 	w := &Witness{Kind: Correctness, Metadata: meta}
 	for _, proc := range p.Procs {
 		name := namer(proc, false)
+		// A variable that still has its entry value is written x = \old(x).
+		var pairs [][2]int
+		for s := 0; s < l.G+proc.Params; s++ {
+			pairs = append(pairs, [2]int{l.Var(s, symbolic.Cur), l.Var(s, symbolic.Entry)})
+		}
 		// Locations at the same place (none in a lowered program, as a
 		// rule) share one invariant: the union.
 		type at struct{ line, col int }
@@ -85,7 +90,7 @@ func FromReachable(ctx context.Context, p *ir.Program, meta Metadata, maxNodes i
 		for _, k := range order {
 			w.Invariants = append(w.Invariants, Invariant{
 				Location: Location{File: p.File, Line: k.line, Col: k.col, Function: proc.Name},
-				Value:    coverText(m, sets[k], name),
+				Value:    coverText(m, sets[k], pairs, name),
 			})
 		}
 		// The contract: the contexts at the entry (Entry copies, named
@@ -95,8 +100,8 @@ func FromReachable(ctx context.Context, p *ir.Program, meta Metadata, maxNodes i
 		w.Contracts = append(w.Contracts, Contract{
 			Function: proc.Name,
 			Location: Location{File: p.File, Line: proc.Pos.Line, Col: proc.Pos.Col, Function: proc.Name},
-			Requires: coverText(m, req, namer(proc, true)),
-			Ensures:  coverText(m, rs.At(proc.Index, proc.Exit), name),
+			Requires: coverText(m, req, nil, namer(proc, true)),
+			Ensures:  coverText(m, rs.At(proc.Index, proc.Exit), pairs, name),
 		})
 	}
 	return w, nil

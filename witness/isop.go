@@ -89,7 +89,36 @@ func (s *isop) run(lower, upper bdd.Node) isopResult {
 // name giving each variable's text: "T", "F", or cubes joined by " | ",
 // each cube's literals joined by " & " (parenthesised when there are
 // several cubes), sorted for a stable text.
-func coverText(m *bdd.Manager, f bdd.Node, name func(v int) string) string {
+//
+// Each pair (a, b) of variables that f forces equal (a variable now and
+// its entry value, typically) is factored out first, as "(a = b)": f is
+// then (a = b) ∧ ∃b. f, whose cover is smaller.
+func coverText(m *bdd.Manager, f bdd.Node, pairs [][2]int, name func(v int) string) string {
+	var eqs []string
+	if f != bdd.False {
+		for _, pr := range pairs {
+			eq := m.Equiv(m.Ithvar(pr[0]), m.Ithvar(pr[1]))
+			if m.Imp(f, eq) != bdd.True {
+				continue
+			}
+			eqs = append(eqs, "("+name(pr[0])+" = "+name(pr[1])+")")
+			f = m.Exists(f, m.VarSet(pr[1]))
+		}
+	}
+	if len(eqs) > 0 {
+		if f == bdd.True {
+			return strings.Join(eqs, " & ")
+		}
+		rest := cover(m, f, name)
+		if strings.Contains(rest, " | ") {
+			rest = "(" + rest + ")"
+		}
+		return strings.Join(eqs, " & ") + " & " + rest
+	}
+	return cover(m, f, name)
+}
+
+func cover(m *bdd.Manager, f bdd.Node, name func(v int) string) string {
 	switch f {
 	case bdd.False:
 		return "F"
