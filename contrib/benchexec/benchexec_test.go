@@ -41,6 +41,7 @@ func TestToolInfo(t *testing.T) {
 		"conc.bp":   "decl g;\nvoid t() begin g := T; end\nvoid main() begin g := F; start_thread t(); skip; assert(!g); end\n",
 		"hard.bp":   gen.Random(3, gen.Options{Globals: 60, MaxLocals: 8, Procs: 4, Stmts: 12}),
 		"label.prp": "CHECK( init(main()), LTL(G ! label(R)) )\n",
+		"slic.prp":  "CHECK( init(main()), LTL(G ! label(SLIC_ERROR)) )\n",
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -63,6 +64,8 @@ func TestToolInfo(t *testing.T) {
 		{Name: "failed, label from the property file", File: fig1, PropertyFile: in("label.prp"), want: "false(unreach-call)", wantArgs: []string{"--target", "R", "--", fig1}},
 		{Name: "failed, label from the task's options", File: fig1, TaskOptions: map[string]any{"target": "R"}, want: "false(unreach-call)", wantArgs: []string{"--target", "R"}},
 		{Name: "successful", File: in("safe.bp"), want: "true", wantArgs: []string{"check", "--trace", "none", "--stats"}},
+		// Named with --target, SLIC_ERROR would have to occur (exit 2).
+		{Name: "the default label is not named", File: in("safe.bp"), PropertyFile: in("slic.prp"), want: "true"},
 		{Name: "bounded successful is no proof", File: in("conc.bp"), Options: []string{"--bound", "cs:1"}, want: "unknown"},
 		{Name: "bounded failed is a real error", File: in("conc.bp"), Options: []string{"--bound", "cs:2"}, want: "false(unreach-call)"},
 		{Name: "engine's limit", File: fig1, Options: []string{"-l", "R", "--engine", "explicit", "--max-vars", "1"}, want: "unknown"},

@@ -9,8 +9,9 @@ in the directory given with ``--tool-directory``.
 A run is ``boolprog check [--trace none] --stats OPTIONS [--target L] FILE``.
 The target label comes from the task: the task-definition file's options
 (``options: {target: MY_LABEL}``), or a property file that names a label as
-``G ! label(MY_LABEL)``; otherwise check's default (``SLIC_ERROR``, which may
-be absent: failing assertions are always errors).
+``G ! label(MY_LABEL)``; otherwise, or if that label is ``SLIC_ERROR``,
+check's default (``SLIC_ERROR``, which may be absent: failing assertions are
+always errors).
 
 BenchExec enforces the time and memory limits itself (boolprog gets no
 ``--timeout``): when it stops a run with SIGTERM, boolprog prints
@@ -74,7 +75,9 @@ class Tool(benchexec.tools.template.BaseTool2):
             args.append("--stats")
         args += list(options)
         target = self._target(task)
-        if target and not any(o == "-l" or o.startswith("--target") for o in options):
+        # The default label may be absent from a program; named with
+        # --target it would have to occur.
+        if target and target != "SLIC_ERROR" and not any(o == "-l" or o.startswith("--target") for o in options):
             args += ["--target", target]
         return args + ["--", task.single_input_file]
 
