@@ -165,8 +165,8 @@ func boundText(r *Record) string {
 }
 
 func sourceText(r *Record) string {
-	if r.Source == "" || r.Source == r.File {
-		return ""
+	if r.Source == "" || strings.HasPrefix(r.File, r.Source) {
+		return "" // a file named alone, or found in a directory named
 	}
 	return "  [" + r.Source + "]"
 }
