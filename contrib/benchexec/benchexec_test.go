@@ -68,6 +68,8 @@ func TestToolInfo(t *testing.T) {
 		{Name: "the default label is not named", File: in("safe.bp"), PropertyFile: in("slic.prp"), want: "true"},
 		{Name: "bounded successful is no proof", File: in("conc.bp"), Options: []string{"--bound", "cs:1"}, want: "unknown"},
 		{Name: "bounded failed is a real error", File: in("conc.bp"), Options: []string{"--bound", "cs:2"}, want: "false(unreach-call)"},
+		{Name: "engine and flags from the task's options", File: fig1, TaskOptions: map[string]any{"target": "R", "engine": "explicit", "flags": []string{"--max-vars", "1"}},
+			want: "unknown", wantArgs: []string{"--engine", "explicit", "--max-vars", "1", "--target", "R"}},
 		{Name: "engine's limit", File: fig1, Options: []string{"-l", "R", "--engine", "explicit", "--max-vars", "1"}, want: "unknown"},
 		{Name: "input error", File: in("bad.bp"), want: "ERROR (input)"},
 		{Name: "missing file", File: in("none.bp"), want: "ERROR (input)"},

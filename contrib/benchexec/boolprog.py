@@ -7,8 +7,11 @@ name in the benchmark definition), and put the ``boolprog`` binary on PATH or
 in the directory given with ``--tool-directory``.
 
 A run is ``boolprog check [--trace none] --stats OPTIONS [--target L] FILE``.
-The target label comes from the task: the task-definition file's options
-(``options: {target: MY_LABEL}``), or a property file that names a label as
+A task-definition file's options may name the engine and more check flags
+(``options: {engine: explicit, flags: [--max-vars, "30"]}``, as ``boolprog
+batch --emit-benchexec DIR TASKS...`` writes them). The target label comes
+from the task: its options (``options: {target: MY_LABEL}``), or a property
+file that names a label as
 ``G ! label(MY_LABEL)``; otherwise, or if that label is ``SLIC_ERROR``,
 check's default (``SLIC_ERROR``, which may be absent: failing assertions are
 always errors).
@@ -74,6 +77,12 @@ class Tool(benchexec.tools.template.BaseTool2):
         if "--stats" not in options:
             args.append("--stats")
         args += list(options)
+        # A task-definition file's options, as `boolprog batch
+        # --emit-benchexec` writes them: engine and more check flags.
+        topts = task.options if isinstance(task.options, dict) else {}
+        if topts.get("engine") and "--engine" not in options:
+            args += ["--engine", str(topts["engine"])]
+        args += [str(f) for f in topts.get("flags") or []]
         target = self._target(task)
         # The default label may be absent from a program; named with
         # --target it would have to occur.
