@@ -180,9 +180,9 @@ func (r *Runner) runTask(ctx context.Context, t Task) *Record {
 		rec.Verdict, rec.Reason = Error, "cannot read the program: "+why
 		return rec
 	}
-	c := r.runChild(ctx, t)
-	if c == nil {
-		rec.Verdict, rec.Reason = Error, "cannot start the checker"
+	c, err := r.runChild(ctx, t)
+	if err != nil {
+		rec.Verdict, rec.Reason = Error, "cannot start the checker: "+err.Error()
 		return rec
 	}
 	rec.classify(c)
@@ -190,8 +190,8 @@ func (r *Runner) runTask(ctx context.Context, t Task) *Record {
 }
 
 // runChild runs the child of a task, enforcing its limits, and returns
-// what it left behind (nil if it could not start).
-func (r *Runner) runChild(ctx context.Context, t Task) *childRun {
+// what it left behind, or why it could not start.
+func (r *Runner) runChild(ctx context.Context, t Task) (*childRun, error) {
 	limit := r.timeout(t)
 	c := &childRun{timeout: limit, grace: r.grace(limit), memLimit: r.Memory}
 	cmd := exec.Command(r.Exe, r.Args(t)...)
@@ -207,7 +207,7 @@ func (r *Runner) runChild(ctx context.Context, t Task) *childRun {
 	isolate(cmd)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil
+		return nil, err
 	}
 	waited := make(chan struct{})
 	go func() {
@@ -265,7 +265,7 @@ func (r *Runner) runChild(ctx context.Context, t Task) *childRun {
 	c.exit, c.signal = ps.ExitCode(), exitSignal(ps)
 	c.stdout, c.stdoutTruncated = stdout.buf, stdout.truncated
 	c.stderr = stderr.String()
-	return c
+	return c, nil
 }
 
 // capBuffer keeps the first max bytes written to it.

@@ -274,6 +274,15 @@ func TestRunInterrupted(t *testing.T) {
 	}
 }
 
+func TestRunNoChecker(t *testing.T) {
+	dir := t.TempDir()
+	r := &Runner{Exe: filepath.Join(dir, "no-such-boolprog")}
+	recs, err := r.Run(context.Background(), []Task{{File: touch(t, dir, "a.bp")}}, nil)
+	if err != nil || len(recs) != 1 || recs[0].Verdict != Error || !strings.HasPrefix(recs[0].Reason, "cannot start the checker: ") {
+		t.Errorf("records %+v, error %v", recs, err)
+	}
+}
+
 func TestArgs(t *testing.T) {
 	r := &Runner{Timeout: time.Minute, Engine: "summary"}
 	got := r.Args(Task{File: "-x.bp", Target: "R", Timeout: 2 * time.Second, Flags: []string{"--all"}})
