@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -73,7 +74,11 @@ func TestBrowser(t *testing.T) {
 	srv := httptest.NewServer(Handler(site.Dir))
 	defer srv.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	limit := 4 * time.Minute
+	if *measure {
+		limit = 30 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	b := startBrowser(t, chromium)
 	p, err := b.newPage(ctx)
@@ -252,7 +257,9 @@ func hardProgram(t *testing.T) string {
 }
 
 // measureExamples checks every example in the browser and natively (the
-// same protocol.Check, in this process) and logs the times and ratios.
+// same protocol.Check, in this process) and logs the times and ratios:
+// the time of the check itself (Response.CheckMS in the browser), without
+// the worker's messages.
 func measureExamples(ctx context.Context, t *testing.T, p *page, site *Site) {
 	b, err := os.ReadFile(filepath.Join(site.Dir, "examples.json"))
 	if err != nil {
@@ -266,27 +273,36 @@ func measureExamples(ctx context.Context, t *testing.T, p *page, site *Site) {
 	var ratios []float64
 	for _, ex := range exs {
 		req := protocol.Request{Source: ex.Source, Filename: ex.File, Target: ex.Target, TimeoutMS: 60000}
-		native := time.Now()
-		resp := protocol.Check(ctx, &req)
-		nativeMs := float64(time.Since(native).Microseconds()) / 1000
 		reqJSON, _ := json.Marshal(req)
-		var out struct {
-			Ms       float64 `json:"ms"`
-			ExitCode int     `json:"exit_code"`
+		expr := fmt.Sprintf(`(async () => { const r = await new Promise((res) => { const w = window.boolprogPlayground.worker; const id = 1e9 + Math.random(); const h = (e) => { if (e.data.id === id) { w.removeEventListener("message", h); res(e.data); } }; w.addEventListener("message", h); w.postMessage({id, request: %s}); }); return {ms: r.response.check_ms, exit_code: r.response.exit_code}; })()`, reqJSON)
+		// The best of up to 3 runs on each side (1 for runs over a
+		// second), on a machine shared with other work.
+		nativeMs, wasmMs := math.Inf(1), math.Inf(1)
+		var nativeExit, wasmExit int
+		for run := 0; run < 3 && (run == 0 || nativeMs < 1000); run++ {
+			t0 := time.Now()
+			resp := protocol.Check(ctx, &req)
+			nativeMs = min(nativeMs, float64(time.Since(t0).Microseconds())/1000)
+			nativeExit = resp.ExitCode
+			var out struct {
+				Ms       float64 `json:"ms"`
+				ExitCode int     `json:"exit_code"`
+			}
+			if err := p.eval(ctx, expr, &out); err != nil {
+				t.Fatal(err)
+			}
+			wasmMs = min(wasmMs, out.Ms)
+			wasmExit = out.ExitCode
 		}
-		expr := fmt.Sprintf(`(async () => { const t = performance.now(); const r = await new Promise((res) => { const w = window.boolprogPlayground.worker; const id = 1e9 + Math.random(); const h = (e) => { if (e.data.id === id) { w.removeEventListener("message", h); res(e.data); } }; w.addEventListener("message", h); w.postMessage({id, request: %s}); }); return {ms: r.response.check_ms, exit_code: r.response.exit_code}; })()`, reqJSON)
-		if err := p.eval(ctx, expr, &out); err != nil {
-			t.Fatal(err)
+		if wasmExit != nativeExit {
+			t.Errorf("%s: exit %d in the browser, %d natively", ex.Name, wasmExit, nativeExit)
 		}
-		if out.ExitCode != resp.ExitCode {
-			t.Errorf("%s: exit %d in the browser, %d natively", ex.Name, out.ExitCode, resp.ExitCode)
-		}
-		totalWasm += out.Ms
+		totalWasm += wasmMs
 		totalNative += nativeMs
 		if nativeMs >= 1 {
-			ratios = append(ratios, out.Ms/nativeMs)
+			ratios = append(ratios, wasmMs/nativeMs)
 		}
-		t.Logf("%-28s exit %2d  wasm %9.1f ms  native %9.1f ms  ratio %5.1f", ex.Name, out.ExitCode, out.Ms, nativeMs, out.Ms/max(nativeMs, 0.001))
+		t.Logf("%-28s exit %2d  wasm %9.1f ms  native %9.1f ms  ratio %5.1f", ex.Name, wasmExit, wasmMs, nativeMs, wasmMs/max(nativeMs, 0.001))
 	}
 	sort.Float64s(ratios)
 	med := 0.0

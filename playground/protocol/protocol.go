@@ -51,16 +51,27 @@ type Response struct {
 }
 
 // Handle decodes a Request, checks its program and encodes the Response.
-// It never fails: a malformed request is answered like a usage error.
+// It never fails: a malformed request is answered like a usage error, and
+// a panic (a bug outside the engines, whose panics engine.Run already
+// turns into Unknown results) as an internal error, so that the
+// WebAssembly checker survives it.
 func Handle(req []byte) []byte {
 	start := time.Now()
 	var r Request
 	var resp Response
-	if err := json.Unmarshal(req, &r); err != nil {
-		resp = usage("", fmt.Errorf("malformed request: %v", err))
-	} else {
-		resp = Check(context.Background(), &r)
-	}
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				msg := fmt.Sprintf("internal error: %v", p)
+				resp = Response{Report: report(result.ErrorReport(r.Filename, result.Message{Message: msg})), Text: msg + "\n", ExitCode: 1}
+			}
+		}()
+		if err := json.Unmarshal(req, &r); err != nil {
+			resp = usage("", fmt.Errorf("malformed request: %v", err))
+		} else {
+			resp = Check(context.Background(), &r)
+		}
+	}()
 	resp.CheckMS = float64(time.Since(start).Microseconds()) / 1000
 	b, err := json.Marshal(&resp)
 	if err != nil { // cannot happen: every field marshals

@@ -51,6 +51,11 @@ function onWorkerMessage(w, msg) {
     case 'fatal':
       setStatus('the checker could not start: ' + msg.message);
       break;
+    case 'crash':
+      state.busy = false;
+      showVerdict('error', 'the checker crashed', msg.message);
+      startWorker();
+      break;
     case 'result':
       state.busy = false;
       state.timings.checks.push({ id: msg.id, ms: msg.ms, checkMs: msg.response.check_ms });

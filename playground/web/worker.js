@@ -19,6 +19,11 @@ const ready = (async () => {
 onmessage = async (e) => {
   await ready;
   const t = performance.now();
-  const out = await self.boolprogCheck(JSON.stringify(e.data.request));
-  postMessage({ type: 'result', id: e.data.id, response: JSON.parse(out), ms: performance.now() - t });
+  try {
+    const out = await self.boolprogCheck(JSON.stringify(e.data.request));
+    postMessage({ type: 'result', id: e.data.id, response: JSON.parse(out), ms: performance.now() - t });
+  } catch (err) {
+    // The Go program has ended (it should not): the page restarts us.
+    postMessage({ type: 'crash', id: e.data.id, message: String(err && err.stack || err) });
+  }
 };
