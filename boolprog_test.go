@@ -300,7 +300,17 @@ func TestOptionErrors(t *testing.T) {
 // TestLimits checks that limits give Unknown results with their reason,
 // not errors, and that an engine's own flags take effect.
 func TestLimits(t *testing.T) {
-	hard := gen.HardSet()[len(gen.HardSet())-1].Source()
+	// g20l12-s3 is undecided in 30 s by every reordering mode
+	// (bench/RESULTS.md).
+	var hard string
+	for _, h := range gen.HardSet() {
+		if h.Name == "g20l12-s3" {
+			hard = h.Source()
+		}
+	}
+	if hard == "" {
+		t.Fatal("no program g20l12-s3 in gen.HardSet")
+	}
 	wide := testsuite.LimitCases()
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
