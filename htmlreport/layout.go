@@ -19,7 +19,7 @@ const (
 	labelH     = 14.0 // height of an edge label's line
 	padX       = 7.0  // horizontal padding inside a box
 	gapX       = 16.0 // least horizontal gap between two things of a layer
-	gapY       = 9.0  // vertical gap between layers
+	gapY       = 18.0 // vertical gap between layers
 	margin     = 10.0 // around the whole drawing
 	dummyW     = 4.0  // width reserved for an edge passing through a layer
 	loopW      = 26.0 // room right of a box for a self-loop
@@ -105,14 +105,22 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// nodeText describes a location: "12 R: h := !g", "20 end", "6 assert fails".
-func nodeText(l *ir.Location) string {
+// nodeText describes a location: "12 R: h := !g", "20 end", "6 assertion
+// fails"; with several labels (as c2bp writes them) only the first is
+// drawn, with the count of the others, so that the statement stays in
+// view (the tooltip has them all).
+func nodeText(l *ir.Location, all bool) string {
 	var b strings.Builder
 	if l.Pos.IsValid() {
 		fmt.Fprintf(&b, "%d ", l.Pos.Line)
 	}
-	for _, lab := range l.Labels {
-		b.WriteString(ir.IdentText(lab) + ": ")
+	switch {
+	case all || len(l.Labels) == 1:
+		for _, lab := range l.Labels {
+			b.WriteString(ir.IdentText(lab) + ": ")
+		}
+	case len(l.Labels) > 1:
+		fmt.Fprintf(&b, "%s (+%d): ", ir.IdentText(l.Labels[0]), len(l.Labels)-1)
 	}
 	switch l.Kind {
 	case ir.ExitLoc:
@@ -245,10 +253,10 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 		}
 	}
 	for v, l := range proc.Locations {
-		txt := nodeText(l)
-		w := textWidth(shorten(txt, maxNodeTxt)) + 2*padX
+		txt := shorten(nodeText(l, false), maxNodeTxt)
+		w := textWidth(txt) + 2*padX
 		verts = append(verts, &vertex{loc: v, edge: -1, layer: 2 * rank[v], left: w / 2, rt: w/2 + loopRoom[v], weight: 4, key: float64(pre[v])})
-		g.Nodes[v] = Node{Loc: v, W: w, H: nodeH, Text: shorten(txt, maxNodeTxt), Full: txt}
+		g.Nodes[v] = Node{Loc: v, W: w, H: nodeH, Text: txt, Full: nodeText(l, true)}
 		switch {
 		case l.Error:
 			g.Nodes[v].Kind = "error"
@@ -301,6 +309,24 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 	g.Crossings = reduceCrossings(verts, layers)
 	place(verts, layers)
 
+	// Ports: the edges leaving a box downwards (and those arriving from
+	// above) spread over the middle of its side, in the order of where
+	// they go, so that they neither start at one point nor cross there.
+	port := map[[2]int]float64{}
+	for id, vx := range verts {
+		if vx.loc < 0 {
+			continue
+		}
+		for _, nb := range [][]int{vx.down, vx.up} {
+			order := append([]int(nil), nb...)
+			sort.SliceStable(order, func(a, b int) bool { return verts[order[a]].x < verts[order[b]].x })
+			w := vx.left + vx.rt - loopRoom[vx.loc]
+			for k, u := range order {
+				port[[2]int{id, u}] = vx.x - 0.3*w + 0.6*w*(float64(k)+0.5)/float64(len(order))
+			}
+		}
+	}
+
 	// Vertical placement: each layer as high as its tallest thing.
 	ys := make([]float64, nl)
 	y := margin
@@ -342,11 +368,14 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 			vx := verts[v]
 			switch {
 			case i == 0:
-				pts = append(pts, Point{vx.x + dx, ys[vx.layer] + nodeH/2})
+				pts = append(pts, Point{port[[2]int{v, chain[1]}] + dx, ys[vx.layer] + nodeH/2})
 			case i == len(chain)-1:
-				pts = append(pts, Point{vx.x + dx, ys[vx.layer] - nodeH/2})
+				pts = append(pts, Point{port[[2]int{v, chain[i-1]}] + dx, ys[vx.layer] - nodeH/2})
+			case i == 1 && g.Edges[e.ID].Text != "":
+				// Straight down beside the label.
+				pts = append(pts, Point{vx.x + dx, ys[vx.layer] - labelH/2}, Point{vx.x + dx, ys[vx.layer] + labelH/2})
 			default:
-				pts = append(pts, Point{vx.x + dx, ys[vx.layer] - labelH/2 - gapY/2}, Point{vx.x + dx, ys[vx.layer] + labelH/2 + gapY/2})
+				pts = append(pts, Point{vx.x + dx, ys[vx.layer]})
 			}
 		}
 		if len(chain) > 2 {

@@ -45,6 +45,7 @@
   if (steps.length === 0) { return; }
 
   var cur = -1;
+  var maxIndent = 16;
   var marked = [];
   function mark(el, cls) { if (el) { el.classList.add(cls); marked.push([el, cls]); } }
   function unmarkAll() {
@@ -60,8 +61,11 @@
   steps.forEach(function (s, i) {
     var li = add(list, "li");
     li.value = i + 1;
+    // Indented by call depth, as the text trace: past maxIndent levels,
+    // "[depth N]" instead.
     var pad = "";
-    for (var k = 0; k < Math.min(s.d || 0, 24); k++) { pad += "  "; }
+    for (var k = 0; k < Math.min(s.d || 0, maxIndent); k++) { pad += "  "; }
+    if ((s.d || 0) > maxIndent) { pad += "[depth " + s.d + "] "; }
     if (multi) { add(li, "span", "th" + (s.s ? " switch" : ""), (s.s ? "⇄ " : "") + "T" + (s.h || 0)); }
     li.appendChild(document.createTextNode(pad + (s.x ? "* " : "") + "line " + s.n + " " + procName(s.p) + ": " + text(s.t)));
     li.addEventListener("click", function () { go(i); });
