@@ -113,6 +113,9 @@
       var li = add(stack, "li");
       var a = add(li, "a", "", procName(f.p) + " · line " + f.n + (j === i ? "" : "  (call: " + text(f.t) + ")"));
       a.href = "#L" + f.n;
+      a.addEventListener("click", (function (n) {
+        return function (e) { e.preventDefault(); reveal($("source"), $("L" + n)); };
+      })(f.n));
       if (j !== i) { mark($("g" + f.p + "n" + f.l), "stk"); }
     }
     values(s);
