@@ -162,7 +162,7 @@ func build(pg *Page) (*pageData, error) {
 	if pg.Note != "" {
 		d.Notes = append(d.Notes, pg.Note)
 	}
-	if n := res.Note(); n != "" && n != pg.Note {
+	if n := res.Note(); n != "" && !strings.HasPrefix(pg.Note, n) {
 		d.Notes = append(d.Notes, n)
 	}
 	for _, m := range pg.Warnings {
@@ -180,7 +180,7 @@ func build(pg *Page) (*pageData, error) {
 	case res.Verdict == result.Unsafe && pg.TraceOmitted:
 		d.TraceNote = "The trace was left out (--trace none)."
 	case res.Verdict == result.Unsafe:
-		d.TraceNote = "No trace to show: " + res.Note()
+		d.TraceNote = "No trace to show (see the note above)."
 	default:
 		d.TraceNote = "No trace: the verdict is " + d.Verdict + "."
 	}

@@ -302,6 +302,29 @@ func TestNoProgram(t *testing.T) {
 	}
 }
 
+// TestTraceCut: an error established without a complete trace gets a
+// page with the note, once, and no trace.
+func TestTraceCut(t *testing.T) {
+	src, p := load(t, "../examples/bebop-fig1.bp", "R")
+	res := &result.Result{Verdict: result.Unsafe, Engine: "summary", TraceCut: true, Reason: "timeout",
+		Property: result.PropertyAt(p, p.Procs[0], p.Procs[0].Labels["R"][0])}
+	page := render(t, &Page{File: "fig1.bp", Source: src, Program: p, Result: res, Note: res.Note() + " (30s)"})
+	if err := wellFormed(page); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(page, "the trace was cut: timeout"); n != 1 {
+		t.Errorf("the note is on the page %d times, want once", n)
+	}
+	for _, want := range []string{"VERIFICATION FAILED", "label R reached at line 12", "No trace to show (see the note above)."} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, `id="bar"`) {
+		t.Error("a stepper without a trace")
+	}
+}
+
 // TestLimits: the page of the Bebop template T(400) (5,205 locations, a
 // trace of 13,204 steps) draws at most Limits.Nodes locations and says
 // which procedures it left out; a procedure over Limits.ProcNodes is left
