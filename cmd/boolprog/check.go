@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"boolprog/cpa/observer"
 	"boolprog/engine"
 	"boolprog/interp"
 	"boolprog/ir"
@@ -56,6 +57,7 @@ type checkFlags struct {
 	quiet      bool
 	verbose    bool
 	projection projectionFlag // --error-projection (projection.go)
+	spec       string         // --spec (spec.go)
 	html       htmlFlags      // -o (checkhtml.go)
 }
 
@@ -85,6 +87,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.BoolVar(&cf.quiet, "q", false, "print no warnings and no progress line")
 	fs.BoolVar(&cf.verbose, "v", false, "print the progress line on stderr even if it is not a terminal")
 	cf.projection.register(fs, checkProjectionDoc)
+	fs.StringVar(&cf.spec, "spec", "", specDoc)
 	cf.html.register(fs)
 	c.tail = func() string { return "\nEngines:\n" + engineList() }
 
@@ -113,6 +116,21 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 			return exitInput
 		}
 		return checkUsageError(c, s, jsonOut, "%v", err)
+	}
+	spec, err := loadSpec(cf.spec, newEngine)
+	var specErr *syntax.Error
+	switch {
+	case errors.As(err, &specErr):
+		if jsonOut {
+			result.ErrorReport("", messages(syntax.ErrorList{specErr})...).WriteJSON(s.stdout)
+		} else {
+			printDiagnostics(s.stderr, syntax.ErrorList{specErr})
+		}
+		return exitInput
+	case err != nil:
+		return checkUsageError(c, s, jsonOut, "%v", err)
+	case spec != nil && cf.projection.on:
+		return checkUsageError(c, s, jsonOut, "--error-projection lists the errors of the program, not of an observer automaton (--spec)")
 	}
 	traceStyle, ok := result.ParseStyle(cf.style)
 	if !ok {
@@ -173,7 +191,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if traceStyle == result.Forward {
 		opts.Numbered, opts.MarkChoices = cf.numbers, cf.marks
 	}
-	run := &checkRun{cf: cf, s: s, newEngine: newEngine, opts: opts, autoConc: !set["engine"] && len(engFlags.set) == 0}
+	run := &checkRun{cf: cf, s: s, newEngine: newEngine, opts: opts, autoConc: !set["engine"] && len(engFlags.set) == 0, spec: spec}
 	worst := exitOK
 	for _, path := range files {
 		if len(files) > 1 && cf.format == "text" {
@@ -292,6 +310,7 @@ type checkRun struct {
 	newEngine func() (engine.Engine, error)
 	opts      result.TraceOptions
 	autoConc  bool // no engine chosen: a concurrent program gets concEngine
+	spec      *observer.Spec
 }
 
 // file checks one file and returns its exit code.
@@ -338,19 +357,32 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		printWarnings(s.stderr, l.warns)
 	}
 
+	checked, obs := p, (*observed)(nil)
+	if r.spec != nil {
+		o, prodEng, errs, why := observe(r.spec, p, eng)
+		if len(errs) > 0 {
+			r.inputErrors(fe.name, errs)
+			return exitInput
+		} else if why != "" {
+			r.report(&outcome{path: l.name, prog: p, res: result.NewUnknown(eng.Name(), why), total: time.Since(start), spec: r.spec.Describe()})
+			return exitUnknown
+		}
+		obs, eng, checked = o, prodEng, o.inst.Prog
+	}
+
 	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all, Bound: cf.bound.b}
 	if prog != nil {
 		// The engine says when it moves from the search to the trace,
 		// and what it has done so far.
 		q.Progress = prog.set
 	}
-	res := engine.Run(ctx, eng, p, q)
+	res := engine.Run(ctx, eng, checked, q)
 
 	var note string
 	if !cf.noReplay && res.Verdict == result.Unsafe && !res.TraceCut {
 		prog.set(result.PhaseReplay, fmt.Sprintf("%d steps", traceLen(res.Trace)))
 		t := time.Now()
-		res, note = judge(ctx, p, res)
+		res, note = judge(ctx, checked, res)
 		res.Stats.AddPhase(result.PhaseReplay, time.Since(t))
 	}
 	if interruption(ctx) != nil || (res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout) {
@@ -368,10 +400,14 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	for _, name := range stats.PhaseNames() {
 		res.Stats.AddPhase(name, stats.Phases[name])
 	}
+	var specDesc *result.Spec
+	if obs != nil {
+		res, specDesc = obs.explain(res, cf.format == "json"), r.spec.Describe()
+	}
 	prog.stop()
 	cf.projection.runProjection(ctx, s.stdout, s.stderr, l.name, p, cf.maxNodes)
 
-	out := &outcome{path: l.name, src: l.src, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note}
+	out := &outcome{path: l.name, src: l.src, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note, spec: specDesc}
 	if err := r.report(out); err != nil {
 		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 		return exitUsage
@@ -501,6 +537,7 @@ type outcome struct {
 	warns syntax.ErrorList
 	// dialectNote says which precedence dialect was detected, if one was.
 	dialectNote string
+	spec        *result.Spec // the observer automaton checked too (--spec)
 }
 
 // report writes the outcome of one file as text or JSON.
@@ -514,6 +551,7 @@ func (r *checkRun) report(o *outcome) error {
 			target = o.prog.Target
 		}
 		rep := result.NewReport(o.res, o.path, target)
+		rep.Spec = o.spec
 		if !r.cf.quiet {
 			rep.Warnings = messages(o.warns)
 			if o.dialectNote != "" {
@@ -541,7 +579,11 @@ func (r *checkRun) writeText(o *outcome) error {
 		if err := r.writeTrace(o); err != nil {
 			return err
 		}
-		fmt.Fprintln(w, errorLine(o.path, tr, o.prog.Target))
+		if pr := res.Property; pr != nil && pr.Observer != nil {
+			fmt.Fprintln(w, observerLine(o.path, pr))
+		} else {
+			fmt.Fprintln(w, errorLine(o.path, tr, o.prog.Target))
+		}
 	} else if res.Property != nil {
 		fmt.Fprintln(w, propertyLine(res.Property, o.path))
 	}
@@ -557,7 +599,7 @@ func (r *checkRun) writeText(o *outcome) error {
 		writeStats(w, o)
 	}
 	if o.prog != nil {
-		fmt.Fprintln(w, checkedText(o.prog))
+		fmt.Fprintln(w, checkedText(o.prog)+specText(o.spec))
 	}
 	_, err := fmt.Fprintln(w, res.Banner())
 	return err

@@ -20,7 +20,7 @@
 // Transitions are tried in file order: the first whose state and guard
 // match fires; a call that matches none leaves the state unchanged. The
 // event is the entry of PROC, after its arguments are bound. Errors are
-// "file:line:col: message".
+// "file:line:col: message" (*syntax.Error).
 //
 // # Traces
 //
@@ -39,6 +39,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"boolprog/syntax"
 )
 
 // Spec is an observer automaton.
@@ -59,6 +61,12 @@ type Trans struct {
 	To       int    // a state, or -1 for the error
 	Msg      string // the error's message
 	Line     int
+}
+
+// posError is the error of a specification at a position: a
+// *syntax.Error, which prints as "file:line:col: message".
+func posError(file string, line, col int, format string, args ...any) error {
+	return &syntax.Error{Filename: file, Pos: syntax.Pos{Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Error is the To of a transition into the error.
@@ -96,7 +104,7 @@ func Parse(file, text string) (*Spec, error) {
 		}
 		col := func(word string) int { return strings.Index(raw, word) + 1 }
 		errf := func(c int, format string, args ...any) error {
-			return fmt.Errorf("%s:%d:%d: %s", file, line, c, fmt.Sprintf(format, args...))
+			return posError(file, line, c, format, args...)
 		}
 		switch fields[0] {
 		case "property":
@@ -156,20 +164,20 @@ func Parse(file, text string) (*Spec, error) {
 		}
 	}
 	if len(s.States) == 0 {
-		return nil, fmt.Errorf("%s:1:1: no `states` declaration", file)
+		return nil, posError(file, 1, 1, "no `states` declaration")
 	}
 	stateNames := strings.Join(s.States, ", ")
 	if initial != "" {
 		s.Initial = slices.Index(s.States, initial)
 		if s.Initial < 0 {
-			return nil, fmt.Errorf("%s:%d:9: unknown state %q (states: %s)", file, initialLine, initial, stateNames)
+			return nil, posError(file, initialLine, 9, "unknown state %q (states: %s)", initial, stateNames)
 		}
 	}
 	for _, p := range trans {
 		t := p.t
 		t.From = slices.Index(s.States, p.from)
 		if t.From < 0 {
-			return nil, fmt.Errorf("%s:%d:%d: unknown state %q (states: %s)", file, t.Line, p.fcol, p.from, stateNames)
+			return nil, posError(file, t.Line, p.fcol, "unknown state %q (states: %s)", p.from, stateNames)
 		}
 		if p.to == "error" {
 			t.To = Error
@@ -177,7 +185,7 @@ func Parse(file, text string) (*Spec, error) {
 				t.Msg = s.Property + " violated"
 			}
 		} else if t.To = slices.Index(s.States, p.to); t.To < 0 {
-			return nil, fmt.Errorf("%s:%d:%d: unknown state %q (states: %s, error)", file, t.Line, p.tcol, p.to, stateNames)
+			return nil, posError(file, t.Line, p.tcol, "unknown state %q (states: %s, error)", p.to, stateNames)
 		}
 		s.Trans = append(s.Trans, t)
 	}

@@ -102,6 +102,53 @@ func TestBenchmarks(t *testing.T) {
 	}
 }
 
+// chain's error needs two context switches (threads 0, 1, 2 in turn) but
+// only one round: a bound of 1 switch explored as 2 rounds alone would
+// find it.
+const chain = `
+decl a, b;
+void init() begin a := F; b := F; end
+void main() begin a := T; end
+void thread1() begin if (a) then b := T; fi; end
+void thread2() begin assume(b); assert(F); end
+`
+
+// TestSwitchBounds: an answer at K context switches holds to K switches:
+// chain is safe at 1 and unsafe at 2 with a trace of 2 switches, and
+// deepening reports 2 as the smallest bound; 1 round finds it.
+func TestSwitchBounds(t *testing.T) {
+	p := testsuite.Lower(t, "chain.bp", chain, "")
+	cs := func(k int) result.Bound { return result.Bound{Kind: result.ContextSwitches, K: k} }
+	for _, lazy := range []bool{false, true} {
+		for _, c := range []struct {
+			bound  result.Bound
+			deepen bool
+			want   result.Verdict
+			at     result.Bound
+		}{
+			{cs(0), false, result.Safe, cs(0)},
+			{cs(1), false, result.Safe, cs(1)},
+			{cs(2), false, result.Unsafe, cs(2)},
+			{cs(3), true, result.Unsafe, cs(2)},
+			{cs(5), false, result.Unsafe, cs(5)},
+			{result.Bound{Kind: result.Rounds, K: 1}, false, result.Unsafe, result.Bound{Kind: result.Rounds, K: 1}},
+			{result.Bound{Kind: result.Rounds, K: 3}, true, result.Unsafe, result.Bound{Kind: result.Rounds, K: 1}},
+		} {
+			e := &conceng.Engine{Lazy: lazy, Deepen: c.deepen}
+			res := testsuite.Check(t, e, p, engine.Query{Bound: c.bound})
+			if res.Verdict != c.want || res.Bound != c.at {
+				t.Errorf("lazy=%v %s deepen=%v: %s at %s (%s), want %s at %s", lazy, c.bound, c.deepen, res.Verdict, res.Bound, res.Reason, c.want, c.at)
+				continue
+			}
+			if res.Verdict == result.Unsafe {
+				if err := testsuite.TraceFits(res.Trace, c.bound); err != nil {
+					t.Errorf("lazy=%v %s: %v\n%s", lazy, c.bound, err, testsuite.TraceText(res.Trace))
+				}
+			}
+		}
+	}
+}
+
 // TestSequential: on a sequential program the engine is its sequential
 // engine, and refuses a bound.
 func TestSequential(t *testing.T) {

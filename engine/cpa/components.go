@@ -14,14 +14,18 @@ import (
 
 // newComponent builds the named analysis; done, if not nil, releases its
 // resources.
-func newComponent(name string, cfg *Config, p *ir.Program, q engine.Query, prec *explicitval.Precision) (cpa.Component, func(), error) {
+// The observer watches spec, or if it is nil the configuration's
+// observer.spec.
+func newComponent(name string, cfg *Config, p *ir.Program, q engine.Query, prec *explicitval.Precision, spec *observer.Spec) (cpa.Component, func(), error) {
 	switch name {
 	case "explicitval":
 		return &explicitval.Analysis{P: p, Prec: prec}, nil, nil
 	case "observer":
-		spec, err := observer.Load(cfg.Observer)
-		if err != nil {
-			return nil, nil, err
+		if spec == nil {
+			var err error
+			if spec, err = observer.Load(cfg.Observer); err != nil {
+				return nil, nil, err
+			}
 		}
 		o, err := observer.New(spec, p)
 		return o, nil, err
