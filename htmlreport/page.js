@@ -78,7 +78,7 @@
     var proc = s.p >= 0 ? s.p : -1;
     s.v.forEach(function (code, k) {
       var tr = add(body, "tr", code & 2 ? "chg" : "");
-      add(tr, "td", "", data.names[code >> 2]);
+      add(tr, "td", "", data.shown[code >> 2]);
       add(tr, "td", "v", String(code & 1));
       add(tr, "td", "scope", k < (s.g || 0) ? "global" : "local of " + procName(proc));
     });

@@ -121,8 +121,16 @@ type procGraph struct {
 	Index     int
 	Name, Sig string
 	G         *Graph
-	First     bool // shown before any step is
+	First     bool   // shown before any step is
+	seenLoc   []bool // the locations the trace visits
+	seenEdge  []bool // the edges it takes
 }
+
+// Seen reports whether the trace visits location loc.
+func (g *procGraph) Seen(loc int) bool { return loc < len(g.seenLoc) && g.seenLoc[loc] }
+
+// Taken reports whether the trace takes edge e.
+func (g *procGraph) Taken(e int) bool { return e < len(g.seenEdge) && g.seenEdge[e] }
 
 func build(pg *Page) (*pageData, error) {
 	res := pg.Result
@@ -318,6 +326,27 @@ func graphs(p *ir.Program, tr *result.Trace, withTrace bool, lim Limits) ([]*pro
 			out = append(out, &procGraph{Index: i, Name: pr.Name, Sig: signature(pr), G: Layout(p, pr)})
 		}
 	}
+	if withTrace {
+		byProc := map[int]*procGraph{}
+		for _, g := range out {
+			g.seenLoc, g.seenEdge = make([]bool, len(p.Procs[g.Index].Locations)), make([]bool, len(p.Procs[g.Index].Edges))
+			byProc[g.Index] = g
+		}
+		for _, s := range tr.Steps {
+			pr := p.Proc(s.Proc)
+			if pr == nil || byProc[pr.Index] == nil {
+				continue
+			}
+			g := byProc[pr.Index]
+			if s.Loc >= 0 && s.Loc < len(g.seenLoc) {
+				g.seenLoc[s.Loc] = true
+			}
+			if s.Edge >= 0 && s.Edge < len(g.seenEdge) {
+				g.seenEdge[s.Edge] = true
+				g.seenLoc[pr.Edges[s.Edge].To] = true
+			}
+		}
+	}
 	if len(out) > 0 {
 		first := out[0]
 		for _, g := range out {
@@ -368,6 +397,7 @@ func signature(proc *ir.Proc) string {
 type TraceData struct {
 	Procs []string   `json:"procs"` // procedure names, by index in the program
 	Names []string   `json:"names"` // variable names
+	Shown []string   `json:"shown"` // the names as the source spells them ({a<b} for a<b)
 	Texts []string   `json:"texts"` // statement texts and notes
 	Steps []StepData `json:"steps"`
 	Drawn []bool     `json:"drawn"` // which procedures have a drawing
@@ -408,6 +438,7 @@ func NewTraceData(p *ir.Program, tr *result.Trace) *TraceData {
 			i = len(d.Names)
 			names[s] = i
 			d.Names = append(d.Names, s)
+			d.Shown = append(d.Shown, result.DisplayName(s))
 		}
 		return i
 	}
