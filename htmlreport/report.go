@@ -213,11 +213,7 @@ func build(pg *Page) (*pageData, error) {
 		}
 	}
 	if pg.Program != nil {
-		var drawn []bool
-		d.Graphs, d.GraphNotes, drawn = graphs(pg.Program, tr, traceShown, lim)
-		if data != nil {
-			data.Drawn = drawn
-		}
+		d.Graphs, d.GraphNotes = graphs(pg.Program, tr, traceShown, lim)
 	}
 	if data == nil {
 		data = &TraceData{}
@@ -281,9 +277,9 @@ func threadCounts(tr *result.Trace) (threads, switches int) {
 
 // graphs lays out the procedures within the limits: those of the trace
 // first, in the order the trace enters them, then the rest in source
-// order. It returns the drawings (in source order), the notes on what was
-// left out, and which procedures were drawn.
-func graphs(p *ir.Program, tr *result.Trace, withTrace bool, lim Limits) ([]*procGraph, []string, []bool) {
+// order. It returns the drawings (in source order) and the notes on what
+// was left out.
+func graphs(p *ir.Program, tr *result.Trace, withTrace bool, lim Limits) ([]*procGraph, []string) {
 	order := make([]int, 0, len(p.Procs))
 	taken := make([]bool, len(p.Procs))
 	if withTrace {
@@ -364,7 +360,7 @@ func graphs(p *ir.Program, tr *result.Trace, withTrace bool, lim Limits) ([]*pro
 		notes = append(notes, fmt.Sprintf("Not drawn: %d of the %d procedures (%d locations in all; the page draws at most %d, the trace's procedures first): %s. `boolprog graph` writes every graph as DOT.",
 			len(overBudget), len(p.Procs), total, lim.Nodes, list(overBudget)))
 	}
-	return out, notes, drawn
+	return out, notes
 }
 
 // list joins names, eliding the middle of a long list.
@@ -400,7 +396,6 @@ type TraceData struct {
 	Shown []string   `json:"shown"` // the names as the source spells them ({a<b} for a<b)
 	Texts []string   `json:"texts"` // statement texts and notes
 	Steps []StepData `json:"steps"`
-	Drawn []bool     `json:"drawn"` // which procedures have a drawing
 	index map[string]int
 }
 
