@@ -499,6 +499,7 @@ func reduceCrossings(verts []*vertex, layers [][]int) int {
 				verts[v].pos = k
 			}
 		}
+		transpose(verts, layers)
 		if c := crossings(verts, layers); c < best {
 			best, bestOrder = c, snapshot(layers)
 		}
@@ -510,6 +511,44 @@ func reduceCrossings(verts []*vertex, layers [][]int) int {
 		}
 	}
 	return best
+}
+
+// transpose swaps neighbours of a layer while that removes crossings with
+// the layers above and below (the local refinement of Gansner et al.'s
+// dot, after each barycentre sweep).
+func transpose(verts []*vertex, layers [][]int) {
+	for pass := 0; pass < 8; pass++ {
+		improved := false
+		for _, ly := range layers {
+			for k := 0; k+1 < len(ly); k++ {
+				u, v := verts[ly[k]], verts[ly[k+1]]
+				if pairCrossings(verts, u, v) > pairCrossings(verts, v, u) {
+					ly[k], ly[k+1] = ly[k+1], ly[k]
+					u.pos, v.pos = k+1, k
+					improved = true
+				}
+			}
+		}
+		if !improved {
+			return
+		}
+	}
+}
+
+// pairCrossings counts the crossings between the edges of u and those of
+// v, with u placed left of v.
+func pairCrossings(verts []*vertex, u, v *vertex) int {
+	n := 0
+	for _, nbs := range [2][2][]int{{u.up, v.up}, {u.down, v.down}} {
+		for _, a := range nbs[0] {
+			for _, b := range nbs[1] {
+				if verts[a].pos > verts[b].pos {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // adj is the layer a sweep looks at from layer l.
