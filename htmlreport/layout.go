@@ -27,8 +27,8 @@ const (
 	maxEdgeTxt = 26   // characters of an edge's label drawn
 )
 
-// Point is a point of the drawing.
-type Point struct{ X, Y float64 }
+// point is a point of the drawing.
+type point struct{ X, Y float64 }
 
 // Graph is the drawing of one procedure's control-flow automaton: a box per
 // location and a polyline per edge, laid out in layers (Sugiyama's method:
@@ -405,19 +405,19 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 			continue
 		}
 		chain := chains[e.ID]
-		pts := make([]Point, 0, len(chain))
+		pts := make([]point, 0, len(chain))
 		for i, v := range chain {
 			vx := verts[v]
 			switch {
 			case i == 0:
-				pts = append(pts, Point{port[[2]int{v, chain[1]}] + dx, ys[vx.layer] + nodeH/2})
+				pts = append(pts, point{port[[2]int{v, chain[1]}] + dx, ys[vx.layer] + nodeH/2})
 			case i == len(chain)-1:
-				pts = append(pts, Point{port[[2]int{v, chain[i-1]}] + dx, ys[vx.layer] - nodeH/2})
+				pts = append(pts, point{port[[2]int{v, chain[i-1]}] + dx, ys[vx.layer] - nodeH/2})
 			case i == 1 && g.Edges[e.ID].Text != "":
 				// Straight down beside the label.
-				pts = append(pts, Point{vx.x + dx, ys[vx.layer] - labelH/2}, Point{vx.x + dx, ys[vx.layer] + labelH/2})
+				pts = append(pts, point{vx.x + dx, ys[vx.layer] - labelH/2}, point{vx.x + dx, ys[vx.layer] + labelH/2})
 			default:
-				pts = append(pts, Point{vx.x + dx, ys[vx.layer]})
+				pts = append(pts, point{vx.x + dx, ys[vx.layer]})
 			}
 		}
 		if len(chain) > 2 {
@@ -437,7 +437,7 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 // curve is the SVG path through pts: a straight segment where two points
 // are one above the other, else a cubic curve that leaves and arrives
 // vertically (edges run down the layers).
-func curve(pts []Point) string {
+func curve(pts []point) string {
 	var b strings.Builder
 	b.WriteString("M" + f1(pts[0].X) + " " + f1(pts[0].Y))
 	for i := 1; i < len(pts); i++ {
