@@ -58,6 +58,7 @@ type checkFlags struct {
 	verbose    bool
 	projection projectionFlag // --error-projection (projection.go)
 	spec       string         // --spec (spec.go)
+	html       htmlFlags      // -o (checkhtml.go)
 }
 
 func runCheck(ctx context.Context, args []string, s *streams) int {
@@ -73,7 +74,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.StringVar(&cf.threads, "threads", "", "run these procedures as the threads, e.g. f,g,g (two copies of g); for a program without thread statements")
 	fs.Var(&cf.bound, "bound", "ask for a bounded answer: cs:K (at most K context switches) or rounds:K; an engine that cannot bound its search answers UNKNOWN")
 	engFlags := defineEngineFlags(fs)
-	fs.StringVar(&cf.format, "format", cf.format, "output: text or json")
+	fs.StringVar(&cf.format, "format", cf.format, "output: text, json, or html (one self-contained page: source, verdict, trace stepper, control-flow graphs)")
 	fs.StringVar(&cf.style, "trace-style", cf.style, "trace order: forward, or bebop (reverse, indented, as the Bebop paper)")
 	fs.StringVar(&cf.trace, "trace", cf.trace, "trace detail: full (every step with its state), changes (only the values a step changed), or none (only the error line)")
 	fs.StringVar(&cf.traceFile, "trace-file", "", "write the trace to this file instead of standard output")
@@ -87,6 +88,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.BoolVar(&cf.verbose, "v", false, "print the progress line on stderr even if it is not a terminal")
 	cf.projection.register(fs, checkProjectionDoc)
 	fs.StringVar(&cf.spec, "spec", "", specDoc)
+	cf.html.register(fs)
 	c.tail = func() string { return "\nEngines:\n" + engineList() }
 
 	jsonOut := wantsJSON(args)
@@ -134,8 +136,8 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if !ok {
 		return checkUsageError(c, s, jsonOut, "unknown trace style %q (want forward or bebop)", cf.style)
 	}
-	if cf.format != "text" && cf.format != "json" {
-		return checkUsageError(c, s, jsonOut, "unknown format %q (want text or json)", cf.format)
+	if cf.format != "text" && cf.format != "json" && cf.format != "html" {
+		return checkUsageError(c, s, jsonOut, "unknown format %q (want text, json or html)", cf.format)
 	}
 	traceMode, ok := result.ParseMode(cf.trace)
 	if !ok {
@@ -153,7 +155,13 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	// A flag the user set is never silently ignored.
 	set := setFlags(fs)
 	traceFlags := []string{"trace-file", "trace-style", "trace-numbers", "trace-choices", "trace-indent"}
+	if msg := htmlUsage(cf, set, len(files)); msg != "" {
+		return checkUsageError(c, s, jsonOut, "%s", msg)
+	}
 	for _, f := range traceFlags {
+		if cf.format == "html" {
+			break // htmlUsage checked them
+		}
 		if set[f] && traceMode == result.None {
 			return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --%s would have no effect", f)
 		}
@@ -399,7 +407,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	prog.stop()
 	cf.projection.runProjection(ctx, s.stdout, s.stderr, l.name, p, cf.maxNodes)
 
-	out := &outcome{path: l.name, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note, spec: specDesc}
+	out := &outcome{path: l.name, src: l.src, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note, spec: specDesc}
 	if err := r.report(out); err != nil {
 		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 		return exitUsage
@@ -521,6 +529,7 @@ func (r *checkRun) inputErrors(name string, errs syntax.ErrorList) {
 // outcome is everything reported about one checked file.
 type outcome struct {
 	path  string
+	src   []byte      // the source text (nil if the run ended before it was read)
 	prog  *ir.Program // nil if the run ended before the program was read
 	res   *result.Result
 	total time.Duration
@@ -533,6 +542,9 @@ type outcome struct {
 
 // report writes the outcome of one file as text or JSON.
 func (r *checkRun) report(o *outcome) error {
+	if r.cf.format == "html" {
+		return r.writeHTML(o)
+	}
 	if r.cf.format == "json" {
 		target := ""
 		if o.prog != nil {
