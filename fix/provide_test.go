@@ -2,6 +2,8 @@ package fix
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,4 +179,64 @@ func TestProvideReplaces(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "q.mu:1:18") {
 		t.Errorf("mu relation without a body: %v", err)
 	}
+}
+
+// TestOnDone checks that OnDone runs once a relation is final, before the
+// relations that use it, and that its error stops Solve.
+func TestOnDone(t *testing.T) {
+	src := `enum N {0..3};
+mu bool A(N x) (x = 0 | exists N y. (A(y) & ((y = 0 & x = 1) | (y = 1 & x = 2))));
+mu bool B(N x) (A(x) | exists N y. (B(y) & y = 2 & x = 3));
+(exists N x. B(x) & x = 3)
+`
+	f, err := ParseFile("ondone.mu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	for _, c := range []struct {
+		stopAt string
+		want   []string
+	}{
+		{"", []string{"A", "B"}},
+		{"A", []string{"A"}},
+	} {
+		sv, err := NewSolver(f, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seen []string
+		for _, name := range []string{"A", "B"} {
+			name := name
+			if err := sv.OnDone(name, func() error {
+				seen = append(seen, name)
+				if sv.Value(name) == bdd.Invalid {
+					t.Errorf("%s: no value in OnDone", name)
+				}
+				if name == c.stopAt {
+					return stop
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ans, err := sv.Solve(context.Background())
+		if c.stopAt != "" {
+			if !errors.Is(err, stop) {
+				t.Errorf("stop at %s: Solve returned %v, want the callback's error", c.stopAt, err)
+			}
+		} else if err != nil || !ans.Value {
+			t.Errorf("Solve: %v, %v; want true", ans, err)
+		}
+		if !slices.Equal(seen, c.want) {
+			t.Errorf("stop at %q: callbacks %v, want %v", c.stopAt, seen, c.want)
+		}
+		sv.Release()
+	}
+	sv, _ := NewSolver(f, Options{})
+	if err := sv.OnDone("C", func() error { return nil }); err == nil {
+		t.Errorf("OnDone of an unknown relation: no error")
+	}
+	sv.Release()
 }

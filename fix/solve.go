@@ -123,9 +123,10 @@ type solver struct {
 	memo    map[*definition]*memoEntry
 	closure map[*definition]map[*definition]bool
 
-	provided map[*definition]*bdd.Root   // values given by Solver.Provide
-	tracked  map[*definition]bool        // Solver.Track
-	layers   map[*definition][]*bdd.Root // the tuples each round added
+	provided map[*definition]*bdd.Root    // values given by Solver.Provide
+	tracked  map[*definition]bool         // Solver.Track
+	layers   map[*definition][]*bdd.Root  // the tuples each round added
+	done     map[*definition]func() error // Solver.OnDone
 }
 
 // layout allocates the BDD variables: definition after definition, the
@@ -249,6 +250,9 @@ func (s *solver) run(ans *Answer) error {
 	}
 	for c := 0; c <= maxComp; c++ {
 		if err := s.component(c, byComp[c], ans); err != nil {
+			return err
+		}
+		if err := s.afterComponent(byComp[c]); err != nil {
 			return err
 		}
 	}

@@ -18,8 +18,8 @@ type emitFlags struct {
 }
 
 func (ef *emitFlags) register(c *command) {
-	c.fs.StringVar(&ef.model, "emit", "", "instead of evaluating FILE.mu, write the model of the Boolean program FILE.bp for algorithm `ALG`: summary, ef, efopt or a formula file (sequential programs), or conc (conc-fix's context-bounded reachability, with --bound cs:K)")
-	c.fs.Var(&ef.bound, "bound", "with --emit conc: the context-switch bound, cs:K (default cs:2)")
+	c.fs.StringVar(&ef.model, "emit", "", "instead of evaluating FILE.mu, write the model of the Boolean program FILE.bp for algorithm `ALG`: summary, ef, efopt or a formula file (sequential programs), or conc (conc-fix's context-bounded reachability, with --bound cs:K or rounds:K)")
+	c.fs.Var(&ef.bound, "bound", "with --emit conc: the bound, cs:K or rounds:K (default cs:2)")
 	c.fs.StringVar(&ef.target, "target", "", "with --emit: the error label (default SLIC_ERROR); failing assertions are always errors")
 	c.fs.StringVar(&ef.target, "l", "", "shorthand for --target")
 }
@@ -31,15 +31,13 @@ func runEmit(ef *emitFlags, lf *loadFlags, c *command, file string, s *streams) 
 	switch b.Kind {
 	case result.Unbounded:
 		b = result.Bound{Kind: result.ContextSwitches, K: 2}
-	case result.Rounds:
-		return c.usageError(s, "--emit conc needs a context-switch bound (cs:K), not %s", b)
 	}
 	l, prog, ok := loadProgram(context.Background(), file, lf, ef.target, s)
 	if !ok {
 		return exitInput
 	}
 	w := bufio.NewWriter(s.stdout)
-	if err := concfix.WriteModel(w, prog, b.K); err != nil {
+	if err := concfix.WriteModel(w, prog, b); err != nil {
 		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: "--emit conc: " + err.Error()}})
 		return exitInput
 	}

@@ -5,41 +5,48 @@
 //
 // # The formula
 //
-// Reach(u, v, ecs, cs, g1..gk, t0..tk) holds when a run with cs context
-// switches, the i-th at globals g_i, context i run by thread t_i, brings
-// thread t_cs to state v (a State of engine/fixpoint's encoding: program
-// counter, globals, the executing procedure's locals), in a procedure
-// entered at state u after ecs switches. Its clauses: the start of thread
-// t_0 with the globals init leaves (init's own summaries, InitReach, run
-// first); internal steps; calls; returns (the caller's tuple may have
-// fewer switches); the first switch to a thread (its entry, with the
-// globals of the state left, g_cs); a switch back to a thread (its locals
-// from its last context, whose end had the globals of the switch that
-// ended it; the paper leaves that last condition implicit). Getafix's
-// `atomic` global forbids a switch while it is T. An error is reachable
-// within k switches iff Reach holds with a target state; ErrorAt(cs) tells
-// the smallest cs.
+// The paper's Reach(u, v, ecs, cs, g1..gk, t0..tk) holds when a run with
+// cs context switches, the i-th at globals g_i, context i run by thread
+// t_i, brings thread t_cs to state v (a State of engine/fixpoint's
+// encoding: program counter, globals, the executing procedure's locals),
+// in a procedure entered at state u after ecs switches. A tuple with cs
+// switches follows only from tuples with at most cs, so the formula is
+// written as strata: one mu relation Reach<c>(u, v, ecs, g1..gc, t0..tc)
+// per number of switches c, each over only the copies of the globals and
+// threads its runs use, each solved once after the lower ones. Its
+// clauses: the start of thread t_0 with the globals init leaves (init's
+// own summaries, InitReach, run first); internal steps; calls; returns
+// (the caller's tuple may be of a lower stratum); the first switch to a
+// thread (its entry, with the globals g_c that some thread ended context
+// c-1 with, Left<c>); a switch back to a thread (its locals from its last
+// context, whose end had the globals of the switch that ended it; the
+// paper leaves that last condition implicit). Getafix's `atomic` global
+// forbids a switch while it is T.
 //
-// The formula uses k copies of the globals and k+1 thread numbers; the
-// program relations (ProgramInt, IntoCall, Return, Exit, Target) are built
-// as BDDs by engine/fixpoint and provided to the solver. WriteModel writes
-// the whole model as a file that `boolprog mucke` evaluates on its own.
+// The engine watches the strata as the solver finishes them
+// (fix.Solver.OnDone): the first stratum that holds an error tuple is the
+// smallest bound, and the solver stops there, so a bound of 6 costs
+// nothing beyond the first error. A rounds bound (r round-robin rounds
+// over n threads) is the strata up to r·n-1 switches with the schedules
+// that return to a smaller thread at most r-1 times (Desc<c>,
+// InRounds<c>); the error with the fewest rounds is kept. When the time
+// runs out, the answer is Unknown and says which strata were solved.
+// WriteModel writes the whole model (with ErrorAt and the query) as a
+// file that `boolprog mucke` evaluates on its own.
 //
 // # Scope
 //
 // Programs in the Getafix convention (init, then the fixed threads main,
-// thread1, …), with recursion; no start_thread, ASYNC_, end_thread or
-// atomic_begin/end. Queries with a context-switch bound only (rounds and
-// unbounded queries are refused).
+// thread1, …) and programs whose threads are named on the command line
+// (conc.WithThreads), with recursion; no start_thread, ASYNC_, end_thread
+// or atomic_begin/end (such programs get an Unknown answer that names the
+// construct). Bounded queries only (cs:K or rounds:K).
 //
 // # Traces
 //
-// The fixed point gives the smallest bound at which the error appears; the
-// trace is then found by the explicit interleaving oracle (package
-// engine/explicit) at that bound, and interp.Replay judges it as any other.
-// If that search runs out of its budget or time, the answer stays FAILED
-// (the fixed point established the error) with the trace cut and the
-// reason.
+// Traces come from the rounds of the strata themselves (fix.Solver.Track
+// and Layers), never from another engine: see trace.go. interp.Replay
+// judges them as any other.
 package concfix
 
 import (
@@ -53,7 +60,6 @@ import (
 
 	"boolprog/bdd"
 	"boolprog/engine"
-	"boolprog/engine/explicit"
 	"boolprog/engine/fixpoint"
 	"boolprog/fix"
 	"boolprog/ir"
@@ -63,35 +69,18 @@ import (
 // Name is the engine's name.
 const Name = "conc-fix"
 
-// Options are the engine's limits.
-type Options struct {
-	// TraceStates is the state budget of the explicit search that builds
-	// the trace (0: the explicit engine's default).
-	TraceStates int
-}
-
 // Engine is the conc-fix engine.
-type Engine struct{ opts Options }
+type Engine struct{}
 
-// New returns the engine with the default options.
+// New returns the engine.
 func New() *Engine { return &Engine{} }
-
-// NewWithOptions returns the engine with the given options.
-func NewWithOptions(o Options) (*Engine, error) {
-	if o.TraceStates < 0 {
-		return nil, fmt.Errorf("trace-states %d: must be positive", o.TraceStates)
-	}
-	return &Engine{opts: o}, nil
-}
 
 func init() {
 	engine.Register(engine.Info{
 		Names: []string{Name},
-		Doc:   "Getafix's context-bounded reachability (§5.1) as a fixed-point formula, solved by package fix (Getafix-convention programs, --bound cs:K)",
+		Doc:   "Getafix's context-bounded reachability (§5.1) as a fixed-point formula stratified by context switches, solved by package fix (Getafix-convention programs and --threads; --bound cs:K or rounds:K)",
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
-			var o Options
-			fs.IntVar(&o.TraceStates, "trace-states", 0, "state budget of the explicit search that builds the trace at the bound found (0: the explicit engine's default)")
-			return func() (engine.Engine, error) { return NewWithOptions(o) }
+			return func() (engine.Engine, error) { return New(), nil }
 		},
 		NodeLimited: true,
 	})
@@ -106,38 +95,58 @@ var (
 )
 
 // Supports accepts Getafix-convention programs (see the package doc) and
-// context-switch bounds.
+// bounded queries (context switches or rounds).
 func (*Engine) Supports(p *ir.Program, q engine.Query) error {
 	if why := supported(p); why != "" {
 		return errors.New(why)
 	}
-	if q.Bound.Kind != result.ContextSwitches {
-		return fmt.Errorf("conc-fix needs a context-switch bound (--bound cs:K), not %s", q.Bound)
+	switch q.Bound.Kind {
+	case result.ContextSwitches, result.Rounds:
+		return nil
 	}
-	return nil
+	return fmt.Errorf("conc-fix needs a bound (--bound cs:K or rounds:K): it decides bounded reachability only")
 }
 
-// WriteModel writes the model of p at k context switches: the types and
-// program relations as formulas, then the algorithm, for `boolprog mucke`.
-// Its query is true iff an error is reachable within k switches.
-func WriteModel(w io.Writer, p *ir.Program, k int) error {
+// modelOf returns the model of p for bound b.
+func modelOf(p *ir.Program, b result.Bound) *model {
+	if b.Kind == result.Rounds {
+		return newModel(p, 0, b.K)
+	}
+	return newModel(p, b.K, 0)
+}
+
+// WriteModel writes the model of p at bound b (context switches or
+// rounds): the types and program relations as formulas, then the
+// algorithm, for `boolprog mucke`. Its query is true iff an error is
+// reachable within the bound.
+func WriteModel(w io.Writer, p *ir.Program, b result.Bound) error {
 	if why := supported(p); why != "" {
 		return errors.New(why)
 	}
-	m := newModel(p, k)
+	if b.Kind != result.ContextSwitches && b.Kind != result.Rounds {
+		return fmt.Errorf("conc-fix needs a bound (cs:K or rounds:K), not %s", b)
+	}
+	m := modelOf(p, b)
 	var alg bytes.Buffer
-	m.write(&alg)
+	m.write(&alg, true)
 	return fixpoint.WriteModel(w, m.enc, alg.String())
 }
 
-// Check decides whether an error is reachable within q's bound.
+// errFound stops the solver at the first stratum that settles the answer.
+var errFound = errors.New("conc-fix: error found")
+
+// Check decides whether an error is reachable within q's bound. The
+// strata (runs with 0, 1, 2, ... context switches) are solved in order
+// and the first that reaches an error stops the solver: its number is
+// the smallest bound. For a rounds bound the strata up to rounds·n-1
+// switches may be needed; the error with the fewest rounds is kept.
 func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
 	if err := e.Supports(p, q); err != nil {
 		return result.NewUnknown(Name, err.Error()), nil
 	}
-	m := newModel(p, q.Bound.K)
+	m := modelOf(p, q.Bound)
 	var alg bytes.Buffer
-	m.write(&alg)
+	m.write(&alg, false)
 	var src bytes.Buffer
 	if err := fixpoint.WritePrelude(&src, m.enc, alg.String()); err != nil {
 		return nil, err
@@ -155,85 +164,56 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	defer sv.Release()
 	res := &result.Result{Verdict: result.Safe, Engine: Name}
 	if err := provide(sv, m.enc); err != nil {
-		return stopped(ctx, q, res, err)
+		return stopped(ctx, q, res, err, -1)
 	}
 	res.Stats.Set("time_build_ns", int64(time.Since(start)))
+	st := &strata{sv: sv, m: m, rels: fixpoint.NewRelations(sv.Manager(), m.enc), done: -1, found: -1, report: q.Progress}
+	if err := st.watch(q.Bound.Kind); err != nil {
+		return nil, err
+	}
 	q.Report(result.PhaseReach, "")
 	t0 := time.Now()
-	ans, err := sv.Solve(ctx)
+	_, err = sv.Solve(ctx)
 	res.Stats.Set("time_solve_ns", int64(time.Since(t0)))
 	res.Stats.AddPhase(result.PhaseReach, time.Since(start))
-	st := sv.Manager().Stats()
-	res.Stats.Set("peak_bdd_nodes", int64(st.PeakNodes))
-	res.Stats.Set("bdd_vars", int64(st.Vars))
-	if err != nil {
-		return stopped(ctx, q, res, err)
+	ms := sv.Manager().Stats()
+	res.Stats.Set("peak_bdd_nodes", int64(ms.PeakNodes))
+	res.Stats.Set("bdd_vars", int64(ms.Vars))
+	res.Stats.Set("strata", int64(st.done+1))
+	if err != nil && !errors.Is(err, errFound) {
+		return stopped(ctx, q, res, err, st.done)
 	}
-	for _, rs := range ans.Relations {
-		if rs.Name == "Reach" {
-			res.Stats.Set("rounds", int64(rs.Iterations))
-		}
+	if st.err != nil {
+		return nil, st.err
 	}
-	if !ans.Value {
+	if st.found < 0 && !st.inInit {
 		return res, nil
 	}
-	k, err := smallest(sv, m.k)
-	if err != nil {
-		return nil, err
-	}
 	res.Verdict = result.Unsafe
-	res.Bound = result.Bound{Kind: result.ContextSwitches, K: k}
-
-	// The trace: the explicit oracle at the bound found.
+	res.Bound = st.bound(q.Bound.Kind)
 	t1 := time.Now()
-	q.Report(result.PhaseTrace, fmt.Sprintf("the error appears at %d context switches; an explicit search for its trace", k))
-	ex, err := explicit.NewWithOptions(explicit.Options{MaxStates: e.opts.TraceStates})
+	q.Report(result.PhaseTrace, fmt.Sprintf("the error appears at %s; the trace from the strata", res.Bound))
+	tr, err := newTracer(ctx, st).run()
+	res.Stats.AddPhase(result.PhaseTrace, time.Since(t1))
 	if err != nil {
+		if ctx.Err() != nil || errors.Is(err, bdd.ErrNodeLimit) {
+			u, err2 := stopped(ctx, q, res, err, -1)
+			if u != nil {
+				u.Verdict, u.Bound, u.TraceCut = result.Unsafe, res.Bound, true
+				u.Reason = "the trace was cut: " + u.Reason
+			}
+			return u, err2
+		}
 		return nil, err
 	}
-	tr := engine.Run(ctx, ex, p, engine.Query{Bound: res.Bound, Progress: q.Progress})
-	res.Stats.AddPhase(result.PhaseTrace, time.Since(t1))
-	switch tr.Verdict {
-	case result.Unsafe:
-		if tr.Bound != res.Bound {
-			return nil, fmt.Errorf("conc-fix: the fixed point finds the error at %s, the explicit search at %s", res.Bound, tr.Bound)
-		}
-		res.Trace = tr.Trace
-		res.TraceCut = tr.TraceCut
-		res.Reason = tr.Reason
-		res.Stats.Set("trace_configurations", tr.Stats.States)
-	case result.Safe:
-		return nil, fmt.Errorf("conc-fix: the fixed point finds the error at %s, but the explicit search finds none", res.Bound)
-	default:
-		res.TraceCut = true
-		res.Reason = "the explicit search for the trace did not finish: " + tr.Reason
-	}
+	res.Trace = tr
+	res.Stats.Set("trace_steps", int64(len(tr.Steps)))
 	return res, nil
-}
-
-// smallest returns the smallest cs at which ErrorAt holds.
-func smallest(sv *fix.Solver, k int) (int, error) {
-	val := sv.Value("ErrorAt")
-	bits, err := sv.Bits("ErrorAt", "cs")
-	if err != nil {
-		return 0, err
-	}
-	m := sv.Manager()
-	for i := 0; i <= k; i++ {
-		vals := make([]bool, len(bits))
-		for b := range bits {
-			vals[b] = i>>(len(bits)-1-b)&1 == 1
-		}
-		if m.And(val, m.Assignment(bits, vals)) != bdd.False {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("conc-fix: the query holds but ErrorAt is empty")
 }
 
 // stopped turns a solver error into an Unknown verdict with the reason, or
 // returns it as an internal error.
-func stopped(ctx context.Context, q engine.Query, res *result.Result, err error) (*result.Result, error) {
+func stopped(ctx context.Context, q engine.Query, res *result.Result, err error, done int) (*result.Result, error) {
 	var reason string
 	switch {
 	case ctx.Err() != nil:
@@ -247,6 +227,9 @@ func stopped(ctx context.Context, q engine.Query, res *result.Result, err error)
 		reason = err.Error()
 	default:
 		return nil, err
+	}
+	if done >= 0 {
+		reason += fmt.Sprintf(" (no error with up to %d context switches: strata 0..%d solved)", done, done)
 	}
 	r := result.NewUnknown(Name, reason)
 	r.Stats = res.Stats

@@ -19,6 +19,9 @@ type model struct {
 	atomic int
 	// init is init's index if it has a body, else -1.
 	init int
+	// rounds, if positive, bounds the runs to that many round-robin
+	// rounds over the threads (k is then the most switches they allow).
+	rounds int
 }
 
 // supported reports why p cannot be checked by conc-fix, or "" if it can:
@@ -53,8 +56,14 @@ func supported(p *ir.Program) string {
 	return ""
 }
 
-func newModel(p *ir.Program, k int) *model {
-	m := &model{p: p, enc: fixpoint.NewEncoding(p), k: k, n: len(p.Threads), atomic: -1, init: -1}
+// newModel returns the model of p for at most k context switches, or, if
+// rounds > 0, for that many round-robin rounds (k is then ignored).
+func newModel(p *ir.Program, k, rounds int) *model {
+	n := len(p.Threads)
+	if rounds > 0 {
+		k = rounds*n - 1
+	}
+	m := &model{p: p, enc: fixpoint.NewEncoding(p), k: k, n: n, atomic: -1, init: -1, rounds: rounds}
 	for i, g := range p.Globals {
 		if g == "atomic" {
 			m.atomic = i
@@ -126,49 +135,76 @@ func (m *model) at(u string, proc int) string {
 	return "(" + strings.Join(fs, " & ") + ")"
 }
 
-func (m *model) gs() string {
+// reachName is the name of the relation of stratum c: the tuples with c
+// context switches.
+func reachName(c int) string { return fmt.Sprintf("Reach%d", c) }
+
+// names returns prefix1..prefixN (from lo).
+func names(prefix string, lo, hi int) []string {
 	var out []string
-	for i := 1; i <= m.k; i++ {
-		out = append(out, fmt.Sprintf("g%d", i))
+	for i := lo; i <= hi; i++ {
+		out = append(out, fmt.Sprintf("%s%d", prefix, i))
 	}
-	return strings.Join(out, ", ")
+	return out
 }
 
-func (m *model) ts() string {
-	var out []string
-	for i := 0; i <= m.k; i++ {
-		out = append(out, fmt.Sprintf("t%d", i))
-	}
-	return strings.Join(out, ", ")
-}
-
-// args is the Glob and Tid arguments every application of Reach repeats.
-func (m *model) args() string {
-	if m.k == 0 {
-		return m.ts()
-	}
-	return m.gs() + ", " + m.ts()
+// args is the Glob and Tid arguments of stratum c: g1..gc, t0..tc.
+func args(c int) string {
+	return strings.Join(append(names("g", 1, c), names("t", 0, c)...), ", ")
 }
 
 // params declares them.
-func (m *model) params() string {
+func params(c int) string {
 	var out []string
-	for i := 1; i <= m.k; i++ {
-		out = append(out, fmt.Sprintf("Glob g%d", i))
+	for _, g := range names("g", 1, c) {
+		out = append(out, "Glob "+g)
 	}
-	for i := 0; i <= m.k; i++ {
-		out = append(out, fmt.Sprintf("Tid t%d", i))
+	for _, t := range names("t", 0, c) {
+		out = append(out, "Tid "+t)
 	}
 	return strings.Join(out, ", ")
 }
 
-// write writes the algorithm: the types of its own, the relations of the
-// thread structure, init's reachability, Reach (the Getafix paper's §5.1)
-// and the query.
-func (m *model) write(w io.Writer) {
+// tparams declares t0..tc.
+func tparams(c int) string {
+	var out []string
+	for _, t := range names("t", 0, c) {
+		out = append(out, "Tid "+t)
+	}
+	return strings.Join(out, ", ")
+}
+
+// first is the condition that context c is the first of its thread.
+func first(c int) string {
+	out := []string{"true"}
+	for r := 0; r < c; r++ {
+		out = append(out, fmt.Sprintf("t%d != t%d", r, c))
+	}
+	return "(" + strings.Join(out, " & ") + ")"
+}
+
+// consecutive is the condition that context a is the last one of context
+// b's thread before b.
+func consecutive(a, b int) string {
+	out := []string{fmt.Sprintf("t%d = t%d", a, b)}
+	for i := a + 1; i < b; i++ {
+		out = append(out, fmt.Sprintf("t%d != t%d", i, b))
+	}
+	return "(" + strings.Join(out, " & ") + ")"
+}
+
+// write writes the algorithm: the types of its own, the thread entries,
+// init's reachability, the strata Reach0..Reachk (the Getafix paper's
+// §5.1 Reach, one relation per number of context switches) and, if
+// query, ErrorAt and the query.
+func (m *model) write(w io.Writer, query bool) {
 	k, n := m.k, m.n
 	pf := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
-	pf("// Context-bounded reachability (Getafix paper, section 5.1) for %d threads\n// and at most %d context switches, written by boolprog's conc-fix.\n\n", n, k)
+	pf("// Context-bounded reachability (Getafix paper, section 5.1) for %d threads\n// and at most %d context switches", n, k)
+	if m.rounds > 0 {
+		pf(" in %d round-robin rounds", m.rounds)
+	}
+	pf(", written by boolprog's conc-fix.\n\n")
 	pf("enum CS {0..%d};\n", max(k, 1))
 	pf("enum Tid {0..%d};\n", max(n-1, 1))
 	pf("class Glob {\n")
@@ -186,64 +222,6 @@ func (m *model) write(w io.Writer) {
 	}
 	pf(");\n\n")
 
-	// The order of consecutive bounds, and the schedule's relations.
-	pf("bool CSLe(CS a, CS b) (false")
-	for i := 0; i <= k; i++ {
-		for j := i; j <= k; j++ {
-			pf(" | (a = %d & b = %d)", i, j)
-		}
-	}
-	pf(");\n")
-	pf("bool CSSucc(CS a, CS b) (false")
-	for i := 0; i < k; i++ {
-		pf(" | (a = %d & b = %d)", i, i+1)
-	}
-	pf(");\n\n")
-
-	pf("// First(cs, t): context cs is the first of its thread.\nbool First(CS cs, %s) (false", m.params())
-	for i := 1; i <= k; i++ {
-		pf("\n  | (cs = %d", i)
-		for r := 0; r < i; r++ {
-			pf(" & t%d != t%d", r, i)
-		}
-		pf(")")
-	}
-	pf(");\n\n")
-
-	pf("// Consecutive(a, b, t): context a is the last one of b's thread before b.\nbool Consecutive(CS a, CS b, %s) (false", m.params())
-	for a := 0; a <= k; a++ {
-		for b := a + 1; b <= k; b++ {
-			pf("\n  | (a = %d & b = %d & t%d = t%d", a, b, a, b)
-			for i := a + 1; i < b; i++ {
-				pf(" & t%d != t%d", i, b)
-			}
-			pf(")")
-		}
-	}
-	pf(");\n\n")
-
-	pf("// EntryOf(cs, t, u): u is the start of the thread of context cs.\nbool EntryOf(CS cs, %s, State u) (false", m.params())
-	for i := 0; i <= k; i++ {
-		pf("\n  | (cs = %d & ThreadEntry(t%d, u))", i, i)
-	}
-	pf(");\n\n")
-
-	pf("// SwitchAt(cs, y, v, g): context cs starts with the globals g_cs, those\n// of y (the state left) and v (the state entered).\nbool SwitchAt(CS cs, State y, State v, %s) (false", m.params())
-	for i := 1; i <= k; i++ {
-		pf("\n  | (cs = %d & %s & %s", i, m.eqGlob("y", fmt.Sprintf("g%d", i)), m.eqGlob("v", fmt.Sprintf("g%d", i)))
-		if m.atomic >= 0 {
-			pf(" & g%d.%s = 0", i, m.globals()[m.atomic])
-		}
-		pf(")")
-	}
-	pf(");\n\n")
-
-	pf("// LeftAt(a, w, g): w has the globals of the switch that ends context a.\nbool LeftAt(CS a, State w, %s) (false", m.params())
-	for i := 0; i < k; i++ {
-		pf("\n  | (a = %d & %s)", i, m.eqGlob("w", fmt.Sprintf("g%d", i+1)))
-	}
-	pf(");\n\n")
-
 	if m.init >= 0 {
 		pf("// InitReach: summaries of init, which runs alone before the threads.\n")
 		pf("mu bool InitReach(State u, State v) u ~+ v (\n")
@@ -257,25 +235,80 @@ func (m *model) write(w io.Writer) {
 		pf("bool Started(State u) (true);\n\n")
 	}
 
-	order := m.order()
-	a := m.args()
-	pf("// Reach(u, v, ecs, cs, g, t): a run with cs context switches, the i-th at\n// globals g_i, context i run by thread t_i, brings thread t_cs to v, in a\n// procedure entered at u after ecs switches.\n")
-	pf("mu bool Reach(State u, State v, CS ecs, CS cs, %s)\n  %s\n(\n", m.params(), order)
-	pf("    (cs = 0 & ecs = 0 & EntryOf(cs, %s, u) & Started(u) & u = v)\n", a)
-	pf("  | (exists State x. (Reach(u, x, ecs, cs, %s) & ProgramInt(x, v)))\n", a)
-	pf("  | (exists State x, State y, CS e2. (Reach(x, y, e2, cs, %s) & IntoCall(y, u) & ecs = cs & u = v))\n", a)
-	pf("  | (exists State x, State y, State z, CS c2. (Reach(u, x, ecs, c2, %s) & IntoCall(x, y) & Reach(y, z, c2, cs, %s) & Exit(z) & Return(x, z, v) & CSLe(c2, cs)))\n", a, a)
-	if k > 0 {
-		pf("  | (exists State x, State y, CS e2, CS c2. (Reach(x, y, e2, c2, %s) & CSSucc(c2, cs) & SwitchAt(cs, y, v, %s))\n", a, a)
-		pf("       & First(cs, %s) & EntryOf(cs, %s, v) & u = v & ecs = cs)\n", a, a)
-		pf("  | ((exists State x, State y, CS e2, CS c2. (Reach(x, y, e2, c2, %s) & CSSucc(c2, cs) & SwitchAt(cs, y, v, %s)))\n", a, a)
-		pf("       & !First(cs, %s)\n", a)
-		pf("       & (exists State w, CS c3. (Reach(u, w, ecs, c3, %s) & Consecutive(c3, cs, %s) & LeftAt(c3, w, %s) & %s)))\n", a, a, a, eqFields("v", "w", m.nonGlobals()))
+	if m.rounds > 0 {
+		// Desc<c>(d, t0..tc): the schedule t0..tc goes back to a smaller
+		// thread d times (each such switch starts a new round).
+		pf("// Rounds: Desc<c>(d, t) says the schedule t0..tc returns to a smaller thread\n// number d times; a run of r rounds has at most r-1 such returns.\n")
+		pf("bool Less(Tid a, Tid b) (false")
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				pf(" | (a = %d & b = %d)", a, b)
+			}
+		}
+		pf(");\n")
+		pf("bool Succ(CS a, CS b) (false")
+		for i := 0; i < max(k, 1); i++ {
+			pf(" | (a = %d & b = %d)", i, i+1)
+		}
+		pf(");\n")
+		pf("bool Desc0(CS d, Tid t0) (d = 0);\n")
+		for c := 1; c <= k; c++ {
+			pf("bool Desc%d(CS d, %s) (exists CS d2. (Desc%d(d2, %s) & ((Less(t%d, t%d) & Succ(d2, d)) | (!Less(t%d, t%d) & d = d2))));\n",
+				c, tparams(c), c-1, strings.Join(names("t", 0, c-1), ", "), c, c-1, c, c-1)
+		}
+		for c := 1; c <= k; c++ {
+			pf("bool InRounds%d(%s) (false", c, tparams(c))
+			for d := 0; d < m.rounds && d <= c; d++ {
+				pf(" | Desc%d(%d, %s)", c, d, strings.Join(names("t", 0, c), ", "))
+			}
+			pf(");\n")
+		}
+		pf("\n")
 	}
-	pf(");\n\n")
 
+	// The strata.
+	pf("// Reach<c>(u, v, ecs, g1..gc, t0..tc): a run with c context switches, the\n// i-th at globals g_i, context i run by thread t_i, brings thread t_c to v,\n// in a procedure entered at u after ecs switches. The strata depend only on\n// lower ones: each is solved once, in order.\n")
+	for c := 0; c <= k; c++ {
+		a := args(c)
+		if c >= 1 {
+			// Left<c>: some thread ends context c-1 with the globals g_c.
+			pf("bool Left%d(%s) (exists State x, State y, CS e2. (%s(x, y, e2, %s) & %s))", c, params(c), reachName(c-1), args(c-1), m.eqGlob("y", fmt.Sprintf("g%d", c)))
+			if m.atomic >= 0 {
+				pf(" & g%d.%s = 0", c, m.globals()[m.atomic])
+			}
+			if m.rounds > 0 {
+				pf(" & InRounds%d(%s)", c, strings.Join(names("t", 0, c), ", "))
+			}
+			pf(";\n")
+		}
+		pf("mu bool %s(State u, State v, CS ecs, %s)\n  %s\n(\n    false\n", reachName(c), params(c), m.order(c))
+		if c == 0 {
+			pf("  | (ecs = 0 & ThreadEntry(t0, u) & Started(u) & u = v)\n")
+		}
+		r := reachName(c)
+		pf("  | (exists State x. (%s(u, x, ecs, %s) & ProgramInt(x, v)))\n", r, a)
+		pf("  | (ecs = %d & u = v & (exists State x, State y, CS e2. (%s(x, y, e2, %s) & IntoCall(y, u))))\n", c, r, a)
+		for c2 := 0; c2 <= c; c2++ {
+			pf("  | (exists State x, State y, State z. (%s(u, x, ecs, %s) & IntoCall(x, y) & %s(y, z, %d, %s) & Exit(z) & Return(x, z, v)))\n", reachName(c2), args(c2), r, c2, a)
+		}
+		if c >= 1 {
+			pf("  | (Left%d(%s) & %s & (\n", c, a, m.eqGlob("v", fmt.Sprintf("g%d", c)))
+			pf("        (%s & ThreadEntry(t%d, v) & u = v & ecs = %d)\n", first(c), c, c)
+			for c3 := 0; c3 < c; c3++ {
+				pf("      | (%s & (exists State w. (%s(u, w, ecs, %s) & %s & %s)))\n", consecutive(c3, c), reachName(c3), args(c3), m.eqGlob("w", fmt.Sprintf("g%d", c3+1)), eqFields("v", "w", m.nonGlobals()))
+			}
+			pf("    ))\n")
+		}
+		pf(");\n\n")
+	}
+	if !query {
+		return
+	}
 	pf("// ErrorAt(cs): an error is reached after cs context switches (in init: 0).\n")
-	pf("bool ErrorAt(CS cs) ((exists State u, State v, CS ecs, %s. (Reach(u, v, ecs, cs, %s) & Target(v)))", m.params(), a)
+	pf("bool ErrorAt(CS cs) (false")
+	for c := 0; c <= k; c++ {
+		pf("\n  | (cs = %d & (exists State u, State v, CS ecs, %s. (%s(u, v, ecs, %s) & Target(v))))", c, params(c), reachName(c), args(c))
+	}
 	if m.init >= 0 {
 		pf("\n  | (cs = 0 & (exists State u, State v. (InitReach(u, v) & Target(v))))")
 	}
@@ -291,19 +324,12 @@ func chain(names ...string) []string {
 	return out
 }
 
-// order returns the order constraints of Reach's parameters.
-func (m *model) order() string {
-	var ts, gs []string
-	for i := 0; i <= m.k; i++ {
-		ts = append(ts, fmt.Sprintf("t%d", i))
-	}
-	for i := 1; i <= m.k; i++ {
-		gs = append(gs, fmt.Sprintf("g%d", i))
-	}
-	// The two states on top, interleaved, then the switch counters, the
-	// globals at the switches and the schedule: measured on the Bluetooth
-	// model (1 adder + 1 stopper, 3 switches), 4 times faster than the
-	// schedule on top.
-	names := append(append([]string{"v", "cs", "ecs"}, gs...), ts...)
-	return strings.Join(append(chain(names...), "u ~+ v"), ", ")
+// order returns the order constraints of stratum c's parameters.
+func (m *model) order(c int) string {
+	// The two states on top, interleaved, then the entry's switch count,
+	// the globals at the switches and the schedule: measured on the
+	// Bluetooth model (1 adder + 1 stopper, 3 switches), 4 times faster
+	// than the schedule on top.
+	ns := append(append([]string{"v", "ecs"}, names("g", 1, c)...), names("t", 0, c)...)
+	return strings.Join(append(chain(ns...), "u ~+ v"), ", ")
 }
