@@ -28,8 +28,13 @@
 // to accept it, and the automaton's error is none. Instrument builds the
 // program with the automaton inlined (SLIC's instrumentation: new globals
 // hold the state, each event procedure gets a new entry that updates them
-// and an assertion-failure location for the violations), and MapPath
-// carries a counterexample path of the original program over to it, where
+// and an assertion-failure location for the violations): the product,
+// which `boolprog check --spec` checks with any engine. A trace of the
+// product is an ordinary trace; Explain notes the automaton's state on the
+// instrumentation's steps (and can leave its bits out of the values), and
+// Violation names the violated transition and the call that fired it.
+// MapPath carries a counterexample path of the original program (the
+// observer analysis's, in a composite) over to the product, where
 // explicitval.Concretize turns it into a trace that replays.
 package observer
 

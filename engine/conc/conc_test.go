@@ -23,81 +23,21 @@ var long = flag.Bool("long", false, "also run the slow benchmarks (Threads5, Thr
 
 const bench = "../../../shared/benchmarks"
 
-// TestBenchmarks runs the concurrent satabs-boppo tests (and, with -long,
-// Getafix's fib programs) at fixed bounds: every FAILED one is found (the
-// bound is the smallest, from --deepen runs), every SUCCESSFUL one stays
-// safe, and every trace replays.
-func TestBenchmarks(t *testing.T) {
-	type tc struct {
-		file, target string
-		bound        result.Bound
-		deepen       bool
-		maxThreads   int
-		want         result.Verdict
-		reason       string // of an Unknown
-		slow         bool
-	}
-	rounds := func(k int) result.Bound { return result.Bound{Kind: result.Rounds, K: k} }
-	cases := []tc{
-		{file: "satabs-boppo/Simple4/main.bp", bound: rounds(1), want: result.Safe},
-		{file: "satabs-boppo/Simple4/main.bp", bound: rounds(2), want: result.Unsafe},
-		{file: "satabs-boppo/Threads1/main.bp", bound: rounds(1), want: result.Unsafe},
-		{file: "satabs-boppo/Threads2/main.bp", bound: rounds(2), deepen: true, want: result.Unsafe},
-		{file: "satabs-boppo/Threads3/main.bp", bound: rounds(1), want: result.Unknown, reason: "creates more"},
-		{file: "satabs-boppo/Threads3/main.bp", bound: rounds(1), maxThreads: 3, want: result.Unsafe},
-		{file: "satabs-boppo/Threads6/main.bp", target: "SLIC_ERROR", bound: rounds(1), want: result.Unsafe},
-		{file: "satabs-boppo/Threads8/main.bp", bound: rounds(2), want: result.Unsafe},
-		{file: "satabs-boppo/n-conc/n-conc.bp", target: "SLIC_ERROR", bound: rounds(2), want: result.Unsafe},
-		{file: "satabs-boppo/n-conc2/n-conc2.bp", target: "SLIC_ERROR", bound: rounds(2), want: result.Unsafe},
-		{file: "satabs-boppo/n-peterson/n-peterson.bp", target: "SLIC_ERROR", bound: rounds(2), want: result.Unsafe},
-		{file: "satabs-boppo/p-conc/p-conc.bp", target: "SLIC_ERROR", bound: rounds(2), want: result.Safe},
-		{file: "satabs-boppo/p-conc/p-conc.bp", target: "SLIC_ERROR", bound: result.Bound{Kind: result.ContextSwitches, K: 1}, want: result.Safe},
-		{file: "satabs-boppo/Threads4/main.bp", bound: rounds(1), want: result.Unknown, reason: "creates more", slow: true},
-		{file: "satabs-boppo/Threads5/main.bp", bound: rounds(2), maxThreads: 5, want: result.Unsafe, slow: true},
-		{file: "satabs-boppo/Threads7/main.bp", bound: rounds(1), want: result.Safe, slow: true},
-		{file: "satabs-boppo/p-peterson/p-peterson.bp", target: "SLIC_ERROR", bound: rounds(2), want: result.Safe, slow: true},
-		{file: "getafix/fib_3_safe.bp", bound: rounds(1), want: result.Safe, slow: true},
-		{file: "getafix/fib_3_unsafe.bp", bound: rounds(3), deepen: true, want: result.Unsafe, slow: true},
-	}
-	for _, c := range cases {
-		for _, lazy := range []bool{false, true} {
-			name := strings.TrimSuffix(filepath.Base(filepath.Dir(c.file))+"-"+filepath.Base(c.file), ".bp") + "-" + c.bound.String()
-			if lazy {
-				name += "-lazy"
-			}
-			t.Run(name, func(t *testing.T) {
-				if c.slow && !*long {
-					t.Skip("slow: run with -long")
-				}
-				p := testsuite.LowerFile(t, filepath.Join(bench, c.file), c.target)
-				e := &conceng.Engine{Lazy: lazy, Deepen: c.deepen, MaxThreads: c.maxThreads}
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-				defer cancel()
-				start := time.Now()
-				res := engine.Run(ctx, e, p, engine.Query{Bound: c.bound})
-				t.Logf("%s %s (%s) in %v", res.Verdict, res.Bound, res.Reason, time.Since(start))
-				if res.Verdict != c.want {
-					t.Fatalf("%s (%s), want %s", res.Verdict, res.Reason, c.want)
-				}
-				if c.reason != "" && !strings.Contains(res.Reason, c.reason) {
-					t.Errorf("reason %q, want one saying %q", res.Reason, c.reason)
-				}
-				if res.Verdict == result.Safe && res.Bound != c.bound {
-					t.Errorf("safe up to %s, want %s", res.Bound, c.bound)
-				}
-				if res.Verdict == result.Unsafe {
-					if err := interp.Replay(p, res.Trace); err != nil {
-						t.Fatalf("the trace does not replay: %v", err)
-					}
-					switches := 0
-					for _, s := range res.Trace.Steps {
-						if s.Switch {
-							switches++
-						}
-					}
-					t.Logf("error at %s, %d steps, %d context switches", res.Bound, len(res.Trace.Steps), switches)
-				}
-			})
+// TestThreadLimit: Threads3 starts threads in a loop; at the default
+// thread limit a run within the bound can create more, which the answer
+// says (Unknown), and with 3 threads the error is found. The benchmarks'
+// first-error bounds are checked by TestConcurrentConformance.
+func TestThreadLimit(t *testing.T) {
+	p := testsuite.LowerFile(t, filepath.Join(bench, "satabs-boppo/Threads3/main.bp"), "")
+	rounds1 := engine.Query{Bound: result.Bound{Kind: result.Rounds, K: 1}}
+	for _, lazy := range []bool{false, true} {
+		res := testsuite.Check(t, &conceng.Engine{Lazy: lazy}, p, rounds1)
+		if res.Verdict != result.Unknown || !strings.Contains(res.Reason, "creates more") {
+			t.Errorf("lazy=%v: %s (%s), want unknown saying the run creates more threads", lazy, res.Verdict, res.Reason)
+		}
+		res = testsuite.Check(t, &conceng.Engine{Lazy: lazy, MaxThreads: 3}, p, rounds1)
+		if res.Verdict != result.Unsafe {
+			t.Errorf("lazy=%v, 3 threads: %s (%s), want unsafe", lazy, res.Verdict, res.Reason)
 		}
 	}
 }
@@ -223,4 +163,37 @@ func TestDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%d programs: %d decided answers agree with the oracle out of %d; time eager %v, lazy %v, oracle %v", n, agree, decided, eagerTime, lazyTime, oracleTime)
+}
+
+// TestConcurrentConformance runs the bounded-concurrent conformance suite
+// (testsuite.ConcurrentConformance) on conc-eager and conc-lazy: the
+// concurrent benchmarks at their first-error bounds (the slow ones,
+// Getafix's fib among them, with -long) and random programs against the
+// explicit oracle.
+func TestConcurrentConformance(t *testing.T) {
+	oracle, ok := engine.Lookup("explicit")
+	if !ok {
+		t.Fatal("no explicit engine registered")
+	}
+	for _, lazy := range []bool{false, true} {
+		name := "eager"
+		if lazy {
+			name = "lazy"
+		}
+		t.Run(name, func(t *testing.T) {
+			testsuite.ConcurrentConformance(t, testsuite.ConcurrentConfig{
+				New: func(o testsuite.ConcEngineOptions) engine.Engine {
+					return &conceng.Engine{Lazy: lazy, MaxThreads: o.MaxThreads, Deepen: o.Deepen}
+				},
+				Oracle: func() engine.Engine {
+					e, err := oracle.New()
+					if err != nil {
+						t.Fatal(err)
+					}
+					return e
+				},
+				Long: *long,
+			})
+		})
+	}
 }
