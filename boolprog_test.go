@@ -111,7 +111,9 @@ func TestSameAsCommand(t *testing.T) {
 	}{
 		{golden: "fig1-R.txt", file: "examples/bebop-fig1.bp", opts: boolprog.Options{Target: "R"}}, // -l R
 		{golden: "fig1-R-bebop.txt", file: "examples/bebop-fig1.bp", opts: boolprog.Options{Target: "R"}, // --trace-style bebop -l R
-			trace: &boolprog.TraceOptions{Style: result.Bebop}},
+			trace: &boolprog.TraceOptions{Style: boolprog.StyleBebop}},
+		{golden: "fig1-R-changes.txt", file: "examples/bebop-fig1.bp", opts: boolprog.Options{Target: "R"}, // --trace changes -l R
+			trace: &boolprog.TraceOptions{Mode: boolprog.TraceChanges, Numbered: true, MarkChoices: true}},
 		{golden: "threads1.txt", file: "../shared/benchmarks/satabs-boppo/Threads1/main.bp", shared: true}, // (no flags)
 	}
 	for _, tt := range tests {
