@@ -53,6 +53,8 @@ func TestBatchBadInput(t *testing.T) {
 			stderr: []string{"none.txt: cannot read the task list: no such file or directory"}},
 		{name: "no arguments", args: []string{"batch"}, code: exitUsage, stderr: []string{"no TASKS, DIR or FILE.bp"}},
 		{name: "bad -j", args: []string{"batch", "-j", "0", list}, code: exitUsage, stderr: []string{"-j must be at least 1"}},
+		{name: "reserved check flag", args: []string{"batch", "--check-flags", "--all --format text", list}, code: exitUsage,
+			stderr: []string{"--check-flags: --format is set by the batch"}},
 		{name: "bad engine", args: []string{"batch", "--engine", "nope", list}, code: exitUsage, stderr: []string{`unknown engine "nope"`}},
 		{name: "help", args: []string{"batch", "-h"}, code: exitOK, stdout: []string{"usage: boolprog batch", "-memory"}},
 		{name: "emit with -j", args: []string{"batch", "--emit-benchexec", dir, "-j", "2", list}, code: exitUsage, stderr: []string{"-j, --out and -q would have no effect"}},
