@@ -45,6 +45,7 @@
   if (steps.length === 0) { return; }
 
   var cur = -1;
+  var maxIndent = 16;
   var marked = [];
   function mark(el, cls) { if (el) { el.classList.add(cls); marked.push([el, cls]); } }
   function unmarkAll() {
@@ -60,8 +61,11 @@
   steps.forEach(function (s, i) {
     var li = add(list, "li");
     li.value = i + 1;
+    // Indented by call depth, as the text trace: past maxIndent levels,
+    // "[depth N]" instead.
     var pad = "";
-    for (var k = 0; k < Math.min(s.d || 0, 24); k++) { pad += "  "; }
+    for (var k = 0; k < Math.min(s.d || 0, maxIndent); k++) { pad += "  "; }
+    if ((s.d || 0) > maxIndent) { pad += "[depth " + s.d + "] "; }
     if (multi) { add(li, "span", "th" + (s.s ? " switch" : ""), (s.s ? "⇄ " : "") + "T" + (s.h || 0)); }
     li.appendChild(document.createTextNode(pad + (s.x ? "* " : "") + "line " + s.n + " " + procName(s.p) + ": " + text(s.t)));
     li.addEventListener("click", function () { go(i); });
@@ -74,7 +78,7 @@
     var proc = s.p >= 0 ? s.p : -1;
     s.v.forEach(function (code, k) {
       var tr = add(body, "tr", code & 2 ? "chg" : "");
-      add(tr, "td", "", data.names[code >> 2]);
+      add(tr, "td", "", data.shown[code >> 2]);
       add(tr, "td", "v", String(code & 1));
       add(tr, "td", "scope", k < (s.g || 0) ? "global" : "local of " + procName(proc));
     });
@@ -109,6 +113,9 @@
       var li = add(stack, "li");
       var a = add(li, "a", "", procName(f.p) + " · line " + f.n + (j === i ? "" : "  (call: " + text(f.t) + ")"));
       a.href = "#L" + f.n;
+      a.addEventListener("click", (function (n) {
+        return function (e) { e.preventDefault(); reveal($("source"), $("L" + n)); };
+      })(f.n));
       if (j !== i) { mark($("g" + f.p + "n" + f.l), "stk"); }
     }
     values(s);
