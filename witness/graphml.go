@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -158,11 +159,18 @@ type gelem struct {
 
 // decodeGraphML reads a GraphML witness.
 func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
+	// The offsets where lines start, for positions in time logarithmic
+	// in the size of the file.
+	starts := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
 	posAt := func(off int64) syntax.Pos {
 		o := int(min(off, int64(len(src))))
-		line := 1 + bytes.Count(src[:o], []byte("\n"))
-		col := o - bytes.LastIndexByte(src[:o], '\n')
-		return syntax.Pos{Offset: o, Line: line, Col: col}
+		line, _ := slices.BinarySearch(starts, o+1)
+		return syntax.Pos{Offset: o, Line: line, Col: o - starts[line-1] + 1}
 	}
 	fail := func(pos syntax.Pos, format string, args ...any) (*Witness, *syntax.Error) {
 		return nil, &syntax.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
