@@ -201,6 +201,10 @@ func (b *browser) newPage(ctx context.Context) (*page, error) {
 	if err := b.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": created.TargetID, "flatten": true}, &attached); err != nil {
 		return nil, err
 	}
+	// The page's HTML report is a download: keep it off the disk.
+	if err := b.call(ctx, "", "Browser.setDownloadBehavior", map[string]any{"behavior": "deny"}, nil); err != nil {
+		return nil, err
+	}
 	p := &page{b: b, session: attached.SessionID}
 	for _, m := range []string{"Runtime.enable", "Page.enable"} {
 		if err := b.call(ctx, p.session, m, struct{}{}, nil); err != nil {
