@@ -144,12 +144,18 @@
     }
     return steps.length - 1;
   }
+  function nextSwitch() {
+    for (var j = cur + 1; j < steps.length; j++) {
+      if (steps[j].s) { go(j); return; }
+    }
+  }
   function over() { go(nextAt(cur, steps[cur].d || 0)); }
   function out() { go(nextAt(cur, (steps[cur].d || 0) - 1)); }
 
   $("first").addEventListener("click", function () { go(0); });
   $("over").addEventListener("click", over);
   $("out").addEventListener("click", out);
+  if ($("switch")) { $("switch").addEventListener("click", nextSwitch); }
   $("prev").addEventListener("click", function () { go(cur - 1); });
   $("next").addEventListener("click", function () { go(cur + 1); });
   $("last").addEventListener("click", function () { go(steps.length - 1); });
@@ -161,6 +167,7 @@
       case "ArrowLeft": case "k": go(cur - 1); break;
       case "o": over(); break;
       case "u": out(); break;
+      case "s": nextSwitch(); break;
       case "Home": go(0); break;
       case "End": go(steps.length - 1); break;
       default: return;
