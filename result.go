@@ -52,8 +52,20 @@ type Stats = result.Stats
 // whose JSON Schema is result.ReportSchema.
 type Report = result.Report
 
-// TraceOptions control the text rendering of a trace (see WriteTextOptions).
+// TraceOptions control the text rendering of a trace (see WriteTextOptions):
+// Style (StyleForward or StyleBebop), Mode (TraceFull, TraceChanges or
+// TraceNone), Numbered, MarkChoices, MaxIndent.
 type TraceOptions = result.TraceOptions
+
+// The trace styles and detail modes of TraceOptions (the command's
+// --trace-style and --trace).
+const (
+	StyleForward = result.Forward // execution order (the default)
+	StyleBebop   = result.Bebop   // reverse order, as the Bebop paper prints traces
+	TraceFull    = result.Full    // every value at every step
+	TraceChanges = result.Changes // only the values each step changed
+	TraceNone    = result.None    // no trace, only the error line
+)
 
 // Result is the outcome of a check.
 type Result struct {
@@ -206,7 +218,7 @@ func (r *Result) WriteText(w io.Writer) error {
 func (r *Result) WriteTextOptions(w io.Writer, o TraceOptions) error {
 	var b strings.Builder
 	if len(r.Trace) > 0 && !r.TraceCut {
-		if o.Mode != result.None {
+		if o.Mode != TraceNone {
 			if o.Style == result.Bebop {
 				last := r.Trace[len(r.Trace)-1]
 				what := fmt.Sprintf("failure of %s (line %d)", last.Text, last.Line)

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -254,12 +255,14 @@ func hasRow(text string, row []string) bool {
 func TestRunInterrupted(t *testing.T) {
 	r, dir := fakeRunner(t)
 	r.Jobs = 1
+	var progress syncBuffer
+	r.Progress, r.Heartbeat = &progress, 100*time.Millisecond
 	var tasks []Task
 	for i := 0; i < 3; i++ {
 		tasks = append(tasks, Task{File: touch(t, dir, "interrupt.bp")})
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	time.AfterFunc(500*time.Millisecond, cancel)
 	recs, err := r.Run(ctx, tasks, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
@@ -267,10 +270,22 @@ func TestRunInterrupted(t *testing.T) {
 	if len(recs) != 1 {
 		t.Fatalf("%d records of %d tasks after an interruption at the first, want 1", len(recs), len(tasks))
 	}
+	if !strings.Contains(progress.String(), "[0/3] running: "+tasks[0].File+" (") {
+		t.Errorf("no heartbeat naming the running task:\n%s", progress.String())
+	}
 	for _, rec := range recs {
 		if rec.Verdict != Unknown || rec.Reason != "interrupted" {
 			t.Errorf("record %+v", rec)
 		}
+	}
+}
+
+func TestRunNoChecker(t *testing.T) {
+	dir := t.TempDir()
+	r := &Runner{Exe: filepath.Join(dir, "no-such-boolprog")}
+	recs, err := r.Run(context.Background(), []Task{{File: touch(t, dir, "a.bp")}}, nil)
+	if err != nil || len(recs) != 1 || recs[0].Verdict != Error || !strings.HasPrefix(recs[0].Reason, "cannot start the checker: ") {
+		t.Errorf("records %+v, error %v", recs, err)
 	}
 }
 
@@ -286,4 +301,22 @@ func TestArgs(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("args %q, want %q", got, want)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the runner's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }

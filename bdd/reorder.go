@@ -695,17 +695,23 @@ func (m *Manager) relabel(rs *reorderState, top int32, a, b []int32) {
 // swap exchanges the variables at levels l and l+1 in place. It returns
 // false (changing nothing) if the table cannot provide the nodes it may
 // need within the node limit.
+//
+// The node lists of x and y are filtered on the way (see liveList), in the
+// passes that classify x's nodes and relabel y's: the nodes of a big swap
+// are scattered over the table, so every pass over them is a pass of
+// cache misses.
 func (m *Manager) swap(rs *reorderState, l int32) bool {
 	x, y := m.level2var[l], m.level2var[l+1]
-	xs := m.liveList(rs, x, l)
-	ys := m.liveList(rs, y, l+1)
-	rs.varNodes[x], rs.varNodes[y] = xs, ys
-	// dep: the x-nodes with a child labelled y. The others (keep, in
-	// place at the front of xs) keep their children and just move down.
+	// dep: the live x-nodes with a child labelled y. The others (keep)
+	// keep their children and just move down.
+	in := rs.varNodes[x]
 	dep := rs.dep[:0]
-	keep := xs[:0]
-	for _, n := range xs {
+	keep := in[:0]
+	for _, n := range in {
 		nd := &m.nodes[n]
+		if nd.level != l {
+			continue // freed (or reused) since the list was made
+		}
 		if m.nodes[nd.low].level == l+1 || m.nodes[nd.high].level == l+1 {
 			dep = append(dep, n)
 		} else {
@@ -717,7 +723,7 @@ func (m *Manager) swap(rs *reorderState, l int32) bool {
 	if need := 2*len(dep) + 2; m.freeCount < need {
 		for m.freeCount < need {
 			if len(m.nodes) >= m.maxNodes {
-				rs.varNodes[x] = append(keep, dep...) // xs was partitioned in place
+				rs.varNodes[x] = append(keep, dep...) // the list was partitioned in place
 				return false
 			}
 			m.resizeNodes(min(2*len(m.nodes), m.maxNodes))
@@ -734,8 +740,12 @@ func (m *Manager) swap(rs *reorderState, l int32) bool {
 	}
 	m.level2var[l], m.level2var[l+1] = y, x
 	m.var2level[x], m.var2level[y] = l+1, l
-	for _, n := range ys {
-		m.nodes[n].level = l
+	ys := rs.varNodes[y][:0]
+	for _, n := range rs.varNodes[y] {
+		if nd := &m.nodes[n]; nd.level == l+1 {
+			nd.level = l
+			ys = append(ys, n)
+		}
 	}
 	for _, n := range keep {
 		m.nodes[n].level = l + 1
@@ -752,8 +762,8 @@ func (m *Manager) swap(rs *reorderState, l int32) bool {
 		if m.nodes[f1].level == l {
 			f10, f11 = m.nodes[f1].low, m.nodes[f1].high
 		}
-		lo := m.mkRef(rs, l+1, f00, f10)
-		hi := m.mkRef(rs, l+1, f01, f11)
+		lo := m.mkRef(rs, x, l+1, f00, f10)
+		hi := m.mkRef(rs, x, l+1, f01, f11)
 		rs.refs[lo]++
 		rs.refs[hi]++
 		m.nodes[n] = node{level: l, low: lo, high: hi}
@@ -768,32 +778,31 @@ func (m *Manager) swap(rs *reorderState, l int32) bool {
 	return true
 }
 
-// liveList filters the node list of variable v to live, distinct nodes
-// at level l.
+// liveList filters the node list of variable v to its live nodes, at
+// level l. A list holds each node index at most once: it is built from
+// the table, a swap keeps the nodes of the filtered list that stay (each
+// once) and adds the nodes it creates or relabels, which were not in it
+// as live nodes; an index freed and reused since is dropped by the level
+// check before the list gains it again.
 func (m *Manager) liveList(rs *reorderState, v int32, l int32) []int32 {
 	in := rs.varNodes[v]
 	out := in[:0]
 	for _, n := range in {
-		if m.nodes[n].level != l || m.marks[n>>6]&(1<<(uint32(n)&63)) != 0 {
-			continue
+		if m.nodes[n].level == l {
+			out = append(out, n)
 		}
-		m.marks[n>>6] |= 1 << (uint32(n) & 63)
-		out = append(out, n)
-	}
-	for _, n := range out {
-		m.marks[n>>6] &^= 1 << (uint32(n) & 63)
 	}
 	rs.varNodes[v] = out
 	return out
 }
 
 // mkRef is mk for swaps: it never grows the table (swap reserved room)
-// and counts the references of a node it creates.
-func (m *Manager) mkRef(rs *reorderState, level int32, lo, hi Node) Node {
+// and counts the references of a node it creates. v is the variable at
+// level.
+func (m *Manager) mkRef(rs *reorderState, v, level int32, lo, hi Node) Node {
 	if lo == hi {
 		return lo
 	}
-	v := m.level2var[level]
 	h := hashNode(v, lo, hi) >> m.bShift
 	for i := m.buckets[h]; i != 0; i = m.nodes[i].next {
 		nd := &m.nodes[i]
@@ -801,12 +810,17 @@ func (m *Manager) mkRef(rs *reorderState, level int32, lo, hi Node) Node {
 			return Node(i)
 		}
 	}
-	n := m.mk(level, lo, hi)
+	i := m.freeHead
+	m.freeHead = m.nodes[i].next
+	m.freeCount--
+	m.nodes[i] = node{level: level, low: lo, high: hi, next: m.buckets[h]}
+	m.buckets[h] = i
+	n := Node(i)
 	rs.refs[n] = 0
 	rs.refs[lo]++
 	rs.refs[hi]++
 	rs.count[v]++
-	rs.created = append(rs.created, int32(n))
+	rs.created = append(rs.created, i)
 	return n
 }
 

@@ -120,6 +120,11 @@ type builder struct {
 	maxCtx   int
 	ctr      []ir.VarRef
 	nonempty ir.VarRef
+	// Lazy, counting: E[r-1][i] records that context (r, i) was
+	// non-empty; a replay of an empty context must stay empty (steps
+	// that leave the shared state as it was would otherwise add a
+	// context that was not counted).
+	E [][]ir.VarRef
 
 	kinds   []startKind
 	kindOf  map[[2]int]int // (proc, from) → kind
@@ -341,6 +346,14 @@ func (bd *builder) globals() {
 	if bd.maxCtx > 0 {
 		bd.ctr = bd.bits("#contexts", bitsFor(bd.maxCtx+1))
 		bd.nonempty = bd.global(bd.braced("#nonempty", ""), globalCopy{ownVar, 0})
+		if bd.lazy {
+			bd.E = make([][]ir.VarRef, bd.K)
+			for r := range bd.E {
+				for i := 0; i < bd.n; i++ {
+					bd.E[r] = append(bd.E[r], bd.global(bd.braced(fmt.Sprintf("#nonempty@%d.%d", r+1, i), ""), globalCopy{ownVar, 0}))
+				}
+			}
+		}
 	}
 	// Records of the dynamic threads: created, its first round, how it
 	// starts, its arguments.
@@ -437,6 +450,15 @@ func (bd *builder) endContext(r int) ([]ir.VarRef, []ir.Expr, ir.Expr) {
 	}
 	ts, vs, cons := bd.count(and(vr(bd.nonempty), bd.counted(r)))
 	return append(ts, bd.nonempty), append(vs, ir.False), cons
+}
+
+// sameEmptiness says (lazy, counting) that a replay of context (r, i) is
+// empty if the context was.
+func (bd *builder) sameEmptiness(r, i int) ir.Expr {
+	if !bd.counting() {
+		return ir.True
+	}
+	return or(not(vr(bd.nonempty)), vr(bd.E[r-1][i]))
 }
 
 // startContext returns what a step that starts a thread's context adds
@@ -734,6 +756,9 @@ func (bd *builder) procs() {
 			for r := 1; r <= K; r++ {
 				y := simple(s.pb, "")
 				ts, vs, cons := bd.endContext(r)
+				if bd.counting() {
+					ts, vs = append(ts, bd.E[r-1][i]), append(vs, vr(bd.nonempty))
+				}
 				edge(s.pb, s.entry, y, &ir.Assign{Targets: append(cloneRefs(bd.O[r-1][i]), ts...), Values: append(vars(bd.W), vs...), Constrain: and(bd.kEq(r), bd.tgtEq(r), bd.guard(r), cons)}, fmt.Sprintf("record context (%d, t%d)", r, i))
 				if next := bd.nextContext(r, i); next >= 0 {
 					edge(s.pb, y, y, call(next), "run the next context")
@@ -821,7 +846,11 @@ func (bd *builder) driver(pb *ir.ProcBuilder, i, at, target int) {
 	edge(pb, at, yes, assume(vr(bd.created[i])), "created")
 	if bd.lazy {
 		n2 := simple(pb, "")
-		edge(pb, no, n2, &ir.Assign{Targets: bd.O[target-1][i], Values: vars(bd.input(target, i))}, "an empty context")
+		ts, vs := cloneRefs(bd.O[target-1][i]), vars(bd.input(target, i))
+		if bd.counting() {
+			ts, vs = append(ts, bd.E[target-1][i]), append(vs, ir.False)
+		}
+		edge(pb, no, n2, &ir.Assign{Targets: ts, Values: vs}, "an empty context")
 		if next := bd.nextContext(target, i); next >= 0 {
 			edge(pb, n2, n2, call(next), "run the next context")
 		}
@@ -861,7 +890,7 @@ func (bd *builder) switchEdges(pb *ir.ProcBuilder, i, l int) {
 			targets := append(append(cloneRefs(bd.k), bd.W...), ts...)
 			values := append(append(constBits(bd.kbit, r), vars(bd.input(r+1, i))...), vs...)
 			edge(pb, l, l, &ir.Assign{Targets: targets, Values: values,
-				Constrain: and(bd.kEq(r), bd.tgtAbove(r), bd.guard(r), eqVec(bd.W, bd.O[r-1][i]))}, fmt.Sprintf("replay: end of round %d", r))
+				Constrain: and(bd.kEq(r), bd.tgtAbove(r), bd.guard(r), eqVec(bd.W, bd.O[r-1][i]), bd.sameEmptiness(r, i))}, fmt.Sprintf("replay: end of round %d", r))
 			continue
 		}
 		ts, vs, cons := bd.endContext(r)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 
@@ -53,10 +54,12 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	out := fs.String("out", "", "write the JSON lines to this file (the summary then goes to standard output)")
 	engineName := fs.String("engine", "", "engine of the tasks that name none (default: check's)")
 	quiet := fs.Bool("q", false, "no progress lines")
+	emit := fs.String("emit-benchexec", "", "run nothing: write the tasks into this directory as a BenchExec benchmark (task-definition files, a property file, boolprog.xml with --timeout and --memory as its limits)")
 	paths, err := c.parse(args, s)
 	if err != nil {
 		return c.flagError(s, err)
 	}
+	set := setFlags(fs)
 	switch {
 	case len(paths) == 0:
 		return c.usageError(s, "no TASKS, DIR or FILE.bp to run")
@@ -64,7 +67,9 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		return c.usageError(s, "-j must be at least 1")
 	case *timeout < 0 || memory.sizeFlag < 0:
 		return c.usageError(s, "limits must not be negative")
-	case memory.sizeFlag > 0 && !batch.CanLimitMemory:
+	case *emit != "" && (set["j"] || set["out"] || set["q"]):
+		return c.usageError(s, "--emit-benchexec runs nothing: -j, --out and -q would have no effect")
+	case memory.sizeFlag > 0 && !batch.CanLimitMemory && *emit == "":
 		return c.usageError(s, "--memory needs Linux's /proc; use --memory 0")
 	}
 	checkEngine := func(name string) error {
@@ -91,6 +96,9 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	if len(tasks) == 0 {
 		fmt.Fprintf(s.stderr, "boolprog batch: no task in %v\n", paths)
 		return exitInput
+	}
+	if *emit != "" {
+		return emitBenchExec(c, s, *emit, tasks, *engineName, *timeout, int64(memory.sizeFlag))
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -150,4 +158,25 @@ func (f *limitFlag) Set(s string) error {
 		return nil
 	}
 	return f.sizeFlag.Set(s)
+}
+
+// emitBenchExec writes the tasks as a BenchExec benchmark instead of
+// running them.
+func emitBenchExec(c *command, s *streams, dir string, tasks []batch.Task, engineName string, timeout time.Duration, memory int64) int {
+	for i := range tasks {
+		if tasks[i].Engine == "" {
+			tasks[i].Engine = engineName
+		}
+	}
+	notes, err := batch.WriteBenchExec(dir, tasks, timeout, memory)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
+		return exitUsage
+	}
+	for _, n := range notes {
+		fmt.Fprintf(s.stderr, "note: %s\n", n)
+	}
+	fmt.Fprintf(s.stdout, "wrote %d task definitions, unreach-label.prp and boolprog.xml to %s; run: benchexec %s\n",
+		len(tasks), dir, filepath.Join(dir, "boolprog.xml"))
+	return exitOK
 }

@@ -21,6 +21,23 @@ func blowupProgram() string {
 	return gen.Random(3, gen.Options{Globals: 60, MaxLocals: 8, Procs: 4, Stmts: 12})
 }
 
+func TestBatchEmit(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "tasks.txt")
+	if err := os.WriteFile(list, []byte("a.bp expect=safe timeout=5s\nb.bp target=R\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "bx")
+	runCases(t, []cliCase{
+		{name: "emit", args: []string{"batch", "--emit-benchexec", out, "--engine", "explicit", list}, code: exitOK,
+			stdout: []string{"wrote 2 task definitions, unreach-label.prp and boolprog.xml to " + out},
+			stderr: []string{"note: " + list + ":1: timeout=5s has no counterpart in BenchExec"}},
+	})
+	if got := readFile(t, filepath.Join(out, "b.yml")); !strings.Contains(got, "options:\n  target: \"R\"\n  engine: \"explicit\"\n") {
+		t.Errorf("b.yml:\n%s", got)
+	}
+}
+
 func TestBatchBadInput(t *testing.T) {
 	dir := t.TempDir()
 	list := filepath.Join(dir, "tasks.txt")
@@ -30,12 +47,15 @@ func TestBatchBadInput(t *testing.T) {
 	runCases(t, []cliCase{
 		{name: "malformed list: every error, nothing runs", args: []string{"batch", list}, code: exitInput,
 			stderr: []string{list + `:2:13: unknown expected verdict "perhaps" (want safe or unsafe)`, list + `:3:13: unknown engine "nope"`}},
+		{name: "emit stops at a malformed list too", args: []string{"batch", "--emit-benchexec", filepath.Join(dir, "bx"), list}, code: exitInput,
+			stderr: []string{list + ":2:13: "}},
 		{name: "missing list", args: []string{"batch", filepath.Join(dir, "none.txt")}, code: exitInput,
 			stderr: []string{"none.txt: cannot read the task list: no such file or directory"}},
 		{name: "no arguments", args: []string{"batch"}, code: exitUsage, stderr: []string{"no TASKS, DIR or FILE.bp"}},
 		{name: "bad -j", args: []string{"batch", "-j", "0", list}, code: exitUsage, stderr: []string{"-j must be at least 1"}},
 		{name: "bad engine", args: []string{"batch", "--engine", "nope", list}, code: exitUsage, stderr: []string{`unknown engine "nope"`}},
 		{name: "help", args: []string{"batch", "-h"}, code: exitOK, stdout: []string{"usage: boolprog batch", "-memory"}},
+		{name: "emit with -j", args: []string{"batch", "--emit-benchexec", dir, "-j", "2", list}, code: exitUsage, stderr: []string{"-j, --out and -q would have no effect"}},
 	})
 }
 

@@ -59,6 +59,7 @@ type checkFlags struct {
 	projection projectionFlag // --error-projection (projection.go)
 	spec       string         // --spec (spec.go)
 	html       htmlFlags      // -o (checkhtml.go)
+	witness    witnessFlags   // --witness, --witness-format (witness.go)
 }
 
 func runCheck(ctx context.Context, args []string, s *streams) int {
@@ -89,6 +90,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	cf.projection.register(fs, checkProjectionDoc)
 	fs.StringVar(&cf.spec, "spec", "", specDoc)
 	cf.html.register(fs)
+	cf.witness.register(fs)
 	c.tail = func() string { return "\nEngines:\n" + engineList() }
 
 	jsonOut := wantsJSON(args)
@@ -182,6 +184,9 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	}
 	if cf.traceFile != "" && len(files) > 1 {
 		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
+	}
+	if msg := cf.witness.check(set, len(files)); msg != "" {
+		return checkUsageError(c, s, jsonOut, "%s", msg)
 	}
 	if n := countStdin(files); n > 1 {
 		return checkUsageError(c, s, jsonOut, "standard input (-) can be read only once")
@@ -405,6 +410,10 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		res, specDesc = obs.explain(res, cf.format == "json"), r.spec.Describe()
 	}
 	prog.stop()
+	if err := cf.witness.write(ctx, s.stderr, cf.quiet, l.src, p, res, cf.maxNodes); err != nil {
+		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
+		return exitUsage
+	}
 	cf.projection.runProjection(ctx, s.stdout, s.stderr, l.name, p, cf.maxNodes)
 
 	out := &outcome{path: l.name, src: l.src, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note, spec: specDesc}

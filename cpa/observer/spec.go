@@ -28,8 +28,13 @@
 // to accept it, and the automaton's error is none. Instrument builds the
 // program with the automaton inlined (SLIC's instrumentation: new globals
 // hold the state, each event procedure gets a new entry that updates them
-// and an assertion-failure location for the violations), and MapPath
-// carries a counterexample path of the original program over to it, where
+// and an assertion-failure location for the violations): the product,
+// which `boolprog check --spec` checks with any engine. A trace of the
+// product is an ordinary trace; Explain notes the automaton's state on the
+// instrumentation's steps (and can leave its bits out of the values), and
+// Violation names the violated transition and the call that fired it.
+// MapPath carries a counterexample path of the original program (the
+// observer analysis's, in a composite) over to the product, where
 // explicitval.Concretize turns it into a trace that replays.
 package observer
 
@@ -61,6 +66,9 @@ type Trans struct {
 	To       int    // a state, or -1 for the error
 	Msg      string // the error's message
 	Line     int
+	// ProcCol and GuardCol are the columns of Proc and Guard in the
+	// specification, for errors about names the program lacks.
+	ProcCol, GuardCol int
 }
 
 // posError is the error of a specification at a position: a
@@ -137,10 +145,14 @@ func Parse(file, text string) (*Spec, error) {
 			var t Trans
 			t.Line = line
 			t.Proc = strings.TrimSuffix(head[2], ":")
+			after := func(from int, word string) int { return from + strings.Index(raw[from:], word) + 1 }
+			callEnd := strings.Index(raw, "call") + len("call")
+			t.ProcCol = after(callEnd, head[2])
 			switch {
 			case len(head) == 3:
 			case len(head) == 5 && head[3] == "when":
 				t.Guard = strings.TrimPrefix(head[4], "!")
+				t.GuardCol = after(strings.Index(raw, "when")+len("when"), head[4])
 				t.GuardNeg = strings.HasPrefix(head[4], "!")
 			default:
 				return nil, errf(col(head[len(head)-1]), "want `on call PROC [when G]:`")

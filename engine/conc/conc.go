@@ -36,6 +36,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"time"
 
 	"boolprog/conc"
@@ -344,7 +345,14 @@ func (e *Engine) run(ctx context.Context, seqEng engine.Engine, m *conc.Model, o
 	res.Stats.Set("seq_edges", int64(edges))
 	sq := engine.Query{MaxNodes: q.MaxNodes, Progress: q.Progress}
 	r := engine.Run(ctx, seqEng, seq.Prog, sq)
-	res.Stats.States += r.Stats.States
+	// Saturating: the sequential engine's count of path edges over the
+	// copies of the globals overflows int64 on large bounds (summary
+	// reports it negative).
+	if n := r.Stats.States; n < 0 || res.Stats.States > math.MaxInt64-n {
+		res.Stats.States = math.MaxInt64
+	} else {
+		res.Stats.States += n
+	}
 	for name, d := range r.Stats.Phases {
 		res.Stats.AddPhase(name, d)
 	}

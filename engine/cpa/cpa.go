@@ -46,6 +46,16 @@
 // lists the valid names; a configuration that cannot be run on a program
 // (a call stack without bound on a recursive program, --max-nodes without
 // a BDD analysis) is refused with the reason before anything runs.
+//
+// # Observer automata
+//
+// With the observer analysis (observer.spec), a violation of the
+// automaton is a target of the search, but the program has no error
+// location for it, so Check answers it Unknown with the violation in its
+// reason. CheckProduct answers for the program instrumented with the
+// automaton (observer.Instrument), the program `boolprog check` checks for
+// such a configuration or --spec: there the violation is Unsafe with a
+// trace that replays. Cegar with the observer analysis runs only there.
 package cpa
 
 import (
@@ -57,7 +67,9 @@ import (
 	"time"
 
 	"boolprog/analysis"
+	"boolprog/bdd"
 	"boolprog/cpa"
+	"boolprog/cpa/bddcpa"
 	"boolprog/cpa/cegar"
 	"boolprog/cpa/explicitval"
 	"boolprog/cpa/observer"
@@ -188,6 +200,20 @@ type run struct {
 	sum  *cpa.Summaries
 	comp *cpa.Composite
 	done []func()
+	// bdds are the managers of the BDD components: an operation that
+	// fails (node limit, interrupted) without an error of its own (a
+	// join, an inclusion test) leaves its error in the manager.
+	bdds []*bdd.Manager
+}
+
+// bddErr returns the first error a BDD manager of the run recorded.
+func (r *run) bddErr() error {
+	for _, m := range r.bdds {
+		if err := m.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r *run) release() {
@@ -199,8 +225,9 @@ func (r *run) release() {
 
 // build returns the analysis of the configuration with the explicit-value
 // analysis at precision prec (nil: every variable).
-func (e *Engine) build(r *run, q engine.Query, prec *explicitval.Precision) (cpa.Analysis, error) {
+func (e *Engine) build(ctx context.Context, r *run, q engine.Query, prec *explicitval.Precision) (cpa.Analysis, error) {
 	r.release()
+	r.bdds = nil
 	p := r.cfa.Prog
 	var comps []cpa.Component
 	for _, name := range e.cfg.Analyses {
@@ -208,12 +235,15 @@ func (e *Engine) build(r *run, q engine.Query, prec *explicitval.Precision) (cpa
 		if r.inst != nil {
 			spec = r.inst.Spec
 		}
-		c, done, err := newComponent(name, e.cfg, p, q, prec, spec)
+		c, done, err := newComponent(ctx, name, e.cfg, p, q, prec, spec)
 		if err != nil {
 			return nil, err
 		}
 		if done != nil {
 			r.done = append(r.done, done)
+		}
+		if b, ok := c.(*bddcpa.Analysis); ok {
+			r.bdds = append(r.bdds, b.M)
 		}
 		comps = append(comps, c)
 	}
@@ -288,11 +318,14 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, inst 
 			initial = nil
 		}
 		out, err := cegar.Check(ctx, r.cfa, cegar.Options{
-			Build:          func(prec *explicitval.Precision) (cpa.Analysis, error) { return e.build(r, q, prec) },
+			Build:          func(prec *explicitval.Precision) (cpa.Analysis, error) { return e.build(ctx, r, q, prec) },
 			Run:            opts,
 			MaxRefinements: e.cfg.MaxRefine,
 			Initial:        initial,
 		})
+		if err == nil {
+			err = r.bddErr()
+		}
 		stats.AddPhase(result.PhaseReach, time.Since(start))
 		if out != nil {
 			stats.States = int64(out.States)
@@ -317,11 +350,14 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, inst 
 	if !e.cfg.TrackAll {
 		prec = explicitval.NewPrecision(p)
 	}
-	a, err := e.build(r, q, prec)
+	a, err := e.build(ctx, r, q, prec)
 	if err != nil {
 		return nil, err
 	}
 	reached, err := cpa.Run(ctx, a, r.cfa, opts)
+	if err == nil {
+		err = r.bddErr()
+	}
 	stats.AddPhase(result.PhaseReach, time.Since(start))
 	if reached != nil {
 		stats.States = int64(reached.Nodes)
@@ -421,10 +457,11 @@ func (e *Engine) safe(res *result.Result, r *run) {
 	res.Verdict = result.Safe
 }
 
-// limit turns a resource error into an Unknown verdict (a context's end
-// is returned for engine.Run to report).
+// limit turns a resource error into an Unknown verdict (a context's end,
+// or a BDD operation it interrupted, is returned for engine.Run to
+// report).
 func (e *Engine) limit(res *result.Result, err error) (*result.Result, error) {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, bdd.ErrInterrupted) {
 		return nil, err
 	}
 	res.Verdict, res.Reason = result.Unknown, err.Error()

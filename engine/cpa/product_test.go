@@ -134,13 +134,7 @@ func (e productEngine) Check(ctx context.Context, _ *ir.Program, q engine.Query)
 // give on the hand-instrumented program, and every trace replays on the
 // program it is a trace of (testsuite.Check).
 func TestProductDifferential(t *testing.T) {
-	n := 25
-	if longTests() {
-		n = 300
-	}
-	if testing.Short() {
-		n = 10
-	}
+	n := programs(25, 300, 10)
 	engines := func() map[string]engine.Engine {
 		return map[string]engine.Engine{
 			"summary":        summary.New(summary.Options{}),
