@@ -404,6 +404,14 @@ func TestRandomNamedThreads(t *testing.T) {
 				t.Errorf("seed %d, threads %v, %d rounds, lazy=%v: %s, brute force says reachable=%v\n%s", seed, names, k, lazy, got, want, src)
 			}
 		}
+		// The bound in context switches whose runs fit in k rounds.
+		if want, ok = bruteSwitches(q, k-1, 20000, 0); ok {
+			for _, lazy := range []bool{false, true} {
+				if got := checkSwitches(t, q, m, k-1, lazy); (got == result.Unsafe) != want {
+					t.Errorf("seed %d, threads %v, cs:%d, lazy=%v: %s, brute force says reachable=%v\n%s", seed, names, k-1, lazy, got, want, src)
+				}
+			}
+		}
 		agree++
 	}
 	t.Logf("%d programs agree (eager, lazy, brute force), %d skipped", agree, skipped)
@@ -438,6 +446,150 @@ func TestPrintRoundTrip(t *testing.T) {
 			if got != want || want == result.Unknown {
 				t.Errorf("%s lazy=%v: the printed program answers %s, the program %s", tc.name, lazy, got, want)
 			}
+		}
+	}
+}
+
+// bruteSwitches decides by exhaustive search over interp.Successors
+// whether an error is reachable with at most k context switches (a step by
+// another thread than the last one; Config.Running is -1 where the next
+// thread is a free choice); slots bounds the threads as in brute.
+func bruteSwitches(p *ir.Program, k, limit, slots int) (reach, ok bool) {
+	inits, err := interp.Initials(p)
+	if err != nil {
+		return false, false
+	}
+	type node struct {
+		c  interp.Config
+		sw int
+	}
+	seen := make(map[string]bool)
+	var work []node
+	push := func(n node) {
+		key := fmt.Sprintf("%s#%d", n.c.Key(), n.sw)
+		if !seen[key] {
+			seen[key] = true
+			work = append(work, n)
+		}
+	}
+	for _, c := range inits {
+		if c.AtError(p) {
+			return true, true
+		}
+		push(node{c, 0})
+	}
+	for len(work) > 0 {
+		if len(seen) > limit {
+			return false, false
+		}
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		ts, err := interp.Successors(p, n.c)
+		if err != nil {
+			return false, false
+		}
+		for _, t := range ts {
+			sw := n.sw
+			if n.c.Running >= 0 && n.c.Running != t.Thread {
+				sw++
+			}
+			if sw > k || slots > 0 && len(t.Next.Threads) > slots {
+				continue
+			}
+			if t.Next.AtError(p) {
+				return true, true
+			}
+			push(node{t.Next, sw})
+		}
+	}
+	return false, true
+}
+
+// checkSwitches runs the sequentialisation of p for k context switches
+// (k+1 rounds, at most k+1 non-empty contexts) with the summary engine,
+// and checks that a mapped trace replays and has at most k switches.
+func checkSwitches(t *testing.T, p *ir.Program, m *conc.Model, k int, lazy bool) result.Verdict {
+	t.Helper()
+	s, err := conc.Build(m, conc.SeqOptions{Rounds: k + 1, Lazy: lazy, Contexts: k + 1})
+	if err != nil {
+		t.Fatalf("cs:%d lazy=%v: %v", k, lazy, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r := engine.Run(ctx, summary.New(summary.Options{}), s.Prog, engine.Query{})
+	if r.Verdict == result.Unknown {
+		t.Fatalf("cs:%d lazy=%v: %s", k, lazy, r.Reason)
+	}
+	if r.Verdict == result.Unsafe {
+		tr, err := s.Trace(r.Trace)
+		if err != nil {
+			t.Fatalf("cs:%d lazy=%v: mapping the trace: %v", k, lazy, err)
+		}
+		if err := interp.Replay(p, tr); err != nil {
+			t.Fatalf("cs:%d lazy=%v: the mapped trace does not replay: %v\n%s", k, lazy, err, testsuite.TraceText(tr))
+		}
+		if n := testsuite.TraceSwitches(tr); n > k {
+			t.Fatalf("cs:%d lazy=%v: the mapped trace has %d switches\n%s", k, lazy, n, testsuite.TraceText(tr))
+		}
+	}
+	return r.Verdict
+}
+
+// chain needs two context switches (thread 0, then 1, then 2) but only
+// one round: k+1 rounds alone would find it at 1 switch.
+const chain = `
+decl a, b;
+void init() begin a := F; b := F; end
+void main() begin a := T; end
+void thread1() begin if (a) then b := T; fi; end
+void thread2() begin assume(b); assert(F); end
+`
+
+// TestContextLimit compares the sequentialisations with a context limit
+// (Build's Contexts) against the exhaustive search with a switch bound on
+// the hand-written programs and chain, at 0 to 2 switches; the runs
+// without the limit at k+1 rounds find chain's error at 1 switch, where it
+// does not exist.
+func TestContextLimit(t *testing.T) {
+	cases := append(programs[:len(programs):len(programs)], struct{ name, src, threads string }{"chain", chain, ""})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := lowerThreads(t, tc.name+".bp", tc.src, tc.threads)
+			m, err := conc.NewModel(p, conc.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			slots := 0
+			if m.Convention == conc.Dynamic {
+				slots = m.Slots()
+			}
+			for k := 0; k <= 2; k++ {
+				want, ok := bruteSwitches(p, k, 50000, slots)
+				if !ok {
+					t.Fatalf("cs:%d: the brute force did not finish", k)
+				}
+				for _, lazy := range []bool{false, true} {
+					if got := checkSwitches(t, p, m, k, lazy); (got == result.Unsafe) != want {
+						t.Errorf("cs:%d lazy=%v: %s, brute force says reachable=%v", k, lazy, got, want)
+					}
+				}
+			}
+		})
+	}
+	p := testsuite.Lower(t, "chain.bp", chain, "")
+	m, err := conc.NewModel(p, conc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1, _ := bruteSwitches(p, 1, 1000, 0); r1 {
+		t.Fatal("chain: the brute force reaches the error with 1 switch")
+	}
+	if r2, _ := bruteSwitches(p, 2, 1000, 0); !r2 {
+		t.Fatal("chain: the brute force does not reach the error with 2 switches")
+	}
+	for _, lazy := range []bool{false, true} {
+		if got := check(t, p, m, 2, lazy, conc.GoalError); got != result.Unsafe {
+			t.Errorf("chain, 2 rounds without a context limit, lazy=%v: %s; the test lost its point", lazy, got)
 		}
 	}
 }

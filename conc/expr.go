@@ -74,6 +74,17 @@ func or(xs ...ir.Expr) ir.Expr {
 	return out
 }
 
+// xor returns x ^ y, simplified for a constant y.
+func xor(x, y ir.Expr) ir.Expr {
+	switch {
+	case isConst(y, false):
+		return x
+	case isConst(y, true):
+		return not(x)
+	}
+	return &ir.Bin{Op: syntax.Xor, X: x, Y: y}
+}
+
 func eq(x, y ir.Expr) ir.Expr { return &ir.Bin{Op: syntax.Eq, X: x, Y: y} }
 
 func implies(x, y ir.Expr) ir.Expr {

@@ -19,14 +19,18 @@ func (bd *builder) fill(c *clone) {
 	// Errors are reached at once where every state is reachable: in init
 	// (before any guess) and in the lazy program.
 	realErrors := inInit || bd.lazy
+	// Counting contexts, the errors of the lazy threads are reached
+	// through a gate: an edge to the error label, if the error's context
+	// fits the limit (gate).
+	gated := bd.lazy && !inInit && bd.counting() && bd.goal == GoalError
 	c.locs = make([]int, len(orig.Locations))
 	for _, l := range orig.Locations {
 		kind := l.Kind
 		var labels []string
-		if kind == ir.FailLoc && !(realErrors && bd.goal == GoalError) {
+		if kind == ir.FailLoc && (!(realErrors && bd.goal == GoalError) || gated) {
 			kind = ir.StmtLoc
 		}
-		if realErrors && bd.goal == GoalError && l.Error && l.Kind == ir.StmtLoc {
+		if realErrors && bd.goal == GoalError && l.Error && l.Kind == ir.StmtLoc && !gated {
 			labels = []string{bd.target}
 		}
 		c.locs[l.ID] = pb.Loc(ir.Location{Kind: kind, Pos: l.Pos, Text: l.Text, Labels: labels,
@@ -44,11 +48,17 @@ func (bd *builder) fill(c *clone) {
 			if l.Kind == ir.FailLoc && !realErrors && bd.goal == GoalError {
 				bd.recordError(c, l)
 			}
+			if l.Kind == ir.FailLoc && gated {
+				bd.gate(c, l)
+			}
 			continue
 		}
 		if l.Error && bd.goal == GoalError {
 			if !realErrors {
 				bd.recordError(c, l)
+			}
+			if gated {
+				bd.gate(c, l)
 			}
 			continue // the error is reached on arrival
 		}
@@ -68,24 +78,51 @@ func (bd *builder) fill(c *clone) {
 	}
 }
 
+// gate adds (lazy, counting contexts) at the copy of error location l the
+// edge to the error label, open if the error's context (the running one,
+// which counts as non-empty) fits the limit.
+func (bd *builder) gate(c *clone, l *ir.Location) {
+	pb := c.pb
+	z := pb.Loc(ir.Location{Kind: ir.StmtLoc, Text: "skip", Labels: []string{bd.target}, Origin: syn})
+	if l.Kind == ir.FailLoc {
+		// The step into the copy of l is the failing one.
+		edge(pb, c.locs[l.ID], z, assume(bd.ctrBelow()), "the error")
+		return
+	}
+	id := pb.Edge(ir.Edge{From: c.locs[l.ID], To: z, Op: assume(bd.ctrBelow()), Text: "error reached", Pos: l.Pos,
+		Origin: ir.Origin{Proc: c.key.proc, Loc: l.ID, Edge: -1, Thread: c.key.thread, Round: -1}})
+	bd.seq.errRecords[[2]int{c.index, id}] = true
+}
+
 // recordError adds (eager) at the copy of error location l the step that
 // records the error and its round and ends the thread.
 func (bd *builder) recordError(c *clone, l *ir.Location) {
 	pb := c.pb
 	for r := 1; r <= bd.K; r++ {
-		targets := append([]ir.VarRef{bd.err}, bd.errR...)
-		values := append([]ir.Expr{ir.True}, constBits(bd.kbit, r-1)...)
+		targets, values, cons := bd.errorRound(r)
+		targets = append([]ir.VarRef{bd.err}, targets...)
+		values = append([]ir.Expr{ir.True}, values...)
 		if bd.m.AtomicSections {
 			targets = append(targets, bd.own)
 			values = append(values, ir.False)
 		}
 		id := pb.Edge(ir.Edge{From: c.locs[l.ID], To: bd.abort(c), Op: &ir.Assign{Targets: targets, Values: values,
-			Constrain: and(bd.kEq(r), not(vr(bd.err)), not(vr(bd.ovf)))}, Text: "error reached", Pos: l.Pos,
+			Constrain: and(bd.kEq(r), not(vr(bd.err)), not(vr(bd.ovf)), cons)}, Text: "error reached", Pos: l.Pos,
 			Origin: ir.Origin{Proc: c.key.proc, Loc: l.ID, Edge: -1, Thread: c.key.thread, Round: r}})
 		if l.Kind != ir.FailLoc {
 			bd.seq.errRecords[[2]int{c.index, id}] = true
 		}
 	}
+}
+
+// errorRound returns (eager) how an error (or overflow) in round r
+// records its round: assigned, or, counting contexts, checked against the
+// guess made at the start.
+func (bd *builder) errorRound(r int) ([]ir.VarRef, []ir.Expr, ir.Expr) {
+	if bd.counting() {
+		return nil, nil, eqBits(bd.errR, r-1)
+	}
+	return cloneRefs(bd.errR), constBits(bd.kbit, r-1), ir.True
 }
 
 // abort returns (eager) the location of clone c that ends its thread
@@ -98,7 +135,15 @@ func (bd *builder) abort(c *clone) int {
 	pb := c.pb
 	c.abort = simple(pb, "")
 	a2 := simple(pb, "")
-	edge(pb, c.abort, a2, &ir.Assign{Targets: bd.k, Values: constBits(bd.kbit, bd.K-1)}, "skip the remaining rounds")
+	// The context of the error counts (counting contexts): it has the
+	// error's step.
+	var ts []ir.VarRef
+	var vs []ir.Expr
+	var cons ir.Expr
+	if bd.counting() {
+		ts, vs, cons = bd.count(ir.True)
+	}
+	edge(pb, c.abort, a2, &ir.Assign{Targets: append(cloneRefs(bd.k), ts...), Values: append(constBits(bd.kbit, bd.K-1), vs...), Constrain: cons}, "skip the remaining rounds")
 	edge(pb, a2, a2, call(bd.yieldProc[c.key.thread]), "the next thread")
 	return c.abort
 }
@@ -137,17 +182,33 @@ func (bd *builder) copyEdge(c *clone, e *ir.Edge, r int, guard ir.Expr) {
 		}
 		return y
 	}
+	// Counting contexts, every step of a thread marks its context as
+	// non-empty.
+	mark := bd.counting() && thread >= 0
+	var markT []ir.VarRef
+	var markV []ir.Expr
+	if mark {
+		markT, markV = []ir.VarRef{bd.nonempty}, []ir.Expr{ir.True}
+	}
+	// guarded is the step that takes place where x holds (and marks the
+	// context).
+	guarded := func(x ir.Expr) ir.Op {
+		if mark {
+			return &ir.Assign{Targets: markT, Values: markV, Constrain: constrain(x)}
+		}
+		return assume(g(x))
+	}
 	add := func(from, to int, op ir.Op) {
 		pb.Edge(ir.Edge{From: from, To: to, Op: op, Pos: e.Pos, Text: e.Text, Origin: origin})
 	}
 	// split returns where an operation that cannot carry the guard
 	// starts: after an Assume of the guard.
 	split := func() int {
-		if guard == nil {
+		if guard == nil && !mark {
 			return from
 		}
 		mid := simple(pb, "")
-		edge(pb, from, mid, assume(guard), fmt.Sprintf("round %d", r))
+		edge(pb, from, mid, guarded(ir.True), fmt.Sprintf("round %d", r))
 		return mid
 	}
 	ref := func(v ir.VarRef) ir.VarRef {
@@ -165,13 +226,13 @@ func (bd *builder) copyEdge(c *clone, e *ir.Edge, r int, guard ir.Expr) {
 	}
 	switch op := e.Op.(type) {
 	case *ir.Skip:
-		if guard == nil {
+		if guard == nil && !mark {
 			add(from, to, &ir.Skip{})
 		} else {
-			add(from, to, assume(guard))
+			add(from, to, guarded(ir.True))
 		}
 	case *ir.Assume:
-		add(from, to, assume(g(subst(op.Cond, sh))))
+		add(from, to, guarded(subst(op.Cond, sh)))
 	case *ir.Assign:
 		targets := make([]ir.VarRef, len(op.Targets))
 		for i, t := range op.Targets {
@@ -181,7 +242,7 @@ func (bd *builder) copyEdge(c *clone, e *ir.Edge, r int, guard ir.Expr) {
 		if op.Constrain != nil {
 			cons = subst(op.Constrain, sh)
 		}
-		add(from, to, &ir.Assign{Targets: targets, Values: exprs(op.Values), Constrain: constrain(cons)})
+		add(from, to, &ir.Assign{Targets: append(targets, markT...), Values: append(exprs(op.Values), markV...), Constrain: constrain(cons)})
 	case *ir.Call:
 		src := split()
 		callee := bd.cloneOf(thread, op.Proc, -1)
@@ -241,7 +302,7 @@ func (bd *builder) copyEdge(c *clone, e *ir.Edge, r int, guard ir.Expr) {
 	case *ir.Return:
 		add(split(), to, &ir.Return{Values: exprs(op.Values)})
 	case *ir.StartThread:
-		bd.creation(c, e, op, r, origin)
+		bd.creation(c, e, op, r, origin, markT, markV)
 	case *ir.EndThread:
 		src := split()
 		if thread < 0 {
@@ -252,7 +313,7 @@ func (bd *builder) copyEdge(c *clone, e *ir.Edge, r int, guard ir.Expr) {
 		add(src, src, call(bd.endProc[thread]))
 	case *ir.AtomicBegin, *ir.AtomicEnd:
 		_, begin := op.(*ir.AtomicBegin)
-		add(from, to, &ir.Assign{Targets: []ir.VarRef{bd.own}, Values: []ir.Expr{constant(begin)}, Constrain: constrain(ir.True)})
+		add(from, to, &ir.Assign{Targets: append([]ir.VarRef{bd.own}, markT...), Values: append([]ir.Expr{constant(begin)}, markV...), Constrain: constrain(ir.True)})
 	default:
 		panic(fmt.Sprintf("conc: unknown operation %T", op))
 	}
@@ -267,7 +328,7 @@ func (bd *builder) afterInit() int {
 // next thread number (the shared counter, part of the shared state) gets
 // its record — created, the round, how it starts, its arguments — or, with
 // every slot taken, the overflow.
-func (bd *builder) creation(c *clone, e *ir.Edge, op *ir.StartThread, r int, origin ir.Origin) {
+func (bd *builder) creation(c *clone, e *ir.Edge, op *ir.StartThread, r int, origin ir.Origin, markT []ir.VarRef, markV []ir.Expr) {
 	pb := c.pb
 	sh := bd.shared(r)
 	cnt := sh[bd.cntOff : bd.cntOff+bd.cntBits]
@@ -298,6 +359,8 @@ func (bd *builder) creation(c *clone, e *ir.Edge, op *ir.StartThread, r int, ori
 		}
 		targets = append(targets, bd.cargs[slot][:len(args)]...)
 		values = append(values, args...)
+		targets = append(targets, markT...)
+		values = append(values, markV...)
 		cons := and(bd.kEq(r), eqBits(cnt, n))
 		if !bd.lazy {
 			pb.Edge(ir.Edge{From: from, To: to, Op: &ir.Assign{Targets: targets, Values: values, Constrain: cons}, Pos: e.Pos, Text: e.Text, Origin: origin})
@@ -310,8 +373,8 @@ func (bd *builder) creation(c *clone, e *ir.Edge, op *ir.StartThread, r int, ori
 		if len(bd.kinds) > 1 {
 			same = append(same, eqBits(bd.ckind[slot], kind))
 		}
-		rt := append(cloneRefs(cnt), bd.cargs[slot][:len(args)]...)
-		rv := append(constBits(bd.cntBits, n+1), args...)
+		rt := append(append(cloneRefs(cnt), bd.cargs[slot][:len(args)]...), markT...)
+		rv := append(append(constBits(bd.cntBits, n+1), args...), markV...)
 		for j := range args {
 			a := bd.cargs[slot][j]
 			same = append(same, eq(primed(a), vr(a)))
@@ -324,14 +387,18 @@ func (bd *builder) creation(c *clone, e *ir.Edge, op *ir.StartThread, r int, ori
 	full := and(bd.kEq(r), eqBits(cnt, bd.m.MaxThreads))
 	if bd.lazy {
 		z := pb.Loc(ir.Location{Kind: ir.StmtLoc, Text: "skip", Labels: []string{bd.target}, Origin: syn})
+		if bd.counting() {
+			full = and(full, bd.ctrBelow())
+		}
 		edge(pb, from, z, assume(full), "one thread too many")
 		return
 	}
-	targets := append([]ir.VarRef{bd.ovf}, bd.errR...)
-	values := append([]ir.Expr{ir.True}, constBits(bd.kbit, r-1)...)
+	targets, values, rcons := bd.errorRound(r)
+	targets = append([]ir.VarRef{bd.ovf}, targets...)
+	values = append([]ir.Expr{ir.True}, values...)
 	if bd.m.AtomicSections {
 		targets = append(targets, bd.own)
 		values = append(values, ir.False)
 	}
-	edge(pb, from, bd.abort(c), &ir.Assign{Targets: targets, Values: values, Constrain: and(full, not(vr(bd.err)), not(vr(bd.ovf)))}, "one thread too many")
+	edge(pb, from, bd.abort(c), &ir.Assign{Targets: targets, Values: values, Constrain: and(full, not(vr(bd.err)), not(vr(bd.ovf)), rcons)}, "one thread too many")
 }

@@ -32,6 +32,10 @@ type Seq struct {
 	Rounds int
 	Goal   Goal
 	Lazy   bool
+	// Contexts, if positive, bounds the non-empty contexts of the runs
+	// the program simulates, up to and including the error's: a run of
+	// at most K context switches has at most K+1 of them (see Build).
+	Contexts int
 
 	// starts marks the driver's call of a thread's first procedure (and
 	// main's call of init): seq proc, seq edge → thread.
@@ -109,6 +113,19 @@ type builder struct {
 	own  ir.VarRef       // a thread owns the atomic section
 	kbit int
 
+	// Counting the non-empty contexts (maxCtx > 0, see Build): ctr
+	// holds the number of non-empty contexts before the running one that
+	// come before the error in the schedule; nonempty says that the
+	// running thread has stepped in its current context.
+	maxCtx   int
+	ctr      []ir.VarRef
+	nonempty ir.VarRef
+	// Lazy, counting: E[r-1][i] records that context (r, i) was
+	// non-empty; a replay of an empty context must stay empty (steps
+	// that leave the shared state as it was would otherwise add a
+	// context that was not counted).
+	E [][]ir.VarRef
+
 	kinds   []startKind
 	kindOf  map[[2]int]int // (proc, from) → kind
 	created []ir.VarRef
@@ -137,7 +154,7 @@ type builder struct {
 // rounds; an error sets a flag and ends the thread, and the program
 // reaches its error label only if the checker accepts the guesses.
 func Eager(m *Model, rounds int, goal Goal) (*Seq, error) {
-	return build(m, rounds, goal, false)
+	return build(m, rounds, goal, false, 0)
 }
 
 // Lazy returns the lazy sequentialisation of the model's runs within
@@ -150,10 +167,37 @@ func Eager(m *Model, rounds int, goal Goal) (*Seq, error) {
 // global values), so an error location is reached at once, without a
 // checker.
 func Lazy(m *Model, rounds int, goal Goal) (*Seq, error) {
-	return build(m, rounds, goal, true)
+	return build(m, rounds, goal, true, 0)
 }
 
-func build(m *Model, rounds int, goal Goal, lazy bool) (*Seq, error) {
+// SeqOptions say which sequentialisation Build makes.
+type SeqOptions struct {
+	Rounds int  // round-robin rounds (at least 1)
+	Goal   Goal // what the program reaches at its error label
+	Lazy   bool // Lazy rather than Eager
+	// Contexts, if positive, keeps only the runs with at most this many
+	// non-empty contexts up to and including the one of the error (or
+	// the overflow): Build(m, SeqOptions{Rounds: K+1, Contexts: K+1})
+	// simulates exactly the runs of at most K context switches (a run
+	// with K switches has K+1 contexts, which fit in K+1 rounds; a run
+	// with at most K+1 non-empty contexts has at most K switches). The
+	// program then counts them: a counter of ceil(log2(Contexts+1))
+	// bits and a flag "the running thread has stepped in its context"
+	// (eager also guesses the round of the error at the start, so that
+	// contexts after it in the schedule are not counted).
+	Contexts int
+}
+
+// Build returns the sequentialisation that o describes (Eager and Lazy
+// are Build without a context limit).
+func Build(m *Model, o SeqOptions) (*Seq, error) {
+	if o.Contexts < 0 {
+		return nil, fmt.Errorf("conc: a limit of %d contexts", o.Contexts)
+	}
+	return build(m, o.Rounds, o.Goal, o.Lazy, o.Contexts)
+}
+
+func build(m *Model, rounds int, goal Goal, lazy bool, maxCtx int) (*Seq, error) {
 	if rounds < 1 {
 		return nil, fmt.Errorf("conc: %d rounds: at least 1", rounds)
 	}
@@ -166,8 +210,8 @@ func build(m *Model, rounds int, goal Goal, lazy bool) (*Seq, error) {
 		target = OverflowLabel
 	}
 	bd := &builder{m: m, p: p, K: rounds, goal: goal, lazy: lazy, b: ir.NewBuilder(p.File, target),
-		target: target, n: m.Slots(), names: make(map[string]bool), clones: make(map[cloneKey]*clone), kindOf: make(map[[2]int]int)}
-	bd.seq = &Seq{Model: m, Rounds: rounds, Goal: goal, Lazy: lazy, starts: make(map[[2]int]int), errRecords: make(map[[2]int]bool)}
+		target: target, n: m.Slots(), names: make(map[string]bool), clones: make(map[cloneKey]*clone), kindOf: make(map[[2]int]int), maxCtx: maxCtx}
+	bd.seq = &Seq{Model: m, Rounds: rounds, Goal: goal, Lazy: lazy, Contexts: maxCtx, starts: make(map[[2]int]int), errRecords: make(map[[2]int]bool)}
 	for _, g := range p.Globals {
 		bd.names[g] = true
 	}
@@ -299,6 +343,18 @@ func (bd *builder) globals() {
 	if m.AtomicSections {
 		bd.own = bd.global(bd.braced("#atomic_section", ""), globalCopy{ownVar, 0})
 	}
+	if bd.maxCtx > 0 {
+		bd.ctr = bd.bits("#contexts", bitsFor(bd.maxCtx+1))
+		bd.nonempty = bd.global(bd.braced("#nonempty", ""), globalCopy{ownVar, 0})
+		if bd.lazy {
+			bd.E = make([][]ir.VarRef, bd.K)
+			for r := range bd.E {
+				for i := 0; i < bd.n; i++ {
+					bd.E[r] = append(bd.E[r], bd.global(bd.braced(fmt.Sprintf("#nonempty@%d.%d", r+1, i), ""), globalCopy{ownVar, 0}))
+				}
+			}
+		}
+	}
 	// Records of the dynamic threads: created, its first round, how it
 	// starts, its arguments.
 	for _, s := range m.Sites {
@@ -345,6 +401,74 @@ func (bd *builder) shared(r int) []ir.VarRef {
 }
 
 func (bd *builder) kEq(r int) ir.Expr { return eqBits(bd.k, r-1) }
+
+// counting reports whether the program counts non-empty contexts.
+func (bd *builder) counting() bool { return bd.maxCtx > 0 }
+
+// count returns the targets, values and constraint that add one to the
+// context counter where c holds; c must not hold with the counter at its
+// limit (which it therefore never exceeds).
+func (bd *builder) count(c ir.Expr) ([]ir.VarRef, []ir.Expr, ir.Expr) {
+	vals := make([]ir.Expr, len(bd.ctr))
+	carry := c
+	for j, b := range bd.ctr {
+		vals[j] = xor(vr(b), carry)
+		carry = and(carry, vr(b))
+	}
+	return cloneRefs(bd.ctr), vals, or(not(c), bd.ctrBelow())
+}
+
+// ctrBelow says that the context counter is below its limit.
+func (bd *builder) ctrBelow() ir.Expr { return not(eqBits(bd.ctr, bd.maxCtx)) }
+
+// counted says whether the context of round r that is ending comes before
+// the error in the schedule and so counts. Lazy computes the contexts in
+// schedule order and stops at the error: all count. Eager runs each
+// thread through all its rounds, so it guesses the error's round at the
+// start (the error then only happens in that round): a context of an
+// earlier round counts, and one of that round if it runs before the
+// error is reached (by a thread before the erring one).
+func (bd *builder) counted(r int) ir.Expr {
+	if bd.lazy {
+		return ir.True
+	}
+	var xs []ir.Expr
+	for e := r + 1; e <= bd.K; e++ {
+		xs = append(xs, eqBits(bd.errR, e-1))
+	}
+	xs = append(xs, and(eqBits(bd.errR, r-1), not(vr(bd.err)), not(vr(bd.ovf))))
+	return or(xs...)
+}
+
+// endContext returns what a step that ends the running thread's context
+// of round r adds when counting (nothing otherwise): the counter counts
+// the context if the thread stepped in it and it comes before the error,
+// and the next context starts empty.
+func (bd *builder) endContext(r int) ([]ir.VarRef, []ir.Expr, ir.Expr) {
+	if !bd.counting() {
+		return nil, nil, ir.True
+	}
+	ts, vs, cons := bd.count(and(vr(bd.nonempty), bd.counted(r)))
+	return append(ts, bd.nonempty), append(vs, ir.False), cons
+}
+
+// sameEmptiness says (lazy, counting) that a replay of context (r, i) is
+// empty if the context was.
+func (bd *builder) sameEmptiness(r, i int) ir.Expr {
+	if !bd.counting() {
+		return ir.True
+	}
+	return or(not(vr(bd.nonempty)), vr(bd.E[r-1][i]))
+}
+
+// startContext returns what a step that starts a thread's context adds
+// when counting: the context is empty so far.
+func (bd *builder) startContext() ([]ir.VarRef, []ir.Expr) {
+	if !bd.counting() {
+		return nil, nil
+	}
+	return []ir.VarRef{bd.nonempty}, []ir.Expr{ir.False}
+}
 
 func (bd *builder) tgtEq(r int) ir.Expr { return eqBits(bd.tgt, r-1) }
 
@@ -586,6 +710,9 @@ func (bd *builder) procs() {
 	for _, b := range bd.k {
 		set(b, ir.False)
 	}
+	for _, b := range bd.ctr {
+		set(b, ir.False)
+	}
 	if bd.m.AtomicSections {
 		set(bd.own, ir.False)
 	}
@@ -628,14 +755,22 @@ func (bd *builder) procs() {
 		if bd.lazy {
 			for r := 1; r <= K; r++ {
 				y := simple(s.pb, "")
-				edge(s.pb, s.entry, y, &ir.Assign{Targets: bd.O[r-1][i], Values: vars(bd.W), Constrain: and(bd.kEq(r), bd.tgtEq(r), bd.guard(r))}, fmt.Sprintf("record context (%d, t%d)", r, i))
+				ts, vs, cons := bd.endContext(r)
+				if bd.counting() {
+					ts, vs = append(ts, bd.E[r-1][i]), append(vs, vr(bd.nonempty))
+				}
+				edge(s.pb, s.entry, y, &ir.Assign{Targets: append(cloneRefs(bd.O[r-1][i]), ts...), Values: append(vars(bd.W), vs...), Constrain: and(bd.kEq(r), bd.tgtEq(r), bd.guard(r), cons)}, fmt.Sprintf("record context (%d, t%d)", r, i))
 				if next := bd.nextContext(r, i); next >= 0 {
 					edge(s.pb, y, y, call(next), "run the next context")
 				}
 			}
 		} else {
 			y := simple(s.pb, "")
-			edge(s.pb, s.entry, y, assume(and(bd.kEq(K), bd.guard(K))), "end of the last round")
+			if ts, vs, cons := bd.endContext(K); ts != nil {
+				edge(s.pb, s.entry, y, &ir.Assign{Targets: ts, Values: vs, Constrain: and(bd.kEq(K), bd.guard(K), cons)}, "end of the last round")
+			} else {
+				edge(s.pb, s.entry, y, assume(and(bd.kEq(K), bd.guard(K))), "end of the last round")
+			}
 			edge(s.pb, y, y, call(bd.yieldProc[i]), "the next thread")
 		}
 	}
@@ -690,7 +825,8 @@ func (bd *builder) driver(pb *ir.ProcBuilder, i, at, target int) {
 	if i < len(m.Static) {
 		proc := m.Static[i]
 		p := simple(pb, "")
-		targets, values := bd.k, constBits(bd.kbit, 0)
+		ts, vs := bd.startContext()
+		targets, values := append(cloneRefs(bd.k), ts...), append(constBits(bd.kbit, 0), vs...)
 		if bd.lazy {
 			targets = append(cloneRefs(targets), bd.W...)
 			values = append(values, vars(bd.input(1, i))...)
@@ -710,7 +846,11 @@ func (bd *builder) driver(pb *ir.ProcBuilder, i, at, target int) {
 	edge(pb, at, yes, assume(vr(bd.created[i])), "created")
 	if bd.lazy {
 		n2 := simple(pb, "")
-		edge(pb, no, n2, &ir.Assign{Targets: bd.O[target-1][i], Values: vars(bd.input(target, i))}, "an empty context")
+		ts, vs := cloneRefs(bd.O[target-1][i]), vars(bd.input(target, i))
+		if bd.counting() {
+			ts, vs = append(ts, bd.E[target-1][i]), append(vs, ir.False)
+		}
+		edge(pb, no, n2, &ir.Assign{Targets: ts, Values: vs}, "an empty context")
 		if next := bd.nextContext(target, i); next >= 0 {
 			edge(pb, n2, n2, call(next), "run the next context")
 		}
@@ -720,11 +860,13 @@ func (bd *builder) driver(pb *ir.ProcBuilder, i, at, target int) {
 	p := simple(pb, "")
 	if bd.lazy {
 		for r := 1; r <= target; r++ {
-			edge(pb, yes, p, &ir.Assign{Targets: append(cloneRefs(bd.k), bd.W...), Values: append(constBits(bd.kbit, r-1), vars(bd.input(r, i))...),
+			ts, vs := bd.startContext()
+			edge(pb, yes, p, &ir.Assign{Targets: append(append(cloneRefs(bd.k), bd.W...), ts...), Values: append(append(constBits(bd.kbit, r-1), vars(bd.input(r, i))...), vs...),
 				Constrain: eqBits(bd.cround[i], r-1)}, fmt.Sprintf("created in round %d", r))
 		}
 	} else {
-		edge(pb, yes, p, &ir.Assign{Targets: bd.k, Values: vars(bd.cround[i])}, "the round of its creation")
+		ts, vs := bd.startContext()
+		edge(pb, yes, p, &ir.Assign{Targets: append(cloneRefs(bd.k), ts...), Values: append(vars(bd.cround[i]), vs...)}, "the round of its creation")
 	}
 	bd.switchEdges(pb, i, p)
 	for j, k := range bd.kinds {
@@ -744,13 +886,15 @@ func cloneRefs(v []ir.VarRef) []ir.VarRef { return append([]ir.VarRef(nil), v...
 func (bd *builder) switchEdges(pb *ir.ProcBuilder, i, l int) {
 	for r := 1; r < bd.K; r++ {
 		if bd.lazy {
-			targets := append(cloneRefs(bd.k), bd.W...)
-			values := append(constBits(bd.kbit, r), vars(bd.input(r+1, i))...)
+			ts, vs := bd.startContext()
+			targets := append(append(cloneRefs(bd.k), bd.W...), ts...)
+			values := append(append(constBits(bd.kbit, r), vars(bd.input(r+1, i))...), vs...)
 			edge(pb, l, l, &ir.Assign{Targets: targets, Values: values,
-				Constrain: and(bd.kEq(r), bd.tgtAbove(r), bd.guard(r), eqVec(bd.W, bd.O[r-1][i]))}, fmt.Sprintf("replay: end of round %d", r))
+				Constrain: and(bd.kEq(r), bd.tgtAbove(r), bd.guard(r), eqVec(bd.W, bd.O[r-1][i]), bd.sameEmptiness(r, i))}, fmt.Sprintf("replay: end of round %d", r))
 			continue
 		}
-		edge(pb, l, l, &ir.Assign{Targets: bd.k, Values: constBits(bd.kbit, r), Constrain: and(bd.kEq(r), bd.guard(r))}, fmt.Sprintf("end of round %d", r))
+		ts, vs, cons := bd.endContext(r)
+		edge(pb, l, l, &ir.Assign{Targets: append(cloneRefs(bd.k), ts...), Values: append(constBits(bd.kbit, r), vs...), Constrain: and(bd.kEq(r), bd.guard(r), cons)}, fmt.Sprintf("end of round %d", r))
 	}
 	edge(pb, l, l, call(bd.switchProc[i]), "end of the thread's last context")
 }

@@ -199,7 +199,7 @@ func (s *Seq) values(sc *scope, proc *ir.Proc, st *result.Step, orig *ir.Proc, r
 			return nil, fmt.Errorf("variable %s is not in scope in %s", v.Name, proc.Name)
 		}
 	}
-	var vals []result.Value
+	vals := []result.Value{} // never nil: the JSON report lists values as an array
 	for i, g := range p.Globals {
 		if gv[i] != 0 {
 			vals = append(vals, result.Value{Name: g, Value: gv[i] == 2})

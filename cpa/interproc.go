@@ -13,7 +13,7 @@ import (
 // call beyond the bound is not explored but recorded (DepthReached), so
 // that no answer claims more than it explored.
 type Callstack struct {
-	C        *Composite
+	wrapper  // C is the composite
 	MaxDepth int
 	// DepthReached is set when a call was cut at MaxDepth.
 	DepthReached bool
@@ -46,7 +46,7 @@ type CSState struct {
 
 // NewCallstack returns the call-stack analysis over c.
 func NewCallstack(c *Composite, maxDepth int) *Callstack {
-	return &Callstack{C: c, MaxDepth: maxDepth, frames: make(map[frameKey]*Frame)}
+	return &Callstack{wrapper: wrapper{C: c}, MaxDepth: maxDepth, frames: make(map[frameKey]*Frame)}
 }
 
 func (a *Callstack) push(up *Frame, call *Edge, caller *CState) *Frame {
@@ -69,41 +69,18 @@ func (a *Callstack) Initial() (State, Precision) {
 	return &CSState{S: s}, p
 }
 
-// LessOrEqual requires equal stacks.
-func (a *Callstack) LessOrEqual(x, y State) bool {
-	sx, sy := x.(*CSState), y.(*CSState)
-	return sx.Stack == sy.Stack && a.C.LessOrEqual(sx.S, sy.S)
-}
-
-// Join joins states with equal stacks (the only ones the algorithm joins:
-// they share a partition).
-func (a *Callstack) Join(x, y State) State {
-	sx, sy := x.(*CSState), y.(*CSState)
-	return &CSState{Stack: sx.Stack, S: a.C.Join(sx.S, sy.S)}
-}
-
 // Successors follows the edges leaving the state's location: Intra edges
 // by the composite's transfer, Call edges by pushing a frame, and the
 // Return edge of the top frame at the callee's exit.
 func (a *Callstack) Successors(x State, prec Precision) ([]Successor, error) {
 	s := x.(*CSState)
 	pr := prec.([]Precision)
-	loc := s.S.Loc()
-	var out []Successor
-	for _, e := range a.C.CFA.Out(loc) {
+	return a.successors(s, pr, func(out []Successor, e *Edge) ([]Successor, error) {
 		switch e.Kind {
-		case Intra:
-			ns, err := a.C.Post(s.S, e, pr)
-			if err != nil {
-				return nil, err
-			}
-			for _, n := range ns {
-				out = append(out, Successor{State: &CSState{Stack: s.Stack, S: n}, Edge: e})
-			}
 		case Call:
 			if a.MaxDepth > 0 && s.Stack != nil && s.Stack.Depth >= a.MaxDepth {
 				a.DepthReached = true
-				continue
+				return out, nil
 			}
 			for _, piece := range a.C.Split(s.S, e, pr) {
 				ns, err := a.C.Enter(piece, e, pr)
@@ -120,7 +97,7 @@ func (a *Callstack) Successors(x State, prec Precision) ([]Successor, error) {
 			}
 		case Return:
 			if s.Stack == nil || s.Stack.Call != a.C.CFA.CallEdge(e) {
-				continue
+				return out, nil
 			}
 			ns, err := a.C.Combine(s.Stack.Caller, s.S, e, pr)
 			if err != nil {
@@ -130,45 +107,9 @@ func (a *Callstack) Successors(x State, prec Precision) ([]Successor, error) {
 				out = append(out, Successor{State: &CSState{Stack: s.Stack.Up, S: n}, Edge: e})
 			}
 		}
-	}
-	return out, nil
+		return out, nil
+	})
 }
-
-// Merge applies the composite's merge to states of one stack.
-func (a *Callstack) Merge(x, r State, _ Precision) State {
-	sx, sr := x.(*CSState), r.(*CSState)
-	m := a.C.MergeStates(sx.S, sr.S)
-	if m == sr.S {
-		return r
-	}
-	return &CSState{Stack: sr.Stack, S: m}
-}
-
-// Stop applies the composite's stop to the reached states of one stack.
-func (a *Callstack) Stop(x State, reached []State, _ Precision) bool {
-	s := x.(*CSState)
-	var rs []*CState
-	for _, r := range reached {
-		rs = append(rs, r.(*CSState).S)
-	}
-	return a.C.Covered(s.S, rs)
-}
-
-// Adjust applies the composite's precision adjustment.
-func (a *Callstack) Adjust(x State, prec Precision) (State, Precision) {
-	s := x.(*CSState)
-	n := a.C.Adjust(s.S, prec.([]Precision))
-	if n == s.S {
-		return x, prec
-	}
-	return &CSState{Stack: s.Stack, S: n}, prec
-}
-
-// Location returns the state's location.
-func (a *Callstack) Location(x State) Node { return x.(*CSState).S.Loc() }
-
-// Partition is the stack.
-func (a *Callstack) Partition(x State) any { return x.(*CSState).Stack }
 
 // Depth is the stack's depth.
 func (a *Callstack) Depth(x State) int {
@@ -177,9 +118,6 @@ func (a *Callstack) Depth(x State) int {
 	}
 	return 0
 }
-
-// IsTarget asks the composite.
-func (a *Callstack) IsTarget(x State) bool { return a.C.IsTarget(x.(*CSState).S) }
 
 // Summaries is the summary-based interprocedural wrapper (block
 // summaries, the functional approach of Sharir and Pnueli as tabulated by
@@ -193,7 +131,7 @@ func (a *Callstack) IsTarget(x State) bool { return a.C.IsTarget(x.(*CSState).S)
 // makes of all its entry states (the classical interprocedural data-flow
 // analysis).
 type Summaries struct {
-	C        *Composite
+	wrapper  // C is the composite
 	PerEntry bool
 
 	ctxs map[ctxKey]*Context
@@ -230,7 +168,7 @@ type SumState struct {
 
 // NewSummaries returns the summary wrapper over c.
 func NewSummaries(c *Composite, perEntry bool) *Summaries {
-	return &Summaries{C: c, PerEntry: perEntry, ctxs: make(map[ctxKey]*Context)}
+	return &Summaries{wrapper: wrapper{C: c}, PerEntry: perEntry, ctxs: make(map[ctxKey]*Context)}
 }
 
 // Contexts returns the number of contexts created.
@@ -256,18 +194,6 @@ func (a *Summaries) Initial() (State, Precision) {
 	return &SumState{Ctx: a.main, S: s}, p
 }
 
-// LessOrEqual requires equal contexts.
-func (a *Summaries) LessOrEqual(x, y State) bool {
-	sx, sy := x.(*SumState), y.(*SumState)
-	return sx.Ctx == sy.Ctx && a.C.LessOrEqual(sx.S, sy.S)
-}
-
-// Join joins states of one context.
-func (a *Summaries) Join(x, y State) State {
-	sx, sy := x.(*SumState), y.(*SumState)
-	return &SumState{Ctx: sx.Ctx, S: a.C.Join(sx.S, sy.S)}
-}
-
 // Successors follows Intra edges with the composite's transfer; at a
 // call, registers the caller with the callee's context, enters it and
 // combines the exit states found so far; at the exit of a context,
@@ -275,44 +201,38 @@ func (a *Summaries) Join(x, y State) State {
 func (a *Summaries) Successors(x State, prec Precision) ([]Successor, error) {
 	s := x.(*SumState)
 	pr := prec.([]Precision)
-	loc := s.S.Loc()
-	var out []Successor
 	cfa := a.C.CFA
-	for _, e := range cfa.Out(loc) {
-		switch e.Kind {
-		case Intra:
-			ns, err := a.C.Post(s.S, e, pr)
+	out, err := a.successors(s, pr, func(out []Successor, e *Edge) ([]Successor, error) {
+		if e.Kind != Call {
+			return out, nil
+		}
+		ret := cfa.ReturnEdge(e)
+		for _, piece := range a.C.Split(s.S, e, pr) {
+			entries, err := a.C.Enter(piece, e, pr)
 			if err != nil {
 				return nil, err
 			}
-			for _, n := range ns {
-				out = append(out, Successor{State: &SumState{Ctx: s.Ctx, S: n}, Edge: e})
-			}
-		case Call:
-			ret := cfa.ReturnEdge(e)
-			for _, piece := range a.C.Split(s.S, e, pr) {
-				entries, err := a.C.Enter(piece, e, pr)
-				if err != nil {
-					return nil, err
-				}
-				for _, en := range entries {
-					ctx := a.context(e.To.Proc, en)
-					ctx.callers = append(ctx.callers, caller{piece: piece, state: s, call: e})
-					out = append(out, Successor{State: &SumState{Ctx: ctx, S: en}, Edge: e})
-					for _, x := range ctx.exits {
-						ns, err := a.C.Combine(piece, x.S, ret, pr)
-						if err != nil {
-							return nil, err
-						}
-						for _, n := range ns {
-							out = append(out, Successor{State: &SumState{Ctx: s.Ctx, S: n}, Edge: ret, Parent: x, Caller: s})
-						}
+			for _, en := range entries {
+				ctx := a.context(e.To.Proc, en)
+				ctx.callers = append(ctx.callers, caller{piece: piece, state: s, call: e})
+				out = append(out, Successor{State: &SumState{Ctx: ctx, S: en}, Edge: e})
+				for _, x := range ctx.exits {
+					ns, err := a.C.Combine(piece, x.S, ret, pr)
+					if err != nil {
+						return nil, err
+					}
+					for _, n := range ns {
+						out = append(out, Successor{State: &SumState{Ctx: s.Ctx, S: n}, Edge: ret, Parent: x, Caller: s})
 					}
 				}
 			}
 		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if loc.Loc == cfa.Prog.Procs[loc.Proc].Exit && s.Ctx != a.main {
+	if loc := s.S.Loc(); loc.Loc == cfa.Prog.Procs[loc.Proc].Exit && s.Ctx != a.main {
 		s.Ctx.exits = append(s.Ctx.exits, s)
 		for _, c := range s.Ctx.callers {
 			ret := cfa.ReturnEdge(c.call)
@@ -328,55 +248,113 @@ func (a *Summaries) Successors(x State, prec Precision) ([]Successor, error) {
 	return out, nil
 }
 
-// Merge applies the composite's merge within a context.
-func (a *Summaries) Merge(x, r State, _ Precision) State {
-	sx, sr := x.(*SumState), r.(*SumState)
-	m := a.C.MergeStates(sx.S, sr.S)
-	if m == sr.S {
-		return r
-	}
-	return &SumState{Ctx: sr.Ctx, S: m}
-}
-
-// Stop applies the composite's stop within a context.
-func (a *Summaries) Stop(x State, reached []State, _ Precision) bool {
-	var rs []*CState
-	for _, r := range reached {
-		rs = append(rs, r.(*SumState).S)
-	}
-	return a.C.Covered(x.(*SumState).S, rs)
-}
-
-// Adjust applies the composite's precision adjustment.
-func (a *Summaries) Adjust(x State, prec Precision) (State, Precision) {
-	s := x.(*SumState)
-	n := a.C.Adjust(s.S, prec.([]Precision))
-	if n == s.S {
-		return x, prec
-	}
-	return &SumState{Ctx: s.Ctx, S: n}, prec
-}
-
-// Location returns the state's location.
-func (a *Summaries) Location(x State) Node { return x.(*SumState).S.Loc() }
-
-// Partition is the context.
-func (a *Summaries) Partition(x State) any { return x.(*SumState).Ctx }
-
 // Depth is 0: contexts have no depth.
 func (a *Summaries) Depth(State) int { return 0 }
-
-// IsTarget asks the composite.
-func (a *Summaries) IsTarget(x State) bool { return a.C.IsTarget(x.(*SumState).S) }
 
 // CompositeOf returns the composite state of an analysis state of either
 // wrapper.
 func CompositeOf(x State) *CState {
-	switch s := x.(type) {
-	case *SumState:
-		return s.S
-	case *CSState:
-		return s.S
+	if w, ok := x.(wrapped); ok {
+		return w.comp()
 	}
 	panic(fmt.Sprintf("cpa: not a wrapper state: %T", x))
 }
+
+// wrapped is a state of an interprocedural wrapper: a composite state
+// tagged with what the wrapper keeps apart (a call stack, a block
+// context), which is its partition of the reached set.
+type wrapped interface {
+	comp() *CState
+	tag() any
+	with(*CState) State // the state with the same tag and another composite state
+}
+
+func (s *CSState) comp() *CState         { return s.S }
+func (s *CSState) tag() any              { return s.Stack }
+func (s *CSState) with(c *CState) State  { return &CSState{Stack: s.Stack, S: c} }
+func (s *SumState) comp() *CState        { return s.S }
+func (s *SumState) tag() any             { return s.Ctx }
+func (s *SumState) with(c *CState) State { return &SumState{Ctx: s.Ctx, S: c} }
+
+// wrapper is what both wrappers do with their states: the composite's
+// order, join, merge, stop, precision adjustment and targets, within one
+// tag (the algorithm compares, joins and merges only states of one
+// partition).
+type wrapper struct {
+	C *Composite
+}
+
+// LessOrEqual requires equal tags.
+func (w wrapper) LessOrEqual(x, y State) bool {
+	wx, wy := x.(wrapped), y.(wrapped)
+	return wx.tag() == wy.tag() && w.C.LessOrEqual(wx.comp(), wy.comp())
+}
+
+// Join joins states of one tag.
+func (w wrapper) Join(x, y State) State {
+	wx := x.(wrapped)
+	return wx.with(w.C.Join(wx.comp(), y.(wrapped).comp()))
+}
+
+// Merge applies the composite's merge within a tag.
+func (w wrapper) Merge(x, r State, _ Precision) State {
+	wr := r.(wrapped)
+	m := w.C.MergeStates(x.(wrapped).comp(), wr.comp())
+	if m == wr.comp() {
+		return r
+	}
+	return wr.with(m)
+}
+
+// Stop applies the composite's stop to the reached states of one tag.
+func (w wrapper) Stop(x State, reached []State, _ Precision) bool {
+	rs := make([]*CState, len(reached))
+	for i, r := range reached {
+		rs[i] = r.(wrapped).comp()
+	}
+	return w.C.Covered(x.(wrapped).comp(), rs)
+}
+
+// Adjust applies the composite's precision adjustment.
+func (w wrapper) Adjust(x State, prec Precision) (State, Precision) {
+	wx := x.(wrapped)
+	n := w.C.Adjust(wx.comp(), prec.([]Precision))
+	if n == wx.comp() {
+		return x, prec
+	}
+	return wx.with(n), prec
+}
+
+// successors follows the edges leaving x's location: an Intra edge by the
+// composite's transfer, within x's tag; the others (Call, Return,
+// CallToReturn) by the wrapper's own interprocedural step, which appends
+// to out.
+func (w wrapper) successors(x wrapped, pr []Precision, inter func(out []Successor, e *Edge) ([]Successor, error)) ([]Successor, error) {
+	var out []Successor
+	for _, e := range w.C.CFA.Out(x.comp().Loc()) {
+		if e.Kind != Intra {
+			var err error
+			if out, err = inter(out, e); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		ns, err := w.C.Post(x.comp(), e, pr)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range ns {
+			out = append(out, Successor{State: x.with(n), Edge: e})
+		}
+	}
+	return out, nil
+}
+
+// Location returns the state's location.
+func (w wrapper) Location(x State) Node { return x.(wrapped).comp().Loc() }
+
+// Partition is the tag: the stack, or the context.
+func (w wrapper) Partition(x State) any { return x.(wrapped).tag() }
+
+// IsTarget asks the composite.
+func (w wrapper) IsTarget(x State) bool { return w.C.IsTarget(x.(wrapped).comp()) }

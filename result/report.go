@@ -37,8 +37,12 @@ var ReportSchema []byte
 //	reason    why unknown; for unsafe with trace_cut, why the trace was cut
 //	bound     null, or {"kind": "context_switches"|"rounds", "k": K}:
 //	          "safe" then means no error within the bound
-//	property  the error reached (unsafe): kind "assertion"|"label", label,
-//	          text, file, proc, line, col
+//	property  the error reached (unsafe): kind "assertion"|"label"|"observer",
+//	          label, text, file, proc, line, col, and for kind observer
+//	          observer {property, spec, spec_line, state, message}
+//	spec      the observer automaton checked with the program (check
+//	          --spec): {property, file, states}; the trace is then one of
+//	          the program instrumented with it
 //	trace_cut the error is reachable but the trace could not be completed
 //	trace     the steps (unsafe), each with proc, loc, edge, line, col,
 //	          text, values [{name, value}], depth, thread, and optionally
@@ -57,6 +61,7 @@ type Report struct {
 	Reason   string    `json:"reason,omitempty"`
 	Bound    Bound     `json:"bound"`
 	Property *Property `json:"property,omitempty"`
+	Spec     *Spec     `json:"spec,omitempty"`
 	TraceCut bool      `json:"trace_cut,omitempty"`
 	Trace    *Trace    `json:"trace,omitempty"`
 	Stats    *Stats    `json:"stats,omitempty"`

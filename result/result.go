@@ -277,17 +277,43 @@ func (b *Bound) UnmarshalJSON(data []byte) error {
 const (
 	PropertyAssertion = "assertion" // an assert whose condition can be false
 	PropertyLabel     = "label"     // a statement carrying the target label
+	// PropertyObserver is a violation of an observer automaton checked
+	// with the program (boolprog check --spec): the trace is one of the
+	// program instrumented with the automaton (see Report.Spec), and the
+	// property is at the call that fired the violating transition.
+	PropertyObserver = "observer"
 )
 
 // Property is the error an Unsafe answer reaches and where it is.
 type Property struct {
-	Kind  string `json:"kind"`            // PropertyAssertion or PropertyLabel
+	Kind  string `json:"kind"`            // PropertyAssertion, PropertyLabel or PropertyObserver
 	Label string `json:"label,omitempty"` // the target label (kind label)
-	Text  string `json:"text"`            // the assert ("assert(!g)") or the labelled statement
+	Text  string `json:"text"`            // the assert ("assert(!g)"), the labelled statement, or the call (observer)
 	File  string `json:"file"`
 	Proc  string `json:"proc"`
 	Line  int    `json:"line"`
 	Col   int    `json:"col"`
+	// Observer is the violated transition (kind observer only).
+	Observer *Violation `json:"observer,omitempty"`
+}
+
+// Violation is the transition of an observer automaton into its error
+// state: the property's name, the specification file and the line of the
+// transition there, the state it left and its message.
+type Violation struct {
+	Property string `json:"property"`
+	Spec     string `json:"spec"`
+	SpecLine int    `json:"spec_line"`
+	State    string `json:"state"`
+	Message  string `json:"message"`
+}
+
+// Spec names an observer automaton that was checked together with the
+// program's assertions (boolprog check --spec): SUCCESSFUL proves both.
+type Spec struct {
+	Property string   `json:"property"`
+	File     string   `json:"file"`
+	States   []string `json:"states"`
 }
 
 // PropertyAt returns the property of the error location loc of proc: a

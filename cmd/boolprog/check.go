@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"boolprog/cpa/observer"
 	"boolprog/engine"
 	"boolprog/interp"
 	"boolprog/ir"
@@ -56,6 +57,9 @@ type checkFlags struct {
 	quiet      bool
 	verbose    bool
 	projection projectionFlag // --error-projection (projection.go)
+	spec       string         // --spec (spec.go)
+	html       htmlFlags      // -o (checkhtml.go)
+	witness    witnessFlags   // --witness, --witness-format (witness.go)
 }
 
 func runCheck(ctx context.Context, args []string, s *streams) int {
@@ -71,7 +75,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.StringVar(&cf.threads, "threads", "", "run these procedures as the threads, e.g. f,g,g (two copies of g); for a program without thread statements")
 	fs.Var(&cf.bound, "bound", "ask for a bounded answer: cs:K (at most K context switches) or rounds:K; an engine that cannot bound its search answers UNKNOWN")
 	engFlags := defineEngineFlags(fs)
-	fs.StringVar(&cf.format, "format", cf.format, "output: text or json")
+	fs.StringVar(&cf.format, "format", cf.format, "output: text, json, or html (one self-contained page: source, verdict, trace stepper, control-flow graphs)")
 	fs.StringVar(&cf.style, "trace-style", cf.style, "trace order: forward, or bebop (reverse, indented, as the Bebop paper)")
 	fs.StringVar(&cf.trace, "trace", cf.trace, "trace detail: full (every step with its state), changes (only the values a step changed), or none (only the error line)")
 	fs.StringVar(&cf.traceFile, "trace-file", "", "write the trace to this file instead of standard output")
@@ -84,6 +88,9 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.BoolVar(&cf.quiet, "q", false, "print no warnings and no progress line")
 	fs.BoolVar(&cf.verbose, "v", false, "print the progress line on stderr even if it is not a terminal")
 	cf.projection.register(fs, checkProjectionDoc)
+	fs.StringVar(&cf.spec, "spec", "", specDoc)
+	cf.html.register(fs)
+	cf.witness.register(fs)
 	c.tail = func() string { return "\nEngines:\n" + engineList() }
 
 	jsonOut := wantsJSON(args)
@@ -112,12 +119,27 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		}
 		return checkUsageError(c, s, jsonOut, "%v", err)
 	}
+	spec, err := loadSpec(cf.spec, newEngine)
+	var specErr *syntax.Error
+	switch {
+	case errors.As(err, &specErr):
+		if jsonOut {
+			result.ErrorReport("", messages(syntax.ErrorList{specErr})...).WriteJSON(s.stdout)
+		} else {
+			printDiagnostics(s.stderr, syntax.ErrorList{specErr})
+		}
+		return exitInput
+	case err != nil:
+		return checkUsageError(c, s, jsonOut, "%v", err)
+	case spec != nil && cf.projection.on:
+		return checkUsageError(c, s, jsonOut, "--error-projection lists the errors of the program, not of an observer automaton (--spec)")
+	}
 	traceStyle, ok := result.ParseStyle(cf.style)
 	if !ok {
 		return checkUsageError(c, s, jsonOut, "unknown trace style %q (want forward or bebop)", cf.style)
 	}
-	if cf.format != "text" && cf.format != "json" {
-		return checkUsageError(c, s, jsonOut, "unknown format %q (want text or json)", cf.format)
+	if cf.format != "text" && cf.format != "json" && cf.format != "html" {
+		return checkUsageError(c, s, jsonOut, "unknown format %q (want text, json or html)", cf.format)
 	}
 	traceMode, ok := result.ParseMode(cf.trace)
 	if !ok {
@@ -135,7 +157,13 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	// A flag the user set is never silently ignored.
 	set := setFlags(fs)
 	traceFlags := []string{"trace-file", "trace-style", "trace-numbers", "trace-choices", "trace-indent"}
+	if msg := htmlUsage(cf, set, len(files)); msg != "" {
+		return checkUsageError(c, s, jsonOut, "%s", msg)
+	}
 	for _, f := range traceFlags {
+		if cf.format == "html" {
+			break // htmlUsage checked them
+		}
 		if set[f] && traceMode == result.None {
 			return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --%s would have no effect", f)
 		}
@@ -157,6 +185,9 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if cf.traceFile != "" && len(files) > 1 {
 		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
 	}
+	if msg := cf.witness.check(set, len(files)); msg != "" {
+		return checkUsageError(c, s, jsonOut, "%s", msg)
+	}
 	if n := countStdin(files); n > 1 {
 		return checkUsageError(c, s, jsonOut, "standard input (-) can be read only once")
 	}
@@ -165,7 +196,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if traceStyle == result.Forward {
 		opts.Numbered, opts.MarkChoices = cf.numbers, cf.marks
 	}
-	run := &checkRun{cf: cf, s: s, newEngine: newEngine, opts: opts, autoConc: !set["engine"] && len(engFlags.set) == 0}
+	run := &checkRun{cf: cf, s: s, newEngine: newEngine, opts: opts, autoConc: !set["engine"] && len(engFlags.set) == 0, spec: spec}
 	worst := exitOK
 	for _, path := range files {
 		if len(files) > 1 && cf.format == "text" {
@@ -284,6 +315,7 @@ type checkRun struct {
 	newEngine func() (engine.Engine, error)
 	opts      result.TraceOptions
 	autoConc  bool // no engine chosen: a concurrent program gets concEngine
+	spec      *observer.Spec
 }
 
 // file checks one file and returns its exit code.
@@ -330,19 +362,32 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		printWarnings(s.stderr, l.warns)
 	}
 
+	checked, obs := p, (*observed)(nil)
+	if r.spec != nil {
+		o, prodEng, errs, why := observe(r.spec, p, eng)
+		if len(errs) > 0 {
+			r.inputErrors(fe.name, errs)
+			return exitInput
+		} else if why != "" {
+			r.report(&outcome{path: l.name, prog: p, res: result.NewUnknown(eng.Name(), why), total: time.Since(start), spec: r.spec.Describe()})
+			return exitUnknown
+		}
+		obs, eng, checked = o, prodEng, o.inst.Prog
+	}
+
 	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all, Bound: cf.bound.b}
 	if prog != nil {
 		// The engine says when it moves from the search to the trace,
 		// and what it has done so far.
 		q.Progress = prog.set
 	}
-	res := engine.Run(ctx, eng, p, q)
+	res := engine.Run(ctx, eng, checked, q)
 
 	var note string
 	if !cf.noReplay && res.Verdict == result.Unsafe && !res.TraceCut {
 		prog.set(result.PhaseReplay, fmt.Sprintf("%d steps", traceLen(res.Trace)))
 		t := time.Now()
-		res, note = judge(ctx, p, res)
+		res, note = judge(ctx, checked, res)
 		res.Stats.AddPhase(result.PhaseReplay, time.Since(t))
 	}
 	if interruption(ctx) != nil || (res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout) {
@@ -360,10 +405,18 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	for _, name := range stats.PhaseNames() {
 		res.Stats.AddPhase(name, stats.Phases[name])
 	}
+	var specDesc *result.Spec
+	if obs != nil {
+		res, specDesc = obs.explain(res, cf.format == "json"), r.spec.Describe()
+	}
 	prog.stop()
+	if err := cf.witness.write(ctx, s.stderr, cf.quiet, l.src, p, res, cf.maxNodes); err != nil {
+		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
+		return exitUsage
+	}
 	cf.projection.runProjection(ctx, s.stdout, s.stderr, l.name, p, cf.maxNodes)
 
-	out := &outcome{path: l.name, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note}
+	out := &outcome{path: l.name, src: l.src, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note, spec: specDesc}
 	if err := r.report(out); err != nil {
 		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 		return exitUsage
@@ -485,6 +538,7 @@ func (r *checkRun) inputErrors(name string, errs syntax.ErrorList) {
 // outcome is everything reported about one checked file.
 type outcome struct {
 	path  string
+	src   []byte      // the source text (nil if the run ended before it was read)
 	prog  *ir.Program // nil if the run ended before the program was read
 	res   *result.Result
 	total time.Duration
@@ -492,16 +546,21 @@ type outcome struct {
 	warns syntax.ErrorList
 	// dialectNote says which precedence dialect was detected, if one was.
 	dialectNote string
+	spec        *result.Spec // the observer automaton checked too (--spec)
 }
 
 // report writes the outcome of one file as text or JSON.
 func (r *checkRun) report(o *outcome) error {
+	if r.cf.format == "html" {
+		return r.writeHTML(o)
+	}
 	if r.cf.format == "json" {
 		target := ""
 		if o.prog != nil {
 			target = o.prog.Target
 		}
 		rep := result.NewReport(o.res, o.path, target)
+		rep.Spec = o.spec
 		if !r.cf.quiet {
 			rep.Warnings = messages(o.warns)
 			if o.dialectNote != "" {
@@ -529,7 +588,11 @@ func (r *checkRun) writeText(o *outcome) error {
 		if err := r.writeTrace(o); err != nil {
 			return err
 		}
-		fmt.Fprintln(w, errorLine(o.path, tr, o.prog.Target))
+		if pr := res.Property; pr != nil && pr.Observer != nil {
+			fmt.Fprintln(w, observerLine(o.path, pr))
+		} else {
+			fmt.Fprintln(w, errorLine(o.path, tr, o.prog.Target))
+		}
 	} else if res.Property != nil {
 		fmt.Fprintln(w, propertyLine(res.Property, o.path))
 	}
@@ -545,7 +608,7 @@ func (r *checkRun) writeText(o *outcome) error {
 		writeStats(w, o)
 	}
 	if o.prog != nil {
-		fmt.Fprintln(w, checkedText(o.prog))
+		fmt.Fprintln(w, checkedText(o.prog)+specText(o.spec))
 	}
 	_, err := fmt.Fprintln(w, res.Banner())
 	return err

@@ -51,10 +51,10 @@ type streams struct {
 }
 
 func main() {
-	// Only check, bench and mucke answer a signal with a verdict; the other
+	// Only check, bench, mucke and batch answer a signal with a verdict; the other
 	// commands keep the default: a signal ends them at once.
 	ctx, stop := context.Background(), func() {}
-	if len(os.Args) > 1 && (os.Args[1] == "check" || os.Args[1] == "bench" || os.Args[1] == "mucke") {
+	if len(os.Args) > 1 && (os.Args[1] == "check" || os.Args[1] == "bench" || os.Args[1] == "mucke" || os.Args[1] == "batch") {
 		ctx, stop = notifyInterrupt(ctx)
 	}
 	code := runContext(ctx, os.Args[1:], &streams{
@@ -86,6 +86,8 @@ Usage:
   boolprog mucke [flags] FILE.mu  evaluate a fixed-point calculus file (Mucke's language, as Getafix writes it)
   boolprog pds [flags] FILE       post*/pre* on a weighted pushdown system file (package wpds/pdsfile)
   boolprog seq [flags] FILE       the sequential program that conc-eager/conc-lazy check for K rounds
+  boolprog batch [flags] TASKS|DIR...  many checks in parallel, with time and memory limits, scored
+  boolprog validate PROGRAM WITNESS  check a witness of check --witness (exit 0 confirmed, 10 rejected)
   boolprog version                print the version (also: boolprog --version)
   boolprog help                   print this text
 
@@ -128,6 +130,10 @@ func runContext(ctx context.Context, args []string, s *streams) int {
 		return runPDS(ctx, rest, s)
 	case "seq":
 		return runSeq(rest, s)
+	case "batch":
+		return runBatch(ctx, rest, s)
+	case "validate":
+		return runValidate(ctx, rest, s)
 	case "version", "-version", "--version":
 		fmt.Fprintln(s.stdout, versionLine())
 		return exitOK

@@ -1,6 +1,7 @@
 package observer
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -19,7 +20,15 @@ type Instrumented struct {
 	init   *ir.Edge         // main's new first edge: the initial state
 	update map[int]*ir.Edge // event procedure -> its new entry's update edge
 	fail   map[int]map[int]*ir.Edge
+	// failTrans is the transition of each failure edge, by procedure
+	// index and edge id; updates marks the update edges the same way.
+	failTrans map[[2]int]Trans
+	updates   map[[2]int]bool
 }
+
+// ErrSequential is Instrument's error for a program without main or with
+// threads: the automaton watches one sequential execution from main.
+var ErrSequential = errors.New("observer automata watch sequential programs with a main procedure")
 
 // Instrument returns p with spec's automaton inlined: globals hold the
 // automaton's state in binary (named after the property; renamed if p
@@ -28,8 +37,13 @@ type Instrumented struct {
 // update edge to its old entry and, for each transition into the error,
 // an edge into a new assertion-failure location taken when that
 // transition fires (its text names the property and the message). Every
-// location and edge of p keeps its id.
+// location and edge of p keeps its id and origin; the new ones have
+// Origin.Loc and Origin.Edge -1, and their texts start with
+// "[observer NAME]", so a trace marks the instrumentation's steps.
 func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
+	if p.Concurrent || p.Main < 0 {
+		return nil, ErrSequential
+	}
 	a, err := New(spec, p)
 	if err != nil {
 		return nil, err
@@ -40,10 +54,24 @@ func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
 	for 1<<nbits < len(spec.States) {
 		nbits++
 	}
-	in := &Instrumented{Prog: &np, Orig: p, Spec: spec, update: make(map[int]*ir.Edge), fail: make(map[int]map[int]*ir.Edge)}
+	in := &Instrumented{Prog: &np, Orig: p, Spec: spec, update: make(map[int]*ir.Edge), fail: make(map[int]map[int]*ir.Edge),
+		failTrans: make(map[[2]int]Trans), updates: make(map[[2]int]bool)}
+	used := func(name string) bool {
+		if slices.Contains(np.Globals, name) {
+			return true
+		}
+		for _, pr := range p.Procs {
+			if slices.Contains(pr.Locals, name) {
+				return true
+			}
+		}
+		return false
+	}
 	for i := range nbits {
+		// Unique among globals and locals, so that a trace's values
+		// name the state's bits unambiguously.
 		name := fmt.Sprintf("%s_q%d", spec.Property, i)
-		for slices.Contains(np.Globals, name) {
+		for used(name) {
 			name += "_"
 		}
 		in.bits = append(in.bits, len(np.Globals))
@@ -94,7 +122,8 @@ func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
 	}
 	main := np.Procs[np.Main]
 	oldMain := main.Entry
-	m0 := newEntry(main, "observer "+spec.Property+" starts in "+spec.States[spec.Initial])
+	tag := "[observer " + spec.Property + "] "
+	m0 := newEntry(main, tag+"start in "+spec.States[spec.Initial])
 	init := make([]ir.Expr, nbits)
 	for i := range init {
 		init[i] = &ir.Const{Value: spec.Initial>>i&1 == 1}
@@ -107,7 +136,7 @@ func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
 		}
 		pr := np.Procs[pi]
 		oldEntry := pr.Entry
-		entry := newEntry(pr, "observer "+spec.Property+" on call "+pr.Name)
+		entry := newEntry(pr, tag+"on call "+pr.Name)
 		pr.Entry = entry
 		var earlier ir.Expr = ir.False // some earlier transition fires
 		var fires []ir.Expr
@@ -133,8 +162,10 @@ func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
 			if t.To == Error {
 				f := addLoc(pr, ir.FailLoc, pr.Locations[oldEntry].Pos, "")
 				pr.Locations[f].Error = true
-				text := fmt.Sprintf("observer %s: %s", spec.Property, t.Msg)
-				in.fail[pi][t.Line] = addEdge(pr, entry, f, &ir.Assume{Cond: fires[k]}, text)
+				text := fmt.Sprintf("%serror: %s", tag, t.Msg)
+				fe := addEdge(pr, entry, f, &ir.Assume{Cond: fires[k]}, text)
+				in.fail[pi][t.Line] = fe
+				in.failTrans[[2]int{pi, fe.ID}] = t.Trans
 				continue
 			}
 			for i := range next {
@@ -144,6 +175,7 @@ func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
 			}
 		}
 		in.update[pi] = addEdge(pr, entry, oldEntry, &ir.Assign{Targets: targets, Values: next}, pr.Locations[entry].Text)
+		in.updates[[2]int{pi, in.update[pi].ID}] = true
 	}
 	if err := ir.Verify(&np); err != nil {
 		return nil, fmt.Errorf("observer: the instrumented program is malformed: %v", err)
@@ -167,12 +199,14 @@ func addEdge(pr *ir.Proc, from, to int, op ir.Op, text string) *ir.Edge {
 	return e
 }
 
-// MapPath carries a path of the original program (from cpa.Path) whose
-// last edge is a call on which the automaton reaches its error by the
-// transition at line violation of the specification over to the
-// instrumented program, whose CFA is icfa: the initial step first, each
-// call of an event procedure followed by the update at its new entry, and
-// the violating call followed by the edge into the failure location.
+// MapPath carries a path of the original program (from cpa.Path) over to
+// the instrumented program, whose CFA is icfa: the initial step first,
+// each call of an event procedure followed by the update at its new
+// entry. With violation > 0 the path's last edge is a call on which the
+// automaton reaches its error by the transition at that line of the
+// specification, and the violating call is followed by the edge into the
+// failure location; with violation 0 the path ends at an error location
+// of the program, which is one of the instrumented program too.
 func (in *Instrumented) MapPath(icfa *cpa.CFA, path []*cpa.Edge, violation int) ([]*cpa.Edge, error) {
 	type key struct {
 		kind       cpa.EdgeKind
@@ -200,7 +234,7 @@ func (in *Instrumented) MapPath(icfa *cpa.CFA, path []*cpa.Edge, violation int) 
 		if e.Kind != cpa.Call || in.update[e.To.Proc] == nil {
 			continue
 		}
-		if i == len(path)-1 {
+		if i == len(path)-1 && violation > 0 {
 			f := in.fail[e.To.Proc][violation]
 			if f == nil {
 				return nil, fmt.Errorf("observer: no violation of line %d on entry to %s", violation, in.Prog.Procs[e.To.Proc].Name)
@@ -209,6 +243,9 @@ func (in *Instrumented) MapPath(icfa *cpa.CFA, path []*cpa.Edge, violation int) 
 			return out, nil
 		}
 		out = append(out, intra[in.update[e.To.Proc]])
+	}
+	if violation == 0 {
+		return out, nil
 	}
 	return nil, fmt.Errorf("observer: the path does not end with a violating call")
 }

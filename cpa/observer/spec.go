@@ -20,7 +20,7 @@
 // Transitions are tried in file order: the first whose state and guard
 // match fires; a call that matches none leaves the state unchanged. The
 // event is the entry of PROC, after its arguments are bound. Errors are
-// "file:line:col: message".
+// "file:line:col: message" (*syntax.Error).
 //
 // # Traces
 //
@@ -28,8 +28,13 @@
 // to accept it, and the automaton's error is none. Instrument builds the
 // program with the automaton inlined (SLIC's instrumentation: new globals
 // hold the state, each event procedure gets a new entry that updates them
-// and an assertion-failure location for the violations), and MapPath
-// carries a counterexample path of the original program over to it, where
+// and an assertion-failure location for the violations): the product,
+// which `boolprog check --spec` checks with any engine. A trace of the
+// product is an ordinary trace; Explain notes the automaton's state on the
+// instrumentation's steps (and can leave its bits out of the values), and
+// Violation names the violated transition and the call that fired it.
+// MapPath carries a counterexample path of the original program (the
+// observer analysis's, in a composite) over to the product, where
 // explicitval.Concretize turns it into a trace that replays.
 package observer
 
@@ -39,6 +44,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"boolprog/syntax"
 )
 
 // Spec is an observer automaton.
@@ -59,6 +66,15 @@ type Trans struct {
 	To       int    // a state, or -1 for the error
 	Msg      string // the error's message
 	Line     int
+	// ProcCol and GuardCol are the columns of Proc and Guard in the
+	// specification, for errors about names the program lacks.
+	ProcCol, GuardCol int
+}
+
+// posError is the error of a specification at a position: a
+// *syntax.Error, which prints as "file:line:col: message".
+func posError(file string, line, col int, format string, args ...any) error {
+	return &syntax.Error{Filename: file, Pos: syntax.Pos{Line: line, Col: col}, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Error is the To of a transition into the error.
@@ -96,7 +112,7 @@ func Parse(file, text string) (*Spec, error) {
 		}
 		col := func(word string) int { return strings.Index(raw, word) + 1 }
 		errf := func(c int, format string, args ...any) error {
-			return fmt.Errorf("%s:%d:%d: %s", file, line, c, fmt.Sprintf(format, args...))
+			return posError(file, line, c, format, args...)
 		}
 		switch fields[0] {
 		case "property":
@@ -129,10 +145,14 @@ func Parse(file, text string) (*Spec, error) {
 			var t Trans
 			t.Line = line
 			t.Proc = strings.TrimSuffix(head[2], ":")
+			after := func(from int, word string) int { return from + strings.Index(raw[from:], word) + 1 }
+			callEnd := strings.Index(raw, "call") + len("call")
+			t.ProcCol = after(callEnd, head[2])
 			switch {
 			case len(head) == 3:
 			case len(head) == 5 && head[3] == "when":
 				t.Guard = strings.TrimPrefix(head[4], "!")
+				t.GuardCol = after(strings.Index(raw, "when")+len("when"), head[4])
 				t.GuardNeg = strings.HasPrefix(head[4], "!")
 			default:
 				return nil, errf(col(head[len(head)-1]), "want `on call PROC [when G]:`")
@@ -156,20 +176,20 @@ func Parse(file, text string) (*Spec, error) {
 		}
 	}
 	if len(s.States) == 0 {
-		return nil, fmt.Errorf("%s:1:1: no `states` declaration", file)
+		return nil, posError(file, 1, 1, "no `states` declaration")
 	}
 	stateNames := strings.Join(s.States, ", ")
 	if initial != "" {
 		s.Initial = slices.Index(s.States, initial)
 		if s.Initial < 0 {
-			return nil, fmt.Errorf("%s:%d:9: unknown state %q (states: %s)", file, initialLine, initial, stateNames)
+			return nil, posError(file, initialLine, 9, "unknown state %q (states: %s)", initial, stateNames)
 		}
 	}
 	for _, p := range trans {
 		t := p.t
 		t.From = slices.Index(s.States, p.from)
 		if t.From < 0 {
-			return nil, fmt.Errorf("%s:%d:%d: unknown state %q (states: %s)", file, t.Line, p.fcol, p.from, stateNames)
+			return nil, posError(file, t.Line, p.fcol, "unknown state %q (states: %s)", p.from, stateNames)
 		}
 		if p.to == "error" {
 			t.To = Error
@@ -177,7 +197,7 @@ func Parse(file, text string) (*Spec, error) {
 				t.Msg = s.Property + " violated"
 			}
 		} else if t.To = slices.Index(s.States, p.to); t.To < 0 {
-			return nil, fmt.Errorf("%s:%d:%d: unknown state %q (states: %s, error)", file, t.Line, p.tcol, p.to, stateNames)
+			return nil, posError(file, t.Line, p.tcol, "unknown state %q (states: %s, error)", p.to, stateNames)
 		}
 		s.Trans = append(s.Trans, t)
 	}

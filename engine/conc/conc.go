@@ -8,19 +8,25 @@
 // mapped back to a trace of the concurrent program: each step with its
 // thread, each context switch marked, accepted by interp.Replay.
 //
-// Answers are bounded. A Rounds bound K asks about every run of at most K
-// rounds; a ContextSwitches bound K is answered with K+1 rounds (a run
-// with K switches has K+1 contexts, which fit in K+1 rounds), so a safe
-// answer holds for K switches, and an error found is real whatever its
-// switches. Without a bound (or with --deepen), the engine deepens: 1, 2,
-// ... rounds up to the bound (default DefaultRounds), and reports the
-// smallest number of rounds at which the error appears, or "safe up to K
-// rounds": never a proof for every run. A program that creates threads
-// at run time is checked with at most --max-threads of them; if a run
-// within the bound can create more, the answer is Unknown and says so
-// (with --deepen and no --max-threads, the limit grows first, up to
-// MaxDeepenThreads more). When the time runs out the answer is Unknown
-// with the largest bound completed.
+// Answers are bounded, and a bound means what it says. A Rounds bound K
+// asks about every run of at most K rounds. A ContextSwitches bound K is
+// asked first as K+1 rounds, which hold every run of K switches and some
+// with more: a safe answer is then final, and so is an error whose trace
+// has at most K switches; an error that needs more is asked again with the
+// sequentialisation counting the non-empty contexts up to the error (at
+// most K+1, conc.SeqOptions.Contexts), which keeps exactly the runs of at
+// most K switches. So an Unsafe answer at K switches has a trace with at
+// most K switches, and a Safe one names the bound it holds to. Without a
+// bound, the engine deepens: 1, 2, ... rounds up to DefaultRounds; with
+// --deepen and a bound, 1, 2, ... rounds or 0, 1, ... switches up to it:
+// the bound of an error is the smallest at which it appears, and a safe
+// answer says "safe up to K rounds" (or switches), never a proof for
+// every run. A program that creates threads at run time is checked with
+// at most --max-threads of them; if a run within the bound can create
+// more, the answer is Unknown and says so (with --deepen and no
+// --max-threads, the limit grows first, up to MaxDeepenThreads more).
+// When the time runs out the answer is Unknown with the largest bound
+// completed.
 //
 // On a sequential program the engines run the sequential engine itself.
 package conc
@@ -30,6 +36,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"time"
 
 	"boolprog/conc"
@@ -135,18 +142,22 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		res.Engine = e.Name()
 		return res, nil
 	}
-	// The bound: rounds to explore, and what a safe answer claims.
-	maxK, deepen := DefaultRounds, true
-	claim := func(k int) result.Bound { return result.Bound{Kind: result.Rounds, K: k} }
+	// The bound: the levels to explore, each a number of rounds or of
+	// context switches, and what a safe answer claims.
+	maxK, deepen, switches := DefaultRounds, true, false
 	switch {
 	case q.Bound.Kind == result.Rounds:
 		maxK, deepen = q.Bound.K, e.Deepen
 	case q.Bound.Kind == result.ContextSwitches:
-		// K switches: K+1 contexts, which fit in K+1 rounds.
-		maxK, deepen = q.Bound.K+1, e.Deepen
-		claim = func(k int) result.Bound { return result.Bound{Kind: result.ContextSwitches, K: k - 1} }
+		maxK, deepen, switches = q.Bound.K, e.Deepen, true
 	case e.Rounds > 0:
 		maxK, deepen = e.Rounds, e.Deepen
+	}
+	claim := func(k int) result.Bound {
+		if switches {
+			return result.Bound{Kind: result.ContextSwitches, K: k}
+		}
+		return result.Bound{Kind: result.Rounds, K: k}
 	}
 	model, err := conc.NewModel(p, conc.Options{})
 	if err == nil && e.MaxThreads > 0 {
@@ -163,16 +174,18 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	}
 	growThreads := deepen && e.MaxThreads == 0 && model.Convention == conc.Dynamic
 	res := &result.Result{Engine: e.Name()}
-	start := time.Now()
-	done := 0         // the largest bound completed without an error
+	done := -1        // the largest bound completed without an error
 	overflow := false // a run within the bound creates more threads than allowed
 	first := maxK
 	if deepen {
 		first = 1
+		if switches {
+			first = 0
+		}
 	}
 	note := func(format string, args ...any) string {
 		s := fmt.Sprintf(format, args...)
-		if done > 0 {
+		if done >= 0 {
 			s += fmt.Sprintf("; no error up to %s", claim(done))
 		}
 		if model.Convention == conc.Dynamic {
@@ -182,25 +195,18 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	}
 	for k := first; k <= maxK; k++ {
 		for {
-			q.Report(result.PhaseReach, fmt.Sprintf("%d rounds, %d threads", k, model.Slots()))
-			r, seq, err := e.run(ctx, seqEng, model, k, conc.GoalError, q, res)
+			q.Report(result.PhaseReach, fmt.Sprintf("%s, %d threads", claim(k), model.Slots()))
+			r, tr, err := e.level(ctx, seqEng, model, k, switches, conc.GoalError, q, res)
 			if err != nil {
 				return nil, err
 			}
 			switch r.Verdict {
 			case result.Unsafe:
 				res.Verdict, res.Bound = result.Unsafe, claim(k)
-				res.Stats.Set("rounds", int64(k))
+				res.Stats.Set(levelStat(switches), int64(k))
 				if r.TraceCut {
 					res.TraceCut, res.Reason = true, r.Reason
 					return res, nil
-				}
-				q.Report(result.PhaseTrace, "mapping the trace back")
-				t := time.Now()
-				tr, err := seq.Trace(r.Trace)
-				res.Stats.AddPhase("map", time.Since(t))
-				if err != nil {
-					return nil, err
 				}
 				res.Trace = tr
 				return res, nil
@@ -215,7 +221,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 				break
 			}
 			// Safe with the threads allowed: could a run create more?
-			r, _, err = e.run(ctx, seqEng, model, k, conc.GoalOverflow, q, res)
+			r, _, err = e.level(ctx, seqEng, model, k, switches, conc.GoalOverflow, q, res)
 			if err != nil {
 				return nil, err
 			}
@@ -238,9 +244,8 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 			}
 		}
 		done = k
-		res.Stats.Set("rounds", int64(k))
+		res.Stats.Set(levelStat(switches), int64(k))
 	}
-	_ = start
 	if overflow {
 		res.Verdict = result.Unknown
 		res.Reason = fmt.Sprintf("no error up to %s with at most %d threads, but a run within the bound creates more (raise --max-threads)", claim(maxK), model.Slots())
@@ -253,15 +258,80 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	return res, nil
 }
 
-// run checks the sequentialisation for k rounds with the sequential
-// engine, adding its statistics to res.
-func (e *Engine) run(ctx context.Context, seqEng engine.Engine, m *conc.Model, k int, goal conc.Goal, q engine.Query, res *result.Result) (*result.Result, *conc.Seq, error) {
-	t := time.Now()
-	build := conc.Eager
-	if e.Lazy {
-		build = conc.Lazy
+// levelStat names the statistic of the largest level explored.
+func levelStat(switches bool) string {
+	if switches {
+		return "context_switches"
 	}
-	seq, err := build(m, k, goal)
+	return "rounds"
+}
+
+// level decides one level of the bound: k rounds, or (switches) k context
+// switches, with the goal; an Unsafe answer of the goal error comes with
+// the mapped trace (unless cut). k switches are first asked as k+1 rounds,
+// which contain every run of k switches (k+1 contexts fit in k+1 rounds),
+// and some with more: so a safe answer is final, and so is an error whose
+// trace has at most k switches. Otherwise the error may need more, and
+// the level is asked again with the non-empty contexts counted, at most
+// k+1 (conc.SeqOptions.Contexts): exactly the runs of at most k switches.
+func (e *Engine) level(ctx context.Context, seqEng engine.Engine, m *conc.Model, k int, switches bool, goal conc.Goal, q engine.Query, res *result.Result) (*result.Result, *result.Trace, error) {
+	opt := conc.SeqOptions{Rounds: k, Goal: goal, Lazy: e.Lazy}
+	if switches {
+		opt.Rounds = k + 1
+		if goal == conc.GoalOverflow {
+			// No trace to count: ask exactly at once.
+			opt.Contexts = k + 1
+		}
+	}
+	for {
+		r, seq, err := e.run(ctx, seqEng, m, opt, q, res)
+		if err != nil || r.Verdict != result.Unsafe || goal != conc.GoalError {
+			return r, nil, err
+		}
+		if r.TraceCut {
+			if switches && opt.Contexts == 0 {
+				return result.NewUnknown(e.Name(), fmt.Sprintf("an error within %d rounds, but %s before its trace showed whether it needs more than %d context switches", opt.Rounds, r.Reason, k)), nil, nil
+			}
+			return r, nil, nil
+		}
+		q.Report(result.PhaseTrace, "mapping the trace back")
+		t := time.Now()
+		tr, err := seq.Trace(r.Trace)
+		res.Stats.AddPhase("map", time.Since(t))
+		if err != nil {
+			return nil, nil, err
+		}
+		if !switches {
+			return r, tr, nil
+		}
+		n := traceSwitches(tr)
+		if n <= k {
+			return r, tr, nil
+		}
+		if opt.Contexts > 0 {
+			return nil, nil, fmt.Errorf("the sequentialisation with at most %d contexts gave a trace with %d context switches", opt.Contexts, n)
+		}
+		res.Stats.Add("context_limit_runs", 1)
+		opt.Contexts = k + 1
+	}
+}
+
+// traceSwitches returns the steps of tr marked as context switches.
+func traceSwitches(tr *result.Trace) int {
+	n := 0
+	for _, s := range tr.Steps {
+		if s.Switch {
+			n++
+		}
+	}
+	return n
+}
+
+// run checks the sequentialisation opt with the sequential engine, adding
+// its statistics to res.
+func (e *Engine) run(ctx context.Context, seqEng engine.Engine, m *conc.Model, opt conc.SeqOptions, q engine.Query, res *result.Result) (*result.Result, *conc.Seq, error) {
+	t := time.Now()
+	seq, err := conc.Build(m, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -275,7 +345,14 @@ func (e *Engine) run(ctx context.Context, seqEng engine.Engine, m *conc.Model, k
 	res.Stats.Set("seq_edges", int64(edges))
 	sq := engine.Query{MaxNodes: q.MaxNodes, Progress: q.Progress}
 	r := engine.Run(ctx, seqEng, seq.Prog, sq)
-	res.Stats.States += r.Stats.States
+	// Saturating: the sequential engine's count of path edges over the
+	// copies of the globals overflows int64 on large bounds (summary
+	// reports it negative).
+	if n := r.Stats.States; n < 0 || res.Stats.States > math.MaxInt64-n {
+		res.Stats.States = math.MaxInt64
+	} else {
+		res.Stats.States += n
+	}
 	for name, d := range r.Stats.Phases {
 		res.Stats.AddPhase(name, d)
 	}
@@ -285,7 +362,7 @@ func (e *Engine) run(ctx context.Context, seqEng engine.Engine, m *conc.Model, k
 		}
 	}
 	if r.Verdict == result.Unknown && len(r.Reason) >= len(engine.InternalErrorPrefix) && r.Reason[:len(engine.InternalErrorPrefix)] == engine.InternalErrorPrefix {
-		return nil, nil, fmt.Errorf("the sequential engine %s on %d rounds: %s", seqEng.Name(), k, r.Reason)
+		return nil, nil, fmt.Errorf("the sequential engine %s on %d rounds: %s", seqEng.Name(), opt.Rounds, r.Reason)
 	}
 	return r, seq, nil
 }

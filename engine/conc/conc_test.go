@@ -3,7 +3,6 @@ package conc_test
 import (
 	"context"
 	"flag"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,89 +14,79 @@ import (
 	_ "boolprog/engine/summary"
 	"boolprog/gen"
 	"boolprog/internal/testsuite"
-	"boolprog/interp"
 	"boolprog/result"
 )
 
-var long = flag.Bool("long", false, "also run the slow benchmarks (Threads5, Threads7, p-peterson, Getafix's fib)")
+var (
+	long     = flag.Bool("long", false, "also run the slow benchmarks (Threads4, Threads5, Threads7, p-peterson, Getafix's fib) and the long differential")
+	programs  = flag.Int("programs", 1000, "with -long: the random programs of TestDifferential")
+	seqEngine = flag.String("seq-engine", "summary", "the sequential engine of TestDifferential")
+)
 
 const bench = "../../../shared/benchmarks"
 
-// TestBenchmarks runs the concurrent satabs-boppo tests (and, with -long,
-// Getafix's fib programs) at fixed bounds: every FAILED one is found (the
-// bound is the smallest, from --deepen runs), every SUCCESSFUL one stays
-// safe, and every trace replays.
-func TestBenchmarks(t *testing.T) {
-	type tc struct {
-		file, target string
-		bound        result.Bound
-		deepen       bool
-		maxThreads   int
-		want         result.Verdict
-		reason       string // of an Unknown
-		slow         bool
+// TestThreadLimit: Threads3 starts threads in a loop; at the default
+// thread limit a run within the bound can create more, which the answer
+// says (Unknown), and with 3 threads the error is found. The benchmarks'
+// first-error bounds are checked by TestConcurrentConformance.
+func TestThreadLimit(t *testing.T) {
+	p := testsuite.LowerFile(t, filepath.Join(bench, "satabs-boppo/Threads3/main.bp"), "")
+	rounds1 := engine.Query{Bound: result.Bound{Kind: result.Rounds, K: 1}}
+	for _, lazy := range []bool{false, true} {
+		res := testsuite.Check(t, &conceng.Engine{Lazy: lazy}, p, rounds1)
+		if res.Verdict != result.Unknown || !strings.Contains(res.Reason, "creates more") {
+			t.Errorf("lazy=%v: %s (%s), want unknown saying the run creates more threads", lazy, res.Verdict, res.Reason)
+		}
+		res = testsuite.Check(t, &conceng.Engine{Lazy: lazy, MaxThreads: 3}, p, rounds1)
+		if res.Verdict != result.Unsafe {
+			t.Errorf("lazy=%v, 3 threads: %s (%s), want unsafe", lazy, res.Verdict, res.Reason)
+		}
 	}
-	rounds := func(k int) result.Bound { return result.Bound{Kind: result.Rounds, K: k} }
-	cases := []tc{
-		{file: "satabs-boppo/Simple4/main.bp", bound: rounds(1), want: result.Safe},
-		{file: "satabs-boppo/Simple4/main.bp", bound: rounds(2), want: result.Unsafe},
-		{file: "satabs-boppo/Threads1/main.bp", bound: rounds(1), want: result.Unsafe},
-		{file: "satabs-boppo/Threads2/main.bp", bound: rounds(2), deepen: true, want: result.Unsafe},
-		{file: "satabs-boppo/Threads3/main.bp", bound: rounds(1), want: result.Unknown, reason: "creates more"},
-		{file: "satabs-boppo/Threads3/main.bp", bound: rounds(1), maxThreads: 3, want: result.Unsafe},
-		{file: "satabs-boppo/Threads6/main.bp", target: "SLIC_ERROR", bound: rounds(1), want: result.Unsafe},
-		{file: "satabs-boppo/Threads8/main.bp", bound: rounds(2), want: result.Unsafe},
-		{file: "satabs-boppo/n-conc/n-conc.bp", target: "SLIC_ERROR", bound: rounds(2), want: result.Unsafe},
-		{file: "satabs-boppo/n-conc2/n-conc2.bp", target: "SLIC_ERROR", bound: rounds(2), want: result.Unsafe},
-		{file: "satabs-boppo/n-peterson/n-peterson.bp", target: "SLIC_ERROR", bound: rounds(2), want: result.Unsafe},
-		{file: "satabs-boppo/p-conc/p-conc.bp", target: "SLIC_ERROR", bound: rounds(2), want: result.Safe},
-		{file: "satabs-boppo/p-conc/p-conc.bp", target: "SLIC_ERROR", bound: result.Bound{Kind: result.ContextSwitches, K: 1}, want: result.Safe},
-		{file: "satabs-boppo/Threads4/main.bp", bound: rounds(1), want: result.Unknown, reason: "creates more", slow: true},
-		{file: "satabs-boppo/Threads5/main.bp", bound: rounds(2), maxThreads: 5, want: result.Unsafe, slow: true},
-		{file: "satabs-boppo/Threads7/main.bp", bound: rounds(1), want: result.Safe, slow: true},
-		{file: "satabs-boppo/p-peterson/p-peterson.bp", target: "SLIC_ERROR", bound: rounds(2), want: result.Safe, slow: true},
-		{file: "getafix/fib_3_safe.bp", bound: rounds(1), want: result.Safe, slow: true},
-		{file: "getafix/fib_3_unsafe.bp", bound: rounds(3), deepen: true, want: result.Unsafe, slow: true},
-	}
-	for _, c := range cases {
-		for _, lazy := range []bool{false, true} {
-			name := strings.TrimSuffix(filepath.Base(filepath.Dir(c.file))+"-"+filepath.Base(c.file), ".bp") + "-" + c.bound.String()
-			if lazy {
-				name += "-lazy"
+}
+
+// chain's error needs two context switches (threads 0, 1, 2 in turn) but
+// only one round: a bound of 1 switch explored as 2 rounds alone would
+// find it.
+const chain = `
+decl a, b;
+void init() begin a := F; b := F; end
+void main() begin a := T; end
+void thread1() begin if (a) then b := T; fi; end
+void thread2() begin assume(b); assert(F); end
+`
+
+// TestSwitchBounds: an answer at K context switches holds to K switches:
+// chain is safe at 1 and unsafe at 2 with a trace of 2 switches, and
+// deepening reports 2 as the smallest bound; 1 round finds it.
+func TestSwitchBounds(t *testing.T) {
+	p := testsuite.Lower(t, "chain.bp", chain, "")
+	cs := func(k int) result.Bound { return result.Bound{Kind: result.ContextSwitches, K: k} }
+	for _, lazy := range []bool{false, true} {
+		for _, c := range []struct {
+			bound  result.Bound
+			deepen bool
+			want   result.Verdict
+			at     result.Bound
+		}{
+			{cs(0), false, result.Safe, cs(0)},
+			{cs(1), false, result.Safe, cs(1)},
+			{cs(2), false, result.Unsafe, cs(2)},
+			{cs(3), true, result.Unsafe, cs(2)},
+			{cs(5), false, result.Unsafe, cs(5)},
+			{result.Bound{Kind: result.Rounds, K: 1}, false, result.Unsafe, result.Bound{Kind: result.Rounds, K: 1}},
+			{result.Bound{Kind: result.Rounds, K: 3}, true, result.Unsafe, result.Bound{Kind: result.Rounds, K: 1}},
+		} {
+			e := &conceng.Engine{Lazy: lazy, Deepen: c.deepen}
+			res := testsuite.Check(t, e, p, engine.Query{Bound: c.bound})
+			if res.Verdict != c.want || res.Bound != c.at {
+				t.Errorf("lazy=%v %s deepen=%v: %s at %s (%s), want %s at %s", lazy, c.bound, c.deepen, res.Verdict, res.Bound, res.Reason, c.want, c.at)
+				continue
 			}
-			t.Run(name, func(t *testing.T) {
-				if c.slow && !*long {
-					t.Skip("slow: run with -long")
+			if res.Verdict == result.Unsafe {
+				if err := testsuite.TraceFits(res.Trace, c.bound); err != nil {
+					t.Errorf("lazy=%v %s: %v\n%s", lazy, c.bound, err, testsuite.TraceText(res.Trace))
 				}
-				p := testsuite.LowerFile(t, filepath.Join(bench, c.file), c.target)
-				e := &conceng.Engine{Lazy: lazy, Deepen: c.deepen, MaxThreads: c.maxThreads}
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-				defer cancel()
-				start := time.Now()
-				res := engine.Run(ctx, e, p, engine.Query{Bound: c.bound})
-				t.Logf("%s %s (%s) in %v", res.Verdict, res.Bound, res.Reason, time.Since(start))
-				if res.Verdict != c.want {
-					t.Fatalf("%s (%s), want %s", res.Verdict, res.Reason, c.want)
-				}
-				if c.reason != "" && !strings.Contains(res.Reason, c.reason) {
-					t.Errorf("reason %q, want one saying %q", res.Reason, c.reason)
-				}
-				if res.Verdict == result.Safe && res.Bound != c.bound {
-					t.Errorf("safe up to %s, want %s", res.Bound, c.bound)
-				}
-				if res.Verdict == result.Unsafe {
-					if err := interp.Replay(p, res.Trace); err != nil {
-						t.Fatalf("the trace does not replay: %v", err)
-					}
-					switches := 0
-					for _, s := range res.Trace.Steps {
-						if s.Switch {
-							switches++
-						}
-					}
-					t.Logf("error at %s, %d steps, %d context switches", res.Bound, len(res.Trace.Steps), switches)
-				}
-			})
+			}
 		}
 	}
 }
@@ -117,63 +106,52 @@ func TestSequential(t *testing.T) {
 }
 
 // TestDifferential compares conc-eager and conc-lazy with the explicit
-// interleaving oracle on random concurrent programs (gen.RandomConcurrent,
-// Getafix and SATABS styles) at 1 to 3 rounds: wherever both decide, the
-// verdicts agree (the oracle may run out of states; the sequentialisations
-// may answer Unknown on thread overflow, which the oracle then reports
-// too). 4 programs (the oracle is slow); 1,000 with -long.
+// interleaving oracle (testsuite.ConcurrentDifferential) on random
+// concurrent programs (gen.RandomConcurrent, Getafix and SATABS styles,
+// 2 or 3 threads, without recursion, so that the oracle's search is finite
+// and it decides) at 0-2 context switches and 1-2 rounds: wherever both
+// decide, the verdicts agree, and every trace replays and fits its bound.
+// 4 programs by default; -long runs -programs of them (default 1,000) at
+// 2 switches and 2 rounds.
 func TestDifferential(t *testing.T) {
 	n := 4
+	var bounds []result.Bound // testsuite.DefaultConcBounds
 	if *long {
-		n = 1000
+		// Two bounds per program, so that 1,000 programs take an hour
+		// (not five) on a loaded machine: 2 switches (the search with
+		// 3 rounds, then, when its error needs more, with the contexts
+		// counted) and 2 rounds.
+		n = *programs
+		bounds = []result.Bound{{Kind: result.ContextSwitches, K: 2}, {Kind: result.Rounds, K: 2}}
 	}
-	info, ok := engine.Lookup("explicit")
+	oracle, ok := engine.Lookup("explicit")
 	if !ok {
-		t.Skip("no explicit engine registered")
+		t.Fatal("no explicit engine registered")
 	}
-	decided, agree := 0, 0
-	var eagerTime, lazyTime, oracleTime time.Duration
-	for seed := int64(1); seed <= int64(n); seed++ {
-		src := gen.RandomConcurrent(seed, gen.ConcOptions{})
-		p := testsuite.Lower(t, fmt.Sprintf("conc%d.bp", seed), src, "")
-		if !p.Concurrent {
-			continue
+	for _, lazy := range []bool{false, true} {
+		name := "eager"
+		if lazy {
+			name = "lazy"
 		}
-		q := engine.Query{Bound: result.Bound{Kind: result.Rounds, K: 1 + int(seed%3)}}
-		oracle, err := info.New()
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		st := time.Now()
-		want := engine.Run(ctx, oracle, p, q)
-		oracleTime += time.Since(st)
-		cancel()
-		for _, lazy := range []bool{false, true} {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			st := time.Now()
-			got := engine.Run(ctx, &conceng.Engine{Lazy: lazy}, p, q)
-			if lazy {
-				lazyTime += time.Since(st)
-			} else {
-				eagerTime += time.Since(st)
+		t.Run(name, func(t *testing.T) {
+			st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
+				New: func() engine.Engine { return &conceng.Engine{Lazy: lazy, SeqEngine: *seqEngine} },
+				Oracle: func() engine.Engine {
+					e, err := oracle.New()
+					if err != nil {
+						t.Fatal(err)
+					}
+					return e
+				},
+				Programs: n,
+				Bounds:   bounds,
+				Seed:     1,
+				Options:  gen.Options{Omit: gen.Recursion},
+				Timeout:  time.Minute,
+			})
+			if st.Agree == 0 {
+				t.Error("no check decided by both: the test lost its power")
 			}
-			cancel()
-			if got.Verdict == result.Unsafe {
-				if err := interp.Replay(p, got.Trace); err != nil {
-					t.Errorf("seed %d lazy=%v: the trace does not replay: %v\n%s", seed, lazy, err, src)
-				}
-			}
-			if got.Verdict == result.Unknown || want.Verdict == result.Unknown {
-				continue
-			}
-			decided++
-			if got.Verdict != want.Verdict {
-				t.Errorf("seed %d, %s, lazy=%v: %s, the oracle says %s\n%s", seed, q.Bound, lazy, got.Verdict, want.Verdict, src)
-				continue
-			}
-			agree++
-		}
+		})
 	}
-	t.Logf("%d programs: %d decided answers agree with the oracle out of %d; time eager %v, lazy %v, oracle %v", n, agree, decided, eagerTime, lazyTime, oracleTime)
 }

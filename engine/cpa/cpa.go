@@ -46,6 +46,16 @@
 // lists the valid names; a configuration that cannot be run on a program
 // (a call stack without bound on a recursive program, --max-nodes without
 // a BDD analysis) is refused with the reason before anything runs.
+//
+// # Observer automata
+//
+// With the observer analysis (observer.spec), a violation of the
+// automaton is a target of the search, but the program has no error
+// location for it, so Check answers it Unknown with the violation in its
+// reason. CheckProduct answers for the program instrumented with the
+// automaton (observer.Instrument), the program `boolprog check` checks for
+// such a configuration or --spec: there the violation is Unsafe with a
+// trace that replays. Cegar with the observer analysis runs only there.
 package cpa
 
 import (
@@ -53,10 +63,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"time"
 
 	"boolprog/analysis"
+	"boolprog/bdd"
 	"boolprog/cpa"
+	"boolprog/cpa/bddcpa"
 	"boolprog/cpa/cegar"
 	"boolprog/cpa/explicitval"
 	"boolprog/cpa/observer"
@@ -135,6 +148,18 @@ func (e *Engine) Config() *Config { return e.cfg }
 // without bound on a recursive program, and a node limit for a
 // configuration without BDDs.
 func (e *Engine) Supports(p *ir.Program, q engine.Query) error {
+	if e.cfg.CEGAR && e.has("observer") {
+		return fmt.Errorf("configuration %s: cegar with the observer analysis runs on the program instrumented with the automaton (boolprog check does this; in Go: CheckProduct)", e.cfg.Name)
+	}
+	return e.supports(p, q)
+}
+
+// SupportsProduct is Supports for CheckProduct.
+func (e *Engine) SupportsProduct(inst *observer.Instrumented, q engine.Query) error {
+	return e.supports(inst.Orig, q)
+}
+
+func (e *Engine) supports(p *ir.Program, q engine.Query) error {
 	if err := engine.SupportsSequential(Name, "concurrent program: the cpa engine analyses sequential programs only", p, q); err != nil {
 		return err
 	}
@@ -167,11 +192,28 @@ func (e *Engine) has(name string) bool {
 
 // run holds what one Check builds.
 type run struct {
-	cfa  *cpa.CFA
+	cfa *cpa.CFA
+	// inst, if set, is the program instrumented with the observer
+	// (CheckProduct): cfa is of inst.Orig, and traces are of inst.Prog.
+	inst *observer.Instrumented
 	cs   *cpa.Callstack
 	sum  *cpa.Summaries
 	comp *cpa.Composite
 	done []func()
+	// bdds are the managers of the BDD components: an operation that
+	// fails (node limit, interrupted) without an error of its own (a
+	// join, an inclusion test) leaves its error in the manager.
+	bdds []*bdd.Manager
+}
+
+// bddErr returns the first error a BDD manager of the run recorded.
+func (r *run) bddErr() error {
+	for _, m := range r.bdds {
+		if err := m.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r *run) release() {
@@ -183,17 +225,25 @@ func (r *run) release() {
 
 // build returns the analysis of the configuration with the explicit-value
 // analysis at precision prec (nil: every variable).
-func (e *Engine) build(r *run, q engine.Query, prec *explicitval.Precision) (cpa.Analysis, error) {
+func (e *Engine) build(ctx context.Context, r *run, q engine.Query, prec *explicitval.Precision) (cpa.Analysis, error) {
 	r.release()
+	r.bdds = nil
 	p := r.cfa.Prog
 	var comps []cpa.Component
 	for _, name := range e.cfg.Analyses {
-		c, done, err := newComponent(name, e.cfg, p, q, prec)
+		var spec *observer.Spec
+		if r.inst != nil {
+			spec = r.inst.Spec
+		}
+		c, done, err := newComponent(ctx, name, e.cfg, p, q, prec, spec)
 		if err != nil {
 			return nil, err
 		}
 		if done != nil {
 			r.done = append(r.done, done)
+		}
+		if b, ok := c.(*bddcpa.Analysis); ok {
+			r.bdds = append(r.bdds, b.M)
 		}
 		comps = append(comps, c)
 	}
@@ -212,9 +262,49 @@ func (e *Engine) exact() bool {
 	return e.cfg.Merge == cpa.MergeSep && e.cfg.TrackAll && e.cfg.PerEntry && e.has("explicitval")
 }
 
-// Check runs the configured analysis.
+// Check runs the configured analysis. A violation of the observer's
+// property has no trace of p (p has no error location for it): the answer
+// is Unknown with the violation in its reason and the trace of the
+// instrumented program in e.Observed; CheckProduct answers it.
 func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
-	r := &run{cfa: cpa.NewCFA(p)}
+	return e.check(ctx, p, q, nil)
+}
+
+// ObserverSpec returns the configuration's observer specification file,
+// or "" if it has no observer analysis.
+func (e *Engine) ObserverSpec() string { return e.cfg.Observer }
+
+// CheckProduct checks inst.Prog, a program instrumented with an observer
+// automaton (observer.Instrument), and answers for it: a violation of the
+// automaton is Unsafe with a trace of inst.Prog that ends at the
+// instrumentation's failure location, and Safe proves both the program's
+// own errors and the automaton's unreachable. A configuration with the
+// observer analysis analyses inst.Orig with the automaton inst.Spec as its
+// observer component (strengthening decides its guards) and carries the
+// counterexample over to inst.Prog (Instrumented.MapPath); any other
+// configuration analyses inst.Prog itself, where the automaton's state is
+// a few more globals.
+//
+// CEGAR refines the precision of the explicit values along paths of the
+// program it analyses, and a violation's path ends at a call, not at an
+// error location, so a CEGAR configuration drops its observer analysis and
+// analyses inst.Prog, where the refinement tracks the automaton's bits
+// when a counterexample needs them.
+func (e *Engine) CheckProduct(ctx context.Context, inst *observer.Instrumented, q engine.Query) (*result.Result, error) {
+	if e.has("observer") && e.cfg.CEGAR {
+		c := *e.cfg
+		c.Analyses = slices.DeleteFunc(slices.Clone(c.Analyses), func(a string) bool { return a == "observer" })
+		c.Observer = ""
+		return New(&c).check(ctx, inst.Prog, q, nil)
+	}
+	if !e.has("observer") {
+		return e.check(ctx, inst.Prog, q, nil)
+	}
+	return e.check(ctx, inst.Orig, q, inst)
+}
+
+func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, inst *observer.Instrumented) (*result.Result, error) {
+	r := &run{cfa: cpa.NewCFA(p), inst: inst}
 	defer r.release()
 	res := &result.Result{Engine: Name}
 	q.Report(result.PhaseReach, "")
@@ -228,11 +318,14 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 			initial = nil
 		}
 		out, err := cegar.Check(ctx, r.cfa, cegar.Options{
-			Build:          func(prec *explicitval.Precision) (cpa.Analysis, error) { return e.build(r, q, prec) },
+			Build:          func(prec *explicitval.Precision) (cpa.Analysis, error) { return e.build(ctx, r, q, prec) },
 			Run:            opts,
 			MaxRefinements: e.cfg.MaxRefine,
 			Initial:        initial,
 		})
+		if err == nil {
+			err = r.bddErr()
+		}
 		stats.AddPhase(result.PhaseReach, time.Since(start))
 		if out != nil {
 			stats.States = int64(out.States)
@@ -257,11 +350,14 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if !e.cfg.TrackAll {
 		prec = explicitval.NewPrecision(p)
 	}
-	a, err := e.build(r, q, prec)
+	a, err := e.build(ctx, r, q, prec)
 	if err != nil {
 		return nil, err
 	}
 	reached, err := cpa.Run(ctx, a, r.cfa, opts)
+	if err == nil {
+		err = r.bddErr()
+	}
 	stats.AddPhase(result.PhaseReach, time.Since(start))
 	if reached != nil {
 		stats.States = int64(reached.Nodes)
@@ -285,7 +381,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if v := e.violation(r, reached.Target); v != nil {
 		return e.observed(ctx, res, r, path, v)
 	}
-	tr, err := explicitval.Concretize(ctx, r.cfa, path)
+	tr, n, err := e.concretize(ctx, r, path, 0)
 	var inf *explicitval.Infeasible
 	if errors.As(err, &inf) && e.setExact() && e.cfg.Merge != cpa.MergeSep {
 		// The states are exact sets, so the error is reachable, but
@@ -297,7 +393,11 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		c := &Config{Name: e.cfg.Name + " (trace by cegar)", Analyses: []string{"explicitval"}, Interproc: "summary",
 			PerEntry: true, CEGAR: true, MaxRefine: 1 << 20, Order: e.cfg.Order, MaxStates: e.cfg.MaxStates}
 		ce := New(c)
-		if cr, cerr := ce.Check(ctx, p, q); cerr != nil {
+		cp := p
+		if r.inst != nil {
+			cp = r.inst.Prog // where the observer is in the globals
+		}
+		if cr, cerr := ce.Check(ctx, cp, q); cerr != nil {
 			tr, err = nil, cerr
 		} else if cr.Verdict == result.Unsafe {
 			tr, err = cr.Trace, nil
@@ -311,15 +411,34 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	case err == nil:
 		res.Verdict, res.Trace = result.Unsafe, tr
 	case errors.As(err, &inf) && (e.exact() || e.setExact()):
-		return nil, fmt.Errorf("the exact configuration %s found an infeasible counterexample (edge %d of %d)", e.cfg.Name, inf.Fail+1, len(path))
+		return nil, fmt.Errorf("the exact configuration %s found an infeasible counterexample (edge %d of %d)", e.cfg.Name, inf.Fail+1, n)
 	case errors.As(err, &inf):
 		l := r.cfa.Location(cpa.CompositeOf(reached.Target.State).Loc())
 		res.Verdict = result.Unknown
-		res.Reason = fmt.Sprintf("possible false alarm: the %s analysis reaches the error at line %d, but no execution follows its path (edge %d of %d is infeasible)", e.cfg.Name, l.Pos.Line, inf.Fail+1, len(path))
+		res.Reason = fmt.Sprintf("possible false alarm: the %s analysis reaches the error at line %d, but no execution follows its path (edge %d of %d is infeasible)", e.cfg.Name, l.Pos.Line, inf.Fail+1, n)
 	default:
 		return e.limit(res, err)
 	}
 	return res, nil
+}
+
+// concretize turns the path to a target into a trace of the program
+// checked: of the CFA's program, or with r.inst of the instrumented one
+// (violation: the specification line of the observer's violating
+// transition, 0 for an error of the program). It returns the length of
+// the path it concretized, which an *explicitval.Infeasible indexes.
+func (e *Engine) concretize(ctx context.Context, r *run, path []*cpa.Edge, violation int) (*result.Trace, int, error) {
+	if r.inst == nil {
+		tr, err := explicitval.Concretize(ctx, r.cfa, path)
+		return tr, len(path), err
+	}
+	icfa := cpa.NewCFA(r.inst.Prog)
+	ipath, err := r.inst.MapPath(icfa, path, violation)
+	if err != nil {
+		return nil, len(path), err
+	}
+	tr, err := explicitval.Concretize(ctx, icfa, ipath)
+	return tr, len(ipath), err
 }
 
 // setExact reports whether every abstract state is exactly the set of
@@ -338,10 +457,11 @@ func (e *Engine) safe(res *result.Result, r *run) {
 	res.Verdict = result.Safe
 }
 
-// limit turns a resource error into an Unknown verdict (a context's end
-// is returned for engine.Run to report).
+// limit turns a resource error into an Unknown verdict (a context's end,
+// or a BDD operation it interrupted, is returned for engine.Run to
+// report).
 func (e *Engine) limit(res *result.Result, err error) (*result.Result, error) {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, bdd.ErrInterrupted) {
 		return nil, err
 	}
 	res.Verdict, res.Reason = result.Unknown, err.Error()
@@ -364,11 +484,19 @@ func (e *Engine) violation(r *run, n *cpa.ARGNode) *observer.State {
 // no error location for it, so no trace of the program can show it to
 // interp.Replay: the counterexample is concretized on the instrumented
 // program (observer.Instrument), where the violation is an assertion
-// failure, and the answer is Unknown with the violation in its reason
-// (ObservedTrace returns the trace for callers that hold the instrumented
-// program).
+// failure. Under CheckProduct that program is the one checked, and the
+// answer is Unsafe; under Check it is Unknown with the violation in its
+// reason, and e.Observed holds the trace.
 func (e *Engine) observed(ctx context.Context, res *result.Result, r *run, path []*cpa.Edge, v *observer.State) (*result.Result, error) {
-	tr, inst, err := ObservedTrace(ctx, e.cfg, r.cfa.Prog, path, v)
+	var tr *result.Trace
+	var inst *observer.Instrumented
+	var err error
+	if r.inst != nil {
+		inst = r.inst
+		tr, _, err = e.concretize(ctx, r, path, v.Line)
+	} else {
+		tr, inst, err = ObservedTrace(ctx, e.cfg, r.cfa.Prog, path, v)
+	}
 	var inf *explicitval.Infeasible
 	switch {
 	case errors.As(err, &inf):
@@ -378,12 +506,16 @@ func (e *Engine) observed(ctx context.Context, res *result.Result, r *run, path 
 	case err != nil:
 		return e.limit(res, err)
 	}
+	res.Stats.Set("observer_violation", 1)
+	if r.inst != nil {
+		res.Verdict, res.Trace, res.Property = result.Unsafe, tr, inst.Violation(tr)
+		return res, nil
+	}
 	e.Observed = &Observed{Trace: tr, Inst: inst}
 	last := tr.Steps[len(tr.Steps)-1]
 	res.Verdict = result.Unknown
-	res.Reason = fmt.Sprintf("property %s violated: %s (line %d of %s, after %d steps); the trace replays on the program instrumented with the observer",
+	res.Reason = fmt.Sprintf("property %s violated: %s (line %d of %s, after %d steps); the trace replays on the program instrumented with the observer (boolprog check --spec shows it)",
 		inst.Spec.Property, v.Msg, last.Line, last.Proc, len(tr.Steps))
-	res.Stats.Set("observer_violation", 1)
 	return res, nil
 }
 

@@ -1,12 +1,14 @@
 package cpa_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	core "boolprog/cpa"
+	"boolprog/cpa/observer"
 	"boolprog/engine"
 	cpaengine "boolprog/engine/cpa"
 	"boolprog/internal/testsuite"
@@ -118,5 +120,64 @@ on call lock: locked -> locked
 				t.Errorf("%s: %v", tc.data, err)
 			}
 		}
+	}
+}
+
+// TestCheckProduct checks the answer for the instrumented product: the
+// violation is Unsafe with a trace that replays on it and names the
+// property, for the observer configuration (the automaton a component,
+// the path carried over) and for configurations without it (the product
+// analysed itself); a cegar configuration with the observer is refused by
+// Check (its paths end at calls, not errors) and run on the product by
+// CheckProduct.
+func TestCheckProduct(t *testing.T) {
+	cfg, err := cpaengine.LoadConfig("../../examples/locking.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := observer.Load(cfg.Observer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cegarObs := *cfg
+	cegarObs.CEGAR = true
+	engines := map[string]*cpaengine.Engine{
+		"observer config": cpaengine.New(cfg),
+		"cegar observer":  cpaengine.New(&cegarObs),
+		"model-checking":  cpaengine.NewNamed("model-checking"),
+		"bdd":             cpaengine.NewNamed("bdd"),
+	}
+	for name, eng := range engines {
+		for _, file := range []string{"locking.bp", "locking-ok.bp"} {
+			inst, err := observer.Instrument(spec, testsuite.LowerFile(t, "../../examples/"+file, ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := eng.SupportsProduct(inst, engine.Query{}); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			res, err := eng.CheckProduct(context.Background(), inst, engine.Query{})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, file, err)
+			}
+			if file == "locking-ok.bp" {
+				if res.Verdict != result.Safe {
+					t.Errorf("%s %s: %s (%s), want safe", name, file, res.Verdict, res.Reason)
+				}
+				continue
+			}
+			if res.Verdict != result.Unsafe {
+				t.Fatalf("%s %s: %s (%s), want unsafe", name, file, res.Verdict, res.Reason)
+			}
+			if err := interp.Replay(inst.Prog, res.Trace); err != nil {
+				t.Errorf("%s: the trace does not replay on the product: %v\n%s", name, err, testsuite.TraceText(res.Trace))
+			}
+			if pr := inst.Violation(res.Trace); pr == nil || pr.Line != 36 || pr.Observer.State != "locked" {
+				t.Errorf("%s: violation %+v", name, pr)
+			}
+		}
+	}
+	if err := cpaengine.New(&cegarObs).Supports(testsuite.LowerFile(t, "../../examples/locking.bp", ""), engine.Query{}); err == nil {
+		t.Errorf("Check accepts cegar with the observer")
 	}
 }

@@ -19,6 +19,18 @@ var long = flag.Bool("long", false, "run the long differential tests (1000 progr
 
 func longTests() bool { return *long || os.Getenv("BOOLPROG_LONG") == "1" }
 
+// programs returns how many random programs a differential test checks:
+// normal, long with -long (or BOOLPROG_LONG=1), short with -short.
+func programs(normal, long, short int) int {
+	switch {
+	case longTests():
+		return long
+	case testing.Short():
+		return short
+	}
+	return normal
+}
+
 // oracle runs the explicit engine.
 func oracle(t testing.TB) engine.Engine {
 	ex, err := explicit.NewWithOptions(explicit.Options{MaxVars: 24})
@@ -38,13 +50,7 @@ func oracle(t testing.TB) engine.Engine {
 // false alarm, or a real error reached along a joined path). Every trace
 // replays (testsuite.Check).
 func TestRandomPrograms(t *testing.T) {
-	n := 100
-	if longTests() {
-		n = 1000
-	}
-	if testing.Short() {
-		n = 20
-	}
+	n := programs(100, 1000, 20)
 	configs := []string{"model-checking", "cegar", "bdd", "data-flow", "callstack"}
 	type tally struct{ agree, alarms, unconfirmed, refinements int }
 	tallies := make(map[string]*tally)

@@ -1,0 +1,393 @@
+package boolprog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"boolprog/conc"
+	"boolprog/engine"
+	"boolprog/interp"
+	"boolprog/ir"
+	"boolprog/result"
+	"boolprog/sema"
+	"boolprog/syntax"
+)
+
+// Options say what Check asks and within which limits. The zero Options
+// check the default target label with the default engine, no time limit
+// and the engines' own default budgets, as `boolprog check FILE` does.
+type Options struct {
+	// Filename names the program in diagnostics, reports and traces
+	// (default "input.bp"; CheckFile uses the path).
+	Filename string
+	// Target is the error label (default SLIC_ERROR, which may be absent).
+	// A label given here must occur in the program, else Check returns an
+	// *InputError that lists the program's labels, closest first. Failing
+	// assertions are always errors.
+	Target string
+	// Engine names the engine (see Engines; aliases accepted). Empty: the
+	// command's choice, DefaultEngine for a sequential program and, for a
+	// concurrent one, the explicit interleaving search followed by
+	// conc-eager if it gives up.
+	Engine string
+	// EngineFlags set the engine's own options by name, e.g.
+	// {"max-vars": "8"} for explicit or {"cpa-config": "cegar"} for cpa
+	// (EngineInfo.Flags lists them). A name the engine does not have is an
+	// *OptionError, never silently ignored.
+	EngineFlags map[string]string
+	// Timeout limits the whole check: front end, search, trace and replay
+	// (0: none). Past it the result is Unknown "timeout (5s)", or Unsafe
+	// with a Note if the error was already established.
+	Timeout time.Duration
+	// Bound asks for a bounded answer (at most K context switches or
+	// rounds); engines that cannot bound their search answer Unknown.
+	Bound Bound
+	// MaxNodes bounds the BDD nodes of engines that use BDDs (0: the
+	// engine's default); past it the result is Unknown with the reason.
+	// Set for an engine without BDDs it is an *OptionError.
+	MaxNodes int
+	// Threads runs these procedures as the program's threads (a name may
+	// repeat), for a program without thread statements: `--threads f,g,g`.
+	Threads []string
+	// Dialect is the operator precedence (default DialectAuto: Getafix's
+	// for a file that follows the Getafix convention, else cprover's).
+	Dialect Dialect
+	// MaxInput is the largest input CheckReader and CheckFile read
+	// (default 64 MiB); a larger one is an *InputError.
+	MaxInput int64
+	// AllReachable makes the engine compute every reachable state instead
+	// of stopping at the first error; the verdict is the same.
+	AllReachable bool
+	// NoReplay skips replaying the trace in the concrete interpreter
+	// (Result.Replayed is then false).
+	NoReplay bool
+}
+
+// DefaultFilename is the Filename of a program when Options give none.
+const DefaultFilename = "input.bp"
+
+// DefaultMaxInput is the MaxInput when Options give none: the command's
+// default --max-input.
+const DefaultMaxInput = 64 << 20
+
+// Dialect is the operator precedence of the input.
+type Dialect = syntax.Dialect
+
+// The dialects (see package syntax).
+const (
+	DialectAuto    = syntax.Auto
+	DialectCProver = syntax.CProver
+	DialectGetafix = syntax.Getafix
+)
+
+// Check checks the Boolean program src as Options say: can an assertion
+// fail or the target label be reached? It returns a Result (Safe, Unsafe
+// or Unknown with its reason), an *InputError for a program that cannot be
+// checked, or an *OptionError for options that cannot be honoured. The end
+// of ctx, like Options.Timeout, gives an Unknown result ("interrupted",
+// "timeout"), not an error.
+func Check(ctx context.Context, src []byte, opts Options) (*Result, error) {
+	return check(ctx, func() ([]byte, error) { return src, nil }, opts)
+}
+
+// CheckReader is Check on a program read from r, up to Options.MaxInput
+// bytes.
+func CheckReader(ctx context.Context, r io.Reader, opts Options) (*Result, error) {
+	return check(ctx, func() ([]byte, error) { return readLimited(r, opts.maxInput()) }, opts)
+}
+
+// CheckFile is Check on the program in the file at path, named path in
+// diagnostics unless Options.Filename is set.
+func CheckFile(ctx context.Context, path string, opts Options) (*Result, error) {
+	if opts.Filename == "" {
+		opts.Filename = path
+	}
+	return check(ctx, func() ([]byte, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				// The diagnostic names the file already: "f.bp: open: ...".
+				return nil, fmt.Errorf("%s: %v", pe.Op, pe.Err)
+			}
+			return nil, err
+		}
+		defer f.Close()
+		if info, err := f.Stat(); err == nil && info.IsDir() {
+			return nil, errors.New("is a directory")
+		}
+		return readLimited(f, opts.maxInput())
+	}, opts)
+}
+
+func (o *Options) maxInput() int64 {
+	if o.MaxInput > 0 {
+		return o.MaxInput
+	}
+	return DefaultMaxInput
+}
+
+func (o *Options) filename() string {
+	if o.Filename != "" {
+		return o.Filename
+	}
+	return DefaultFilename
+}
+
+// readLimited reads r up to limit bytes; more is an error.
+func readLimited(r io.Reader, limit int64) ([]byte, error) {
+	src, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, err
+	}
+	if int64(len(src)) > limit {
+		return nil, fmt.Errorf("input larger than %d bytes, the limit (raise it with Options.MaxInput)", limit)
+	}
+	return src, nil
+}
+
+// validate checks the options that do not depend on the program.
+func (o *Options) validate(info engine.Info) error {
+	switch {
+	case o.Timeout < 0:
+		return optionErrorf("Timeout", "negative time limit %v", o.Timeout)
+	case o.MaxNodes < 0:
+		return optionErrorf("MaxNodes", "negative node limit %d", o.MaxNodes)
+	case o.MaxInput < 0:
+		return optionErrorf("MaxInput", "negative input limit %d", o.MaxInput)
+	case o.MaxNodes > 0 && !info.NodeLimited:
+		return optionErrorf("MaxNodes", "the %s engine uses no BDDs: a node limit would have no effect", info.Name())
+	}
+	if err := o.Bound.Validate(); err != nil {
+		return optionErrorf("Bound", "%v", err)
+	}
+	switch o.Dialect {
+	case DialectAuto, DialectCProver, DialectGetafix:
+	default:
+		return optionErrorf("Dialect", "unknown dialect %d", int(o.Dialect))
+	}
+	return nil
+}
+
+// check is Check with the source read by read, inside the time limit.
+func check(parent context.Context, read func() ([]byte, error), opts Options) (*Result, error) {
+	start := time.Now()
+	eng, info, err := newEngine(&opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := opts.validate(info); err != nil {
+		return nil, err
+	}
+	name := opts.filename()
+	ctx := parent
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = withTimeout(parent, opts.Timeout)
+		defer cancel()
+	}
+	fe, ok := frontEnd(ctx, name, read, &opts)
+	if !ok {
+		res := result.NewUnknown(eng.Name(), limitReason(ctx, opts.Timeout))
+		res.Stats.Time = time.Since(start)
+		return &Result{File: name, Target: targetOf(opts.Target), Verdict: res.Verdict, Reason: res.Reason, Engine: res.Engine, Stats: res.Stats, res: res, total: time.Since(start)}, nil
+	}
+	if len(fe.errs) > 0 {
+		return nil, &InputError{Diagnostics: diagnostics(fe.errs)}
+	}
+	p := fe.p
+	if opts.Engine == "" && len(opts.EngineFlags) == 0 && p.Concurrent {
+		if eng, err = concDefault(); err != nil {
+			return nil, err
+		}
+	}
+	q := engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable, Bound: opts.Bound}
+	res := engine.Run(ctx, eng, p, q)
+
+	var note string
+	replayed := false
+	if !opts.NoReplay && res.Verdict == result.Unsafe && !res.TraceCut {
+		t := time.Now()
+		res, note = judge(ctx, p, res)
+		replayed = res.Verdict == result.Unsafe && note == ""
+		res.Stats.AddPhase(result.PhaseReplay, time.Since(t))
+	}
+	if engine.StopReason(parent) == engine.ReasonInterrupted || (res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout) {
+		// The caller cancelled the check, or the time limit stopped the
+		// search: say which, with the statistics so far. (An error
+		// established before a deadline stays Unsafe, with a note.)
+		res = &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats, Reason: limitReason(ctx, opts.Timeout)}
+		note, replayed = "", false
+	}
+	if res.Verdict == result.Unsafe && res.TraceCut {
+		note = res.Note()
+		if opts.Timeout > 0 && res.Reason == engine.ReasonTimeout {
+			note += fmt.Sprintf(" (%v)", opts.Timeout)
+		}
+	}
+	for _, ph := range fe.stats.PhaseNames() {
+		res.Stats.AddPhase(ph, fe.stats.Phases[ph])
+	}
+	return newResult(name, p, res, note, replayed, fe, time.Since(start)), nil
+}
+
+// frontEnded is what the front end made of a source: its program, or the
+// input errors that stopped it.
+type frontEnded struct {
+	src   []byte
+	p     *ir.Program
+	errs  syntax.ErrorList
+	warns syntax.ErrorList
+	note  string       // the dialect detected, if one was
+	stats result.Stats // the parse and lower phases
+}
+
+// frontEnd reads, parses, checks and lowers the source, checks the target
+// label and applies Options.Threads. Parsing and lowering do not poll a
+// context, so when ctx can end they run in a goroutine that the check
+// abandons when ctx ends (ok false), as the command does.
+func frontEnd(ctx context.Context, name string, read func() ([]byte, error), opts *Options) (fe *frontEnded, ok bool) {
+	work := func() *frontEnded {
+		fe := &frontEnded{}
+		start := time.Now()
+		src, err := read()
+		if err != nil {
+			fe.errs = syntax.ErrorList{{Filename: name, Msg: err.Error()}}
+			return fe
+		}
+		fe.src = src
+		f, err := syntax.ParseFile(name, src, opts.Dialect)
+		if err != nil {
+			fe.errs = asList(name, err)
+			return fe
+		}
+		info, errs, warns := sema.Check(f)
+		if len(errs) > 0 {
+			fe.errs = errs
+			return fe
+		}
+		fe.warns = append(warns, f.Ambiguities()...)
+		fe.warns.Sort()
+		if opts.Dialect == DialectAuto && f.Dialect == syntax.Getafix {
+			_, why := syntax.DetectDialect(f)
+			fe.note = fmt.Sprintf("reading with the getafix operator precedence: %s (DialectCProver reads it otherwise)", why)
+		}
+		fe.stats.AddPhase(result.PhaseParse, time.Since(start))
+		t := time.Now()
+		p, err := ir.Lower(f, info, ir.Options{Target: opts.Target})
+		if err != nil {
+			fe.errs = asList(name, err)
+			return fe
+		}
+		if err := checkTarget(p, opts.Target); err != nil {
+			fe.errs = syntax.ErrorList{{Filename: name, Msg: err.Error()}}
+			return fe
+		}
+		if p, fe.errs = threadModel(name, p, opts.Threads); len(fe.errs) > 0 {
+			return fe
+		}
+		fe.stats.AddPhase(result.PhaseLower, time.Since(t))
+		fe.p = p
+		return fe
+	}
+	if ctx.Done() == nil {
+		return work(), true
+	}
+	done := make(chan *frontEnded, 1)
+	go func() { done <- work() }()
+	select {
+	case fe := <-done:
+		return fe, true
+	case <-ctx.Done():
+		return nil, false
+	}
+}
+
+// asList returns err as a list of diagnostics.
+func asList(name string, err error) syntax.ErrorList {
+	var list syntax.ErrorList
+	if errors.As(err, &list) {
+		return list
+	}
+	var one *syntax.Error
+	if errors.As(err, &one) {
+		return syntax.ErrorList{one}
+	}
+	return syntax.ErrorList{{Filename: name, Msg: err.Error()}}
+}
+
+// threadModel applies Options.Threads to a lowered program and reports
+// the input errors of its thread structure at file:line:col.
+func threadModel(name string, p *ir.Program, threads []string) (*ir.Program, syntax.ErrorList) {
+	wrap := func(err error) syntax.ErrorList {
+		e := &syntax.Error{Filename: name, Msg: err.Error()}
+		var ce *conc.Error
+		if errors.As(err, &ce) {
+			e.Pos, e.Msg = ce.Pos, ce.Msg
+		}
+		return syntax.ErrorList{e}
+	}
+	if len(threads) > 0 {
+		q, err := conc.WithThreads(p, threads)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		p = q
+	}
+	if p.Concurrent {
+		var ce *conc.Error
+		if _, err := conc.NewModel(p, conc.Options{}); errors.As(err, &ce) {
+			return nil, wrap(err)
+		}
+	}
+	return p, nil
+}
+
+// judge replays the trace of an Unsafe result within ctx. A trace that
+// the concrete semantics rejects is a bug of the engine and must not be
+// shown as proof: the result becomes Unknown with an internal error. If
+// ctx ends during the replay, the error was established and only its
+// independent check was cut: the result stays Unsafe, with a note.
+func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Result, string) {
+	err := interp.ReplayContext(ctx, p, res.Trace)
+	switch {
+	case err == nil:
+		return res, ""
+	case ctx.Err() != nil:
+		what := "time limit"
+		if engine.StopReason(ctx) == engine.ReasonInterrupted {
+			what = "interruption"
+		}
+		return res, fmt.Sprintf("the %s cut the replay: the interpreter did not check this trace (%v)", what, err)
+	}
+	return &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats,
+		Reason: engine.InternalErrorPrefix + "the engine's trace does not replay: " + err.Error()}, ""
+}
+
+// limitReason is the Unknown reason of a check whose context ended:
+// "interrupted", or "timeout (5s)".
+func limitReason(ctx context.Context, timeout time.Duration) string {
+	why := engine.StopReason(ctx)
+	if why == "" || why == engine.ReasonTimeout {
+		why = engine.ReasonTimeout
+		if timeout > 0 {
+			why = fmt.Sprintf("%s (%v)", engine.ReasonTimeout, timeout)
+		}
+	}
+	return why
+}
+
+func targetOf(t string) string {
+	if t == "" {
+		return ir.DefaultTarget
+	}
+	return t
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"boolprog/batch"
+	"boolprog/engine"
+	"boolprog/syntax"
+)
+
+// exitWrong is batch's exit code when an answer contradicts its expected
+// verdict.
+const exitWrong = 3
+
+const batchHead = `usage: boolprog batch [flags] TASKS|DIR|FILE.bp...
+
+Runs many checks in parallel, each as a child process ("boolprog check
+--format json") under a time and a memory limit, and scores the answers
+against the expected verdicts. The arguments are task lists (one task per
+line: PROGRAM [target=L] [expect=safe|unsafe] [engine=E] [timeout=D]
+[-- CHECK-FLAG...], or a JSON object per line; see 'go doc boolprog/batch'),
+directories (every .bp file below, with the expected verdicts of test.desc
+files and of _safe/_unsafe file names), or .bp files.
+
+Writes one JSON line per task to standard output (or --out FILE) as the
+tasks end, a progress line per task on standard error, and at the end a
+summary (on standard error, or on standard output with --out): wrong
+answers first, the tasks without an answer and why, the verdicts against
+the expectations, the total times and the peak memory.
+
+A task is TIMEOUT, OUT OF MEMORY, CRASH (the child ended without a
+report) or ERROR (bad input, a missing program) rather than a verdict;
+the batch goes on. Exit: 0 no wrong answer, 3 a wrong answer, 2 a
+malformed task list (nothing runs), 1 bad usage, 130/143 interrupted
+(SIGINT/SIGTERM: the children are stopped, the summary covers what ran).
+`
+
+func runBatch(ctx context.Context, args []string, s *streams) int {
+	c := newCommand("batch", batchHead)
+	fs := c.fs
+	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "tasks run at once")
+	timeout := fs.Duration("timeout", time.Minute, "time limit of a task (wall clock), unless its line sets timeout=; 0: none")
+	var memory limitFlag
+	if batch.CanLimitMemory {
+		memory.sizeFlag = 1 << 30
+	}
+	fs.Var(&memory, "memory", "memory limit of a task (resident set size, e.g. 512MiB, 2GiB); 0 or none: no limit")
+	out := fs.String("out", "", "write the JSON lines to this file (the summary then goes to standard output)")
+	engineName := fs.String("engine", "", "engine of the tasks that name none (default: check's)")
+	checkFlags := fs.String("check-flags", "", "more flags of 'boolprog check' for every task, blank-separated (e.g. \"--bound cs:2\"), before a task's own")
+	quiet := fs.Bool("q", false, "no progress lines")
+	emit := fs.String("emit-benchexec", "", "run nothing: write the tasks into this directory as a BenchExec benchmark (task-definition files, a property file, boolprog.xml with --timeout and --memory as its limits)")
+	paths, err := c.parse(args, s)
+	if err != nil {
+		return c.flagError(s, err)
+	}
+	set := setFlags(fs)
+	switch {
+	case len(paths) == 0:
+		return c.usageError(s, "no TASKS, DIR or FILE.bp to run")
+	case *jobs < 1:
+		return c.usageError(s, "-j must be at least 1")
+	case *timeout < 0 || memory.sizeFlag < 0:
+		return c.usageError(s, "limits must not be negative")
+	case *emit != "" && (set["j"] || set["out"] || set["q"]):
+		return c.usageError(s, "--emit-benchexec runs nothing: -j, --out and -q would have no effect")
+	case memory.sizeFlag > 0 && !batch.CanLimitMemory && *emit == "":
+		return c.usageError(s, "--memory needs Linux's /proc; use --memory 0")
+	}
+	checkEngine := func(name string) error {
+		if _, ok := engine.Lookup(name); !ok {
+			return fmt.Errorf("unknown engine %q (want %s)", name, engineNames())
+		}
+		return nil
+	}
+	if *engineName != "" {
+		if err := checkEngine(*engineName); err != nil {
+			return c.usageError(s, "%v", err)
+		}
+	}
+	allFlags := strings.Fields(*checkFlags)
+	if err := batch.CheckFlags(allFlags); err != nil {
+		return c.usageError(s, "--check-flags: %v", err)
+	}
+	tasks, err := batch.Load(paths, s.stdin, batch.ListOptions{Engine: checkEngine})
+	if err != nil {
+		var list syntax.ErrorList
+		if errors.As(err, &list) {
+			printDiagnostics(s.stderr, list)
+		} else {
+			fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
+		}
+		return exitInput
+	}
+	if len(tasks) == 0 {
+		fmt.Fprintf(s.stderr, "boolprog batch: no task in %v\n", paths)
+		return exitInput
+	}
+	if *emit != "" {
+		return emitBenchExec(c, s, *emit, tasks, *engineName, allFlags, *timeout, int64(memory.sizeFlag))
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(s.stderr, "boolprog batch: cannot find the boolprog binary to run the tasks: %v\n", err)
+		return exitUsage
+	}
+	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.sizeFlag), Engine: *engineName, Flags: allFlags}
+	if !*quiet {
+		r.Progress = s.stderr
+	}
+	lines, summaryTo := s.stdout, s.stderr
+	var file *os.File
+	if *out != "" {
+		if file, err = os.Create(*out); err != nil {
+			return c.usageError(s, "%v", err)
+		}
+		lines, summaryTo = file, s.stdout
+	}
+	start := time.Now()
+	recs, runErr := r.Run(ctx, tasks, func(rec *batch.Record) error { return rec.WriteJSON(lines) })
+	if file != nil {
+		if err := file.Close(); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	intr := interruption(ctx)
+	sum := &batch.Summary{Records: recs, Total: len(tasks), Jobs: *jobs, Elapsed: time.Since(start), Interrupted: intr != nil}
+	if !*quiet {
+		fmt.Fprintln(summaryTo)
+	}
+	sum.Write(summaryTo)
+	switch {
+	case intr != nil:
+		return intr.exitCode()
+	case runErr != nil:
+		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", runErr)
+		return exitUsage
+	case len(sum.Wrong()) > 0:
+		return exitWrong
+	}
+	return exitOK
+}
+
+// limitFlag is a sizeFlag that may also be 0 or "none": no limit.
+type limitFlag struct{ sizeFlag }
+
+func (f *limitFlag) String() string {
+	if f.sizeFlag == 0 {
+		return "none"
+	}
+	return f.sizeFlag.String()
+}
+
+func (f *limitFlag) Set(s string) error {
+	if s == "0" || s == "none" {
+		f.sizeFlag = 0
+		return nil
+	}
+	return f.sizeFlag.Set(s)
+}
+
+// emitBenchExec writes the tasks as a BenchExec benchmark instead of
+// running them.
+func emitBenchExec(c *command, s *streams, dir string, tasks []batch.Task, engineName string, flags []string, timeout time.Duration, memory int64) int {
+	for i := range tasks {
+		if tasks[i].Engine == "" {
+			tasks[i].Engine = engineName
+		}
+		tasks[i].Flags = append(append([]string(nil), flags...), tasks[i].Flags...)
+	}
+	notes, err := batch.WriteBenchExec(dir, tasks, timeout, memory)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
+		return exitUsage
+	}
+	for _, n := range notes {
+		fmt.Fprintf(s.stderr, "note: %s\n", n)
+	}
+	fmt.Fprintf(s.stdout, "wrote %d task definitions, unreach-label.prp and boolprog.xml to %s; run: benchexec %s\n",
+		len(tasks), dir, filepath.Join(dir, "boolprog.xml"))
+	return exitOK
+}

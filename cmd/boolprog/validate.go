@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"boolprog/engine"
+	"boolprog/ir"
+	"boolprog/syntax"
+	"boolprog/witness"
+)
+
+const validateHead = `usage: boolprog validate [flags] PROGRAM WITNESS
+
+Checks a witness (YAML or GraphML, as 'boolprog check --witness' writes
+them) against PROGRAM, independently of the engine that produced it:
+  - a violation witness by searching the program's executions (the concrete
+    interpreter) for one that follows its waypoints to the error;
+  - a correctness witness by checking with BDDs that its invariants are
+    inductive: initial states in them, every edge keeps them, calls enter
+    the callee's requires and return through its ensures, no error
+    location in them.
+The last line is one of
+  WITNESS CONFIRMED                exit 0
+  WITNESS REJECTED: reason         exit 10 (preceded by witness:line:col: where it is)
+  WITNESS UNKNOWN: reason          exit 5 (a time or search limit)
+A malformed witness or program (file:line:col: message) exits 2, usage
+errors 1. The target label is the one the witness's specification names
+(--target overrides it); a witness for another program (its hash, its
+functions, lines or variables) is rejected with the reason.
+`
+
+func runValidate(ctx context.Context, args []string, s *streams) int {
+	c := newCommand("validate", validateHead)
+	var lf loadFlags
+	lf.register(c.fs)
+	var target, threads string
+	var timeout time.Duration
+	var maxConfigs, maxNodes int
+	c.fs.StringVar(&target, "target", "", "the error label (default: the one the witness's specification names, else SLIC_ERROR)")
+	c.fs.StringVar(&target, "l", "", "shorthand for --target")
+	c.fs.StringVar(&threads, "threads", "", "run these procedures as the threads, as check --threads did")
+	c.fs.DurationVar(&timeout, "timeout", 0, "give up after this long (0: no limit): WITNESS UNKNOWN")
+	c.fs.IntVar(&maxConfigs, "max-configs", 1<<20, "the configurations a violation witness's search may explore; past it: WITNESS UNKNOWN")
+	c.fs.IntVar(&maxNodes, "max-nodes", 0, "the BDD node limit of a correctness witness's check (0: default)")
+	files, err := c.parse(args, s)
+	if err != nil {
+		return c.flagError(s, err)
+	}
+	if len(files) != 2 {
+		return c.usageError(s, "want PROGRAM and WITNESS, got %d arguments", len(files))
+	}
+	if maxConfigs < 1 || maxNodes < 0 || timeout < 0 {
+		return c.usageError(s, "limits must be positive")
+	}
+	if files[0] == "-" && files[1] == "-" {
+		return c.usageError(s, "standard input (-) can be read only once")
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, engine.ErrTimeout)
+		defer cancel()
+	}
+	wname := displayName(files[1])
+	data, err := readInput(ctx, files[1], int64(lf.maxInput), s.stdin)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "%s: %v\n", wname, err)
+		return exitInput
+	}
+	w, err := witness.Parse(wname, data)
+	if err != nil {
+		fmt.Fprintln(s.stderr, err)
+		return exitInput
+	}
+	// The target: the user's, else the one the witness's specification
+	// names (the default label may be absent from the program; another
+	// label must occur, or the witness is for another program).
+	specLabel := ""
+	if target == "" {
+		if t := specTarget(w.Metadata.Task.Specification); t != ir.DefaultTarget {
+			specLabel = t
+		}
+	}
+	l, errs := load(ctx, files[0], &lf, s.stdin)
+	var p *ir.Program
+	if len(errs) == 0 {
+		p, errs = l.lower(target)
+	}
+	if len(errs) == 0 {
+		if err := checkTarget(p, target); err != nil {
+			errs = syntax.ErrorList{{Filename: l.name, Msg: err.Error()}}
+		}
+	}
+	if len(errs) == 0 && specLabel != "" && p.HasLabel(specLabel) {
+		p, errs = l.lower(specLabel)
+		specLabel = ""
+	}
+	if len(errs) == 0 {
+		p, errs = threadModel(l.name, p, threads)
+	}
+	if len(errs) > 0 {
+		printDiagnostics(s.stderr, errs)
+		return exitInput
+	}
+	start := time.Now()
+	o := witness.Validate(ctx, p, l.src, w, witness.Options{MaxConfigs: maxConfigs, MaxNodes: maxNodes})
+	if specLabel != "" && !(o.Verdict == witness.Rejected && strings.HasPrefix(o.Reason, "the witness is for another program")) {
+		o = &witness.Outcome{Verdict: witness.Rejected, Reason: fmt.Sprintf("the witness is for another program: its specification names the label %s, which the program does not have", specLabel)}
+	}
+	if o.Verdict == witness.Unknown && ctx.Err() != nil {
+		o.Reason = engine.ReasonTimeout
+		if interruption(ctx) != nil {
+			o.Reason = engine.ReasonInterrupted
+		}
+	}
+	if o.Malformed {
+		fmt.Fprintln(s.stderr, (&syntax.Error{Filename: wname, Pos: o.Pos, Msg: o.Reason}).Error())
+		return exitInput
+	}
+	work := "configurations explored"
+	if w.Kind == witness.Correctness {
+		work = "inductiveness checks"
+	}
+	fmt.Fprintf(s.stdout, "%s witness of %s: %d %s in %v\n", w.Kind, l.name, o.Work, work, roundDuration(time.Since(start)))
+	switch o.Verdict {
+	case witness.Confirmed:
+		fmt.Fprintln(s.stdout, "WITNESS CONFIRMED")
+		return exitOK
+	case witness.Rejected:
+		if o.Pos.IsValid() {
+			fmt.Fprintln(s.stdout, (&syntax.Error{Filename: wname, Pos: o.Pos, Msg: "rejected here"}).Error())
+		}
+		fmt.Fprintf(s.stdout, "WITNESS REJECTED: %s\n", o.Reason)
+		return exitFailed
+	}
+	if intr := interruption(ctx); intr != nil {
+		fmt.Fprintf(s.stdout, "WITNESS UNKNOWN: %s\n", o.Reason)
+		return intr.exitCode()
+	}
+	fmt.Fprintf(s.stdout, "WITNESS UNKNOWN: %s\n", o.Reason)
+	return exitUnknown
+}
+
+// specTarget returns the target label a witness's specification names
+// ("... label L is not reached"), or "".
+func specTarget(spec string) string {
+	_, after, ok := strings.Cut(spec, "label ")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(after, " ")
+	return name
+}

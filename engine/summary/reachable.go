@@ -1,0 +1,84 @@
+package summary
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"boolprog/bdd"
+	"boolprog/ir"
+	"boolprog/symbolic"
+)
+
+// Reachable is the complete set of path edges of a sequential program, as
+// the search of Check computes them, for certificates (package witness):
+// per location, the pairs (values of the procedure's globals and
+// parameters at its entry, values now) that some execution from the start
+// of main reaches. They are computed without live-variable analysis and
+// MOD/REF, so they mention every variable in scope: at a location other
+// than an exit, the Entry copies of the globals and parameters and the Cur
+// copies of the globals and locals; at an exit, the Cur copies of the
+// globals and returned values.
+type Reachable struct {
+	// Layout is the variable layout of the BDDs (its manager is theirs).
+	Layout *symbolic.Layout
+	md     *model
+	r      *reach
+}
+
+// ErrErrorReachable is returned by ReachableSets when an error location is
+// reachable: the program has no invariant that excludes the error.
+var ErrErrorReachable = errors.New("an error location is reachable")
+
+// ReachableSets computes every path edge of a sequential program p, with a
+// BDD node limit (0: the default) and without dynamic reordering (so that
+// the same program always gives the same BDDs). It returns
+// ErrErrorReachable if an error is reachable, and an error for a
+// concurrent program, a cancelled ctx (wrapping ctx.Err()) or the node
+// limit. Release frees the BDDs.
+func ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (*Reachable, error) {
+	if p.Concurrent || p.Main < 0 {
+		return nil, errors.New(ReasonConcurrent)
+	}
+	locs := 0
+	for _, pr := range p.Procs {
+		locs += len(pr.Locations)
+	}
+	m := bdd.New(bdd.Config{MaxNodes: maxNodes, InitialNodes: min(max(locs*16, 1<<12), 1<<16), Reorder: bdd.ReorderOff})
+	m.SetInterrupt(func() bool { return ctx.Err() != nil })
+	md := newModel(p, m, Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true})
+	r := newReach(ctx, md, true, func(string) {})
+	err := r.run()
+	if err == nil && ctx.Err() != nil {
+		err = errTimeout
+	}
+	if err == nil && r.errorFound {
+		err = ErrErrorReachable
+	}
+	if err != nil {
+		r.release()
+		md.release()
+		switch {
+		case errors.Is(err, errTimeout), errors.Is(err, bdd.ErrInterrupted):
+			return nil, fmt.Errorf("summary: %w", context.Cause(ctx))
+		case errors.Is(err, bdd.ErrNodeLimit):
+			return nil, fmt.Errorf("summary: BDD node limit reached (%d nodes)", maxNodes)
+		}
+		return nil, err
+	}
+	return &Reachable{Layout: md.l, md: md, r: r}, nil
+}
+
+// At returns the path edges at location loc of procedure proc (False if it
+// is not reached).
+func (x *Reachable) At(proc, loc int) bdd.Node { return x.r.pathEdges(proc, loc) }
+
+// Iface returns the slots whose Entry copies the path edges of proc
+// mention: every global and the parameters.
+func (x *Reachable) Iface(proc int) symbolic.Set { return x.md.procs[proc].iface }
+
+// Release frees the path edges and the model.
+func (x *Reachable) Release() {
+	x.r.release()
+	x.md.release()
+}

@@ -1,0 +1,279 @@
+package witness_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"boolprog/engine"
+	_ "boolprog/engine/conc"
+	_ "boolprog/engine/cpa"
+	_ "boolprog/engine/explicit"
+	_ "boolprog/engine/fixpoint"
+	_ "boolprog/engine/pushdown"
+	_ "boolprog/engine/summary"
+	"boolprog/gen"
+	"boolprog/internal/testsuite"
+	"boolprog/ir"
+	"boolprog/result"
+	"boolprog/witness"
+)
+
+var formats = []witness.Format{witness.YAML, witness.GraphML}
+
+// run checks p with the named engine.
+func run(t *testing.T, name string, p *ir.Program) *result.Result {
+	t.Helper()
+	info, ok := engine.Lookup(name)
+	if !ok {
+		t.Fatalf("no engine %s", name)
+	}
+	eng, err := info.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	return engine.Run(ctx, eng, p, engine.Query{})
+}
+
+// roundTrip writes w in format f and parses it back.
+func roundTrip(t *testing.T, w *witness.Witness, f witness.Format) (*witness.Witness, []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := w.Write(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	back, err := witness.Parse("w."+f.String(), b.Bytes())
+	if err != nil {
+		t.Fatalf("%s: the written witness does not parse: %v\n%s", f, err, b.String())
+	}
+	return back, b.Bytes()
+}
+
+func validate(t *testing.T, p *ir.Program, src []byte, w *witness.Witness) *witness.Outcome {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	// A program that creates threads in a loop has infinitely many
+	// configurations: a search for a tampered witness ends at the budget.
+	return witness.Validate(ctx, p, src, w, witness.Options{MaxConfigs: 5000})
+}
+
+const stamp = "2026-01-01T00:00:00Z"
+
+// TestSuite: every sequential satabs program's answer gives a witness that
+// validates in both formats; a tampered violation witness and a weakened
+// correctness witness are rejected. Concurrent unsafe ones give violation
+// witnesses with thread ids (explicit engine).
+func TestSuite(t *testing.T) {
+	for _, c := range testsuite.SatabsBoppoOrSkip(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			src, err := os.ReadFile(c.File)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := testsuite.LowerFile(t, c.File, c.Target)
+			eng := "summary"
+			if p.Concurrent {
+				if !c.Failed {
+					t.Skip("a safe concurrent program gets no correctness witness")
+				}
+				eng = "explicit"
+			}
+			res := run(t, eng, p)
+			if res.Verdict == result.Unknown && p.Concurrent {
+				eng = "conc-eager"
+				res = run(t, eng, p)
+			}
+			if want := map[bool]result.Verdict{true: result.Unsafe, false: result.Safe}[c.Failed]; res.Verdict != want {
+				t.Fatalf("verdict %v, want %v (%s)", res.Verdict, want, res.Reason)
+			}
+			if res.Verdict == result.Unsafe {
+				w, err := witness.FromTrace(p, res.Trace, witness.Meta(p, src, "test", "engine "+eng, stamp, witness.Violation))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range formats {
+					back, data := roundTrip(t, w, f)
+					o := validate(t, p, src, back)
+					if o.Verdict != witness.Confirmed {
+						t.Fatalf("%s: %s: %s", f, o.Verdict, o.Reason)
+					}
+					tms := tamperings(p, back)
+					t.Logf("%s %s: %d steps, %d waypoints, %d bytes, %d configurations, %d tamperings", eng, f, res.Trace.Len(), len(back.Segments), len(data), o.Work, len(tms))
+					for _, tm := range tms {
+						o := validate(t, p, src, tm.w)
+						if o.Verdict == witness.Unknown && p.Concurrent {
+							t.Logf("%s: tampered (%s): %s", f, tm.what, o.Reason)
+							continue
+						}
+						if o.Verdict != witness.Rejected {
+							t.Errorf("%s: tampered (%s): %s %s", f, tm.what, o.Verdict, o.Reason)
+						}
+					}
+				}
+				return
+			}
+			ctx := context.Background()
+			w, err := witness.FromReachable(ctx, p, witness.Meta(p, src, "test", "engine "+eng, stamp, witness.Correctness), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range formats {
+				back, data := roundTrip(t, w, f)
+				o := validate(t, p, src, back)
+				if o.Verdict != witness.Confirmed {
+					t.Fatalf("%s: %s: %s", f, o.Verdict, o.Reason)
+				}
+				wks := weakenings(p, back)
+				t.Logf("%s: %d invariants, %d contracts, %d bytes, %d checks, %d weakenings", f, len(back.Invariants), len(back.Contracts), len(data), o.Work, len(wks))
+				for _, wk := range wks {
+					if o := validate(t, p, src, wk.w); o.Verdict != witness.Rejected {
+						t.Errorf("%s: weakened (%s): %s %s", f, wk.what, o.Verdict, o.Reason)
+					}
+				}
+			}
+		})
+	}
+}
+
+type variant struct {
+	what string
+	w    *witness.Witness
+}
+
+func clone(w *witness.Witness) *witness.Witness {
+	c := *w
+	c.Segments = nil
+	for _, s := range w.Segments {
+		c.Segments = append(c.Segments, witness.Segment{Waypoints: append([]witness.Waypoint(nil), s.Waypoints...)})
+	}
+	c.Invariants = append([]witness.Invariant(nil), w.Invariants...)
+	c.Contracts = append([]witness.Contract(nil), w.Contracts...)
+	return &c
+}
+
+// tamperings returns violation witnesses that no execution follows: the
+// target moved to a statement that is no error, the last assumption made
+// contradictory, and another program's hash.
+func tamperings(p *ir.Program, w *witness.Witness) []variant {
+	var out []variant
+	last := len(w.Segments) - 1
+	target := w.Segments[last].Waypoints[0]
+	proc := p.Proc(target.Location.Function)
+	for _, loc := range proc.Locations {
+		if loc.Kind != ir.StmtLoc || loc.Error || loc.Pos.Line == target.Location.Line {
+			continue
+		}
+		fails := false
+		for _, e := range loc.Out {
+			fails = fails || proc.Locations[proc.Edges[e].To].Kind == ir.FailLoc
+		}
+		if fails {
+			continue
+		}
+		c := clone(w)
+		c.Segments[last].Waypoints[0].Location.Line, c.Segments[last].Waypoints[0].Location.Col = loc.Pos.Line, loc.Pos.Col
+		out = append(out, variant{"target moved to a statement that is no error", c})
+		break
+	}
+	for i := last; i >= 0; i-- {
+		if wp := w.Segments[i].Waypoints[0]; wp.Type == witness.Assumption && wp.Constraint != "T" {
+			c := clone(w)
+			c.Segments[i].Waypoints[0].Constraint = "!(" + wp.Constraint + ")"
+			out = append(out, variant{"the last assumption negated", c})
+			break
+		}
+	}
+	c := clone(w)
+	c.Metadata.Task.InputFileHash = strings.Repeat("0", 64)
+	out = append(out, variant{"another program's hash", c})
+	return out
+}
+
+// weakenings returns correctness witnesses whose invariant is weakened to
+// T at a location from which an edge leads into an error: the error
+// location's invariant (a labelled statement), or the assertion's.
+func weakenings(p *ir.Program, w *witness.Witness) []variant {
+	var out []variant
+	for i, inv := range w.Invariants {
+		proc, _ := p.Proc(inv.Location.Function), 0
+		for _, loc := range proc.Locations {
+			if loc.Pos.Line != inv.Location.Line || loc.Pos.Col != inv.Location.Col || loc.Kind == ir.FailLoc {
+				continue
+			}
+			intoError := loc.Error
+			for _, e := range loc.Out {
+				edge := proc.Edges[e]
+				if a, ok := edge.Op.(*ir.Assume); ok && proc.Locations[edge.To].Kind == ir.FailLoc {
+					// assert(c) with c not valid: T lets it fail.
+					if c, ok := a.Cond.(*ir.Not); !ok || !isConst(c.X) {
+						intoError = true
+					}
+				}
+			}
+			if intoError && inv.Value != "T" {
+				c := clone(w)
+				c.Invariants[i].Value = "T"
+				out = append(out, variant{"invariant at " + inv.Location.String() + " weakened to T", c})
+			}
+		}
+	}
+	return out
+}
+
+func isConst(e ir.Expr) bool { _, ok := e.(*ir.Const); return ok }
+
+// TestRandom: on random programs (recursion, calls with returned values,
+// goto, constrain, schoose, enforce) every answer of the summary engine
+// gives a witness that validates, and a correctness witness whose
+// invariant at a location from which an assertion can fail is weakened to
+// T is rejected.
+var randomN = flag.Int64("random", 60, "random programs for TestRandom (15 with -short)")
+
+func TestRandom(t *testing.T) {
+	n := *randomN
+	if testing.Short() {
+		n = min(n, 15)
+	}
+	var safe, unsafe int
+	for seed := int64(1); seed <= n; seed++ {
+		src := []byte(gen.Random(seed, gen.Options{}))
+		name := fmt.Sprintf("seed%d.bp", seed)
+		p := testsuite.Lower(t, name, string(src), "")
+		res := run(t, "summary", p)
+		var w *witness.Witness
+		var err error
+		switch res.Verdict {
+		case result.Unsafe:
+			unsafe++
+			w, err = witness.FromTrace(p, res.Trace, witness.Meta(p, src, "test", "", stamp, witness.Violation))
+		case result.Safe:
+			safe++
+			w, err = witness.FromReachable(context.Background(), p, witness.Meta(p, src, "test", "", stamp, witness.Correctness), 0)
+		default:
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		back, _ := roundTrip(t, w, witness.YAML)
+		if o := validate(t, p, src, back); o.Verdict != witness.Confirmed {
+			t.Fatalf("%s: %s witness: %s: %s\n%s", name, w.Kind, o.Verdict, o.Reason, src)
+		}
+		if w.Kind == witness.Correctness {
+			for _, wk := range weakenings(p, back) {
+				if o := validate(t, p, src, wk.w); o.Verdict != witness.Rejected {
+					t.Errorf("%s: weakened (%s): %s %s", name, wk.what, o.Verdict, o.Reason)
+				}
+			}
+		}
+	}
+	t.Logf("%d safe, %d unsafe programs: every witness confirmed", safe, unsafe)
+}

@@ -1,0 +1,201 @@
+// Package witness writes and validates verification witnesses for Boolean
+// programs, in the style of SV-COMP's exchange formats: a violation witness
+// (the error trace as a sequence of waypoints) for an unsafe answer, and a
+// correctness witness (an invariant per location and a contract per
+// procedure) for a safe one. Both serialise to YAML in the style of the
+// witness format 2.0 (WriteYAML) and to GraphML, the witness automata of
+// SV-COMP (WriteGraphML); Parse reads either.
+//
+// # Locations
+//
+// A location is a statement of the program: its file, function, and the
+// line and column where the statement starts (after its labels), as in
+// the program's traces. The exit of a function is the position of its
+// `end`; an assertion's failure is at the assertion.
+//
+// # Formulas
+//
+// Constraints, invariants and contracts are Boolean-program expressions
+// (format "boolprog_expression"): T, F (also true, false, 1, 0), variable
+// names (braced if need be, {p==q}), !, &, |, ^, =, !=, => with the
+// precedence of the cprover dialect (! then & then | then ^ then = and !=
+// then =>, right-associative), parentheses, and three keywords: \old(x),
+// the value of the global or parameter x when the function was entered;
+// \result (or \result0) and \result1, ..., the values the function
+// returns, in a contract's ensures clause and in the invariant at a
+// function's exit. A name is a local of the location's function, else a
+// global.
+//
+// # Violation witnesses
+//
+// A violation witness is a sequence of segments, each with one waypoint
+// that the execution must pass, in order (action "follow"): an assumption
+// (the values just before the statement at its location, as the trace
+// shows them), a branching (which way a nondeterministic if, while, assert
+// or goto went: "true"/"false", or the label of the goto's target), a
+// function_enter (the call at its location enters the named function) and,
+// last, the target (the failing assertion, or the statement with the
+// target label). A waypoint with a thread_id speaks of that thread's steps
+// only. Violation turns a trace into one; ValidateViolation searches the
+// program's executions (package interp) for one that follows the
+// waypoints to the error: a step of the waypoint's thread at the next
+// waypoint's location must satisfy it (else that execution is cut); steps
+// elsewhere pass freely.
+//
+// # Correctness witnesses
+//
+// A correctness witness holds, for every location, an invariant over the
+// variables in scope and the entry values of the function's globals and
+// parameters (\old), which holds whenever the location is reached; and for
+// every function a contract: requires, over the globals and parameters at
+// entry, and ensures, relating them (\old) to the globals and returned
+// values at the exit. Correctness computes them from the reachable path
+// edges of the summary engine (Bebop's), as irredundant sums of products.
+// ValidateCorrectness checks, with BDDs built by package symbolic alone,
+// that they are inductive: main's initial states are in its entry
+// invariant, a function's requires leads into its entry invariant, every
+// intraprocedural edge keeps the invariants, every call satisfies the
+// callee's requires and returns into the return point's invariant through
+// the callee's ensures, every exit invariant implies the ensures, and no
+// error location's invariant holds anywhere.
+package witness
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"boolprog/syntax"
+)
+
+// Kind is the kind of a witness.
+type Kind int
+
+// The kinds of witnesses.
+const (
+	Violation   Kind = iota // an error path (entry_type violation_sequence)
+	Correctness             // invariants and contracts (entry_type invariant_set)
+)
+
+// String returns "violation" or "correctness".
+func (k Kind) String() string {
+	if k == Correctness {
+		return "correctness"
+	}
+	return "violation"
+}
+
+// Witness is a violation or a correctness witness.
+type Witness struct {
+	Kind     Kind
+	Metadata Metadata
+	// Segments is the violation sequence (Violation only).
+	Segments []Segment
+	// Invariants and Contracts (Correctness only).
+	Invariants []Invariant
+	Contracts  []Contract
+}
+
+// Metadata describes who produced a witness for which program.
+type Metadata struct {
+	FormatVersion string // "2.0"
+	UUID          string
+	CreationTime  string // RFC 3339
+	Producer      Producer
+	Task          Task
+}
+
+// Producer is the tool that produced a witness.
+type Producer struct {
+	Name          string // "boolprog"
+	Version       string
+	Configuration string // e.g. "engine summary"
+}
+
+// Task is the verification task a witness speaks about.
+type Task struct {
+	InputFile     string // the program's file name
+	InputFileHash string // SHA-256 of its bytes, in hex
+	Specification string // e.g. "assertions, label SLIC_ERROR"
+	Language      string // "boolean_program"
+}
+
+// Location is a statement of the program.
+type Location struct {
+	File     string
+	Line     int
+	Col      int
+	Function string
+}
+
+// String returns "function line:col".
+func (l Location) String() string { return fmt.Sprintf("%s %d:%d", l.Function, l.Line, l.Col) }
+
+// Waypoint types.
+const (
+	Assumption    = "assumption"
+	Branching     = "branching"
+	FunctionEnter = "function_enter"
+	Target        = "target"
+)
+
+// Waypoint is one point of a violation sequence.
+type Waypoint struct {
+	Type     string // Assumption, Branching, FunctionEnter or Target
+	Action   string // "follow"
+	Location Location
+	// Constraint is the assumption's formula, the branch taken ("true",
+	// "false", or a goto's target label), the entered function's name; ""
+	// for a target.
+	Constraint string
+	Thread     int        // the thread the waypoint speaks of, or -1 for any
+	Pos        syntax.Pos // where the waypoint is in the witness file
+	ValuePos   syntax.Pos // where its constraint is
+}
+
+// Segment is one segment of a violation sequence: the waypoints it follows
+// (one, the last; the formats allow more).
+type Segment struct {
+	Waypoints []Waypoint
+}
+
+// Invariant is a location invariant.
+type Invariant struct {
+	Location Location
+	Value    string
+	Pos      syntax.Pos // where the invariant is in the witness file
+	ValuePos syntax.Pos
+}
+
+// Contract is a function's contract.
+type Contract struct {
+	Function    string
+	Location    Location // the function's definition
+	Requires    string
+	Ensures     string
+	Pos         syntax.Pos
+	RequiresPos syntax.Pos
+	EnsuresPos  syntax.Pos
+}
+
+// Hash returns the program hash a witness records: SHA-256 of the bytes,
+// in hex.
+func Hash(src []byte) string {
+	h := sha256.Sum256(src)
+	return hex.EncodeToString(h[:])
+}
+
+// uuidFor derives a UUID (version 5 layout) from the witness's identity,
+// so that the same witness of the same program gets the same UUID.
+func uuidFor(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	b := h.Sum(nil)[:16]
+	b[6] = b[6]&0x0f | 0x50
+	b[8] = b[8]&0x3f | 0x80
+	x := hex.EncodeToString(b)
+	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
+}
