@@ -37,10 +37,14 @@
 // # Scope
 //
 // Programs in the Getafix convention (init, then the fixed threads main,
-// thread1, …) and programs whose threads are named on the command line
-// (conc.WithThreads), with recursion; no start_thread, ASYNC_, end_thread
-// or atomic_begin/end (such programs get an Unknown answer that names the
-// construct). Bounded queries only (cs:K or rounds:K).
+// thread1, …), programs whose threads are named on the command line
+// (conc.WithThreads), and programs in the SATABS convention (ASYNC_n
+// calls, start_thread f(...), end_thread, atomic_begin/atomic_end),
+// rewritten into thread slots with ghost globals (see dynamic.go; at most
+// Options.MaxThreads threads, and an Unknown answer that says so when a
+// run could create more); recursion everywhere. start_thread goto L gets
+// an Unknown answer that names it. Bounded queries only (cs:K or
+// rounds:K).
 //
 // # Traces
 //
