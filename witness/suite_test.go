@@ -3,6 +3,8 @@ package witness_test
 import (
 	"bytes"
 	"context"
+	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -15,6 +17,7 @@ import (
 	_ "boolprog/engine/fixpoint"
 	_ "boolprog/engine/pushdown"
 	_ "boolprog/engine/summary"
+	"boolprog/gen"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
@@ -226,3 +229,51 @@ func weakenings(p *ir.Program, w *witness.Witness) []variant {
 }
 
 func isConst(e ir.Expr) bool { _, ok := e.(*ir.Const); return ok }
+
+// TestRandom: on random programs (recursion, calls with returned values,
+// goto, constrain, schoose, enforce) every answer of the summary engine
+// gives a witness that validates, and a correctness witness whose
+// invariant at a location from which an assertion can fail is weakened to
+// T is rejected.
+var randomN = flag.Int64("random", 60, "random programs for TestRandom (15 with -short)")
+
+func TestRandom(t *testing.T) {
+	n := *randomN
+	if testing.Short() {
+		n = min(n, 15)
+	}
+	var safe, unsafe int
+	for seed := int64(1); seed <= n; seed++ {
+		src := []byte(gen.Random(seed, gen.Options{}))
+		name := fmt.Sprintf("seed%d.bp", seed)
+		p := testsuite.Lower(t, name, string(src), "")
+		res := run(t, "summary", p)
+		var w *witness.Witness
+		var err error
+		switch res.Verdict {
+		case result.Unsafe:
+			unsafe++
+			w, err = witness.FromTrace(p, res.Trace, witness.Meta(p, src, "test", "", stamp, witness.Violation))
+		case result.Safe:
+			safe++
+			w, err = witness.FromReachable(context.Background(), p, witness.Meta(p, src, "test", "", stamp, witness.Correctness), 0)
+		default:
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		back, _ := roundTrip(t, w, witness.YAML)
+		if o := validate(t, p, src, back); o.Verdict != witness.Confirmed {
+			t.Fatalf("%s: %s witness: %s: %s\n%s", name, w.Kind, o.Verdict, o.Reason, src)
+		}
+		if w.Kind == witness.Correctness {
+			for _, wk := range weakenings(p, back) {
+				if o := validate(t, p, src, wk.w); o.Verdict != witness.Rejected {
+					t.Errorf("%s: weakened (%s): %s %s", name, wk.what, o.Verdict, o.Reason)
+				}
+			}
+		}
+	}
+	t.Logf("%d safe, %d unsafe programs: every witness confirmed", safe, unsafe)
+}

@@ -389,6 +389,14 @@ func ValidateViolation(ctx context.Context, p *ir.Program, w *Witness, opts Opti
 		}
 	}
 	for _, s := range inits {
+		if s.c.AtError(p) {
+			// The program starts at the error (a target label on main's
+			// first statement).
+			if sr.arrive(0, s.c) {
+				return &Outcome{Verdict: Confirmed}
+			}
+			continue
+		}
 		push(s)
 	}
 	work := 0
