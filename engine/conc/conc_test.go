@@ -11,6 +11,7 @@ import (
 	"boolprog/engine"
 	conceng "boolprog/engine/conc"
 	_ "boolprog/engine/explicit"
+	_ "boolprog/engine/pushdown" // post* and pre*, for -seq-engine
 	_ "boolprog/engine/summary"
 	"boolprog/gen"
 	"boolprog/internal/testsuite"
