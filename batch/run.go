@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -44,9 +45,15 @@ type Runner struct {
 	// Engine is the engine of a task that names none ("": check's
 	// default).
 	Engine string
+	// Flags are check flags for every task, before the task's own (see
+	// CheckFlags).
+	Flags []string
 	// Progress, if not nil, gets a line per finished task: n/total, the
-	// task's outcome, and the counts so far.
-	Progress io.Writer
+	// task's outcome, and the counts so far; and, when no task has ended
+	// for Heartbeat (0: 30 s), a line naming the running tasks and how
+	// long they have run.
+	Progress  io.Writer
+	Heartbeat time.Duration
 }
 
 // Args returns the command line (after the binary) of a task's child.
@@ -61,6 +68,7 @@ func (r *Runner) Args(t Task) []string {
 	if t.Target != "" {
 		a = append(a, "--target", t.Target)
 	}
+	a = append(a, r.Flags...)
 	a = append(a, t.Flags...)
 	return append(a, "--", t.File)
 }
@@ -106,6 +114,10 @@ func (r *Runner) Run(ctx context.Context, tasks []Task, emit func(*Record) error
 	var emitErr error
 	counts := map[Score]int{}
 	done := 0
+	running := map[int]time.Time{} // task index -> start
+	lastEnd := time.Now()
+	stopBeat := r.heartbeat(&mu, running, &lastEnd, &done, len(tasks), tasks)
+	defer stopBeat()
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
@@ -115,9 +127,14 @@ func (r *Runner) Run(ctx context.Context, tasks []Task, emit func(*Record) error
 				if ctx.Err() != nil {
 					continue // handed out as ctx ended: not run, not recorded
 				}
+				mu.Lock()
+				running[i] = time.Now()
+				mu.Unlock()
 				rec := r.runTask(ctx, tasks[i])
 				rec.N = i + 1
 				mu.Lock()
+				delete(running, i)
+				lastEnd = time.Now()
 				recs[i] = rec
 				done++
 				counts[rec.Score]++
@@ -165,6 +182,49 @@ func (r *Runner) progress(rec *Record, done, total int, counts map[Score]int) {
 		counts[Correct], counts[Wrong], counts[Bounded], counts[NoScore])
 }
 
+// heartbeat starts, if there is a progress writer, the goroutine that
+// names the running tasks when none has ended for a while; it returns the
+// function that stops it. All the state it reads is guarded by mu.
+func (r *Runner) heartbeat(mu *sync.Mutex, running map[int]time.Time, lastEnd *time.Time, done *int, total int, tasks []Task) func() {
+	if r.Progress == nil {
+		return func() {}
+	}
+	every := r.Heartbeat
+	if every <= 0 {
+		every = 30 * time.Second
+	}
+	stop := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(every / 4)
+		defer tick.Stop()
+		last := time.Now()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-tick.C:
+				mu.Lock()
+				if now.Sub(*lastEnd) >= every && now.Sub(last) >= every && len(running) > 0 {
+					last = now
+					idx := make([]int, 0, len(running))
+					for i := range running {
+						idx = append(idx, i)
+					}
+					sort.Ints(idx)
+					var names []string
+					for _, i := range idx {
+						names = append(names, fmt.Sprintf("%s (%v)", tasks[i].File, now.Sub(running[i]).Round(time.Second)))
+					}
+					width := len(fmt.Sprint(total))
+					fmt.Fprintf(r.Progress, "[%*d/%d] running: %s\n", width, *done, total, strings.Join(names, ", "))
+				}
+				mu.Unlock()
+			}
+		}
+	}()
+	return func() { close(stop) }
+}
+
 // runTask runs one task's child and classifies what it left.
 func (r *Runner) runTask(ctx context.Context, t Task) *Record {
 	rec := &Record{File: t.File, Source: t.Source, Target: t.Target, Engine: r.engine(t), Expected: t.Expect}
@@ -180,9 +240,9 @@ func (r *Runner) runTask(ctx context.Context, t Task) *Record {
 		rec.Verdict, rec.Reason = Error, "cannot read the program: "+why
 		return rec
 	}
-	c := r.runChild(ctx, t)
-	if c == nil {
-		rec.Verdict, rec.Reason = Error, "cannot start the checker"
+	c, err := r.runChild(ctx, t)
+	if err != nil {
+		rec.Verdict, rec.Reason = Error, "cannot start the checker: "+err.Error()
 		return rec
 	}
 	rec.classify(c)
@@ -190,8 +250,8 @@ func (r *Runner) runTask(ctx context.Context, t Task) *Record {
 }
 
 // runChild runs the child of a task, enforcing its limits, and returns
-// what it left behind (nil if it could not start).
-func (r *Runner) runChild(ctx context.Context, t Task) *childRun {
+// what it left behind, or why it could not start.
+func (r *Runner) runChild(ctx context.Context, t Task) (*childRun, error) {
 	limit := r.timeout(t)
 	c := &childRun{timeout: limit, grace: r.grace(limit), memLimit: r.Memory}
 	cmd := exec.Command(r.Exe, r.Args(t)...)
@@ -207,7 +267,7 @@ func (r *Runner) runChild(ctx context.Context, t Task) *childRun {
 	isolate(cmd)
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil
+		return nil, err
 	}
 	waited := make(chan struct{})
 	go func() {
@@ -265,7 +325,7 @@ func (r *Runner) runChild(ctx context.Context, t Task) *childRun {
 	c.exit, c.signal = ps.ExitCode(), exitSignal(ps)
 	c.stdout, c.stdoutTruncated = stdout.buf, stdout.truncated
 	c.stderr = stderr.String()
-	return c
+	return c, nil
 }
 
 // capBuffer keeps the first max bytes written to it.

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -59,7 +60,9 @@ func fakeChild(path string) int {
 	case "crash":
 		panic("fake crash")
 	case "signal":
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Kill() // SIGKILL
+		}
 		time.Sleep(time.Minute)
 	case "hang": // ignores SIGTERM and never answers
 		signal.Ignore(syscall.SIGTERM)
@@ -254,18 +257,23 @@ func hasRow(text string, row []string) bool {
 func TestRunInterrupted(t *testing.T) {
 	r, dir := fakeRunner(t)
 	r.Jobs = 1
+	var progress syncBuffer
+	r.Progress, r.Heartbeat = &progress, 100*time.Millisecond
 	var tasks []Task
 	for i := 0; i < 3; i++ {
 		tasks = append(tasks, Task{File: touch(t, dir, "interrupt.bp")})
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	time.AfterFunc(500*time.Millisecond, cancel)
 	recs, err := r.Run(ctx, tasks, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 	if len(recs) != 1 {
 		t.Fatalf("%d records of %d tasks after an interruption at the first, want 1", len(recs), len(tasks))
+	}
+	if !strings.Contains(progress.String(), "[0/3] running: "+tasks[0].File+" (") {
+		t.Errorf("no heartbeat naming the running task:\n%s", progress.String())
 	}
 	for _, rec := range recs {
 		if rec.Verdict != Unknown || rec.Reason != "interrupted" {
@@ -274,10 +282,19 @@ func TestRunInterrupted(t *testing.T) {
 	}
 }
 
+func TestRunNoChecker(t *testing.T) {
+	dir := t.TempDir()
+	r := &Runner{Exe: filepath.Join(dir, "no-such-boolprog")}
+	recs, err := r.Run(context.Background(), []Task{{File: touch(t, dir, "a.bp")}}, nil)
+	if err != nil || len(recs) != 1 || recs[0].Verdict != Error || !strings.HasPrefix(recs[0].Reason, "cannot start the checker: ") {
+		t.Errorf("records %+v, error %v", recs, err)
+	}
+}
+
 func TestArgs(t *testing.T) {
-	r := &Runner{Timeout: time.Minute, Engine: "summary"}
+	r := &Runner{Timeout: time.Minute, Engine: "summary", Flags: []string{"--reorder", "off"}}
 	got := r.Args(Task{File: "-x.bp", Target: "R", Timeout: 2 * time.Second, Flags: []string{"--all"}})
-	want := []string{"check", "--format", "json", "-q", "--timeout", "2s", "--engine", "summary", "--target", "R", "--all", "--", "-x.bp"}
+	want := []string{"check", "--format", "json", "-q", "--timeout", "2s", "--engine", "summary", "--target", "R", "--reorder", "off", "--all", "--", "-x.bp"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("args %q, want %q", got, want)
 	}
@@ -285,5 +302,40 @@ func TestArgs(t *testing.T) {
 	want = []string{"check", "--format", "json", "-q", "--engine", "explicit", "--", "a.bp"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("args %q, want %q", got, want)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the runner's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func TestCheckFlags(t *testing.T) {
+	for _, tc := range []struct {
+		flags []string
+		err   string
+	}{
+		{[]string{"--bound", "cs:2", "--max-nodes=1000"}, ""},
+		{[]string{"--format=json"}, "--format=json is set by the batch (the batch reads check's JSON report)"},
+		{[]string{"-l", "R"}, "-l is set by the batch (use target=LABEL)"},
+		{[]string{"--all", "--", "x.bp"}, "-- has no place among check flags"},
+	} {
+		err := CheckFlags(tc.flags)
+		if (err == nil) != (tc.err == "") || err != nil && err.Error() != tc.err {
+			t.Errorf("CheckFlags(%q) = %v, want %q", tc.flags, err, tc.err)
+		}
 	}
 }

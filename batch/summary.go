@@ -12,10 +12,12 @@ import (
 
 // Summary tabulates the records of a batch.
 type Summary struct {
+	// Records are the records of the tasks that ran, in the tasks' order.
 	Records []*Record
 	// Total is the number of tasks given: more than len(Records) when the
 	// batch was interrupted.
-	Total   int
+	Total int
+	// Jobs is the number of tasks run at once, Elapsed the batch's time.
 	Jobs    int
 	Elapsed time.Duration
 	// Interrupted says that the batch was stopped before its end.
@@ -165,8 +167,8 @@ func boundText(r *Record) string {
 }
 
 func sourceText(r *Record) string {
-	if r.Source == "" || r.Source == r.File {
-		return ""
+	if r.Source == "" || strings.HasPrefix(r.File, r.Source) {
+		return "" // a file named alone, or found in a directory named
 	}
 	return "  [" + r.Source + "]"
 }

@@ -164,3 +164,39 @@ func BenchmarkSmallBDDLargeManager(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSift measures one sifting (Manager.Reorder) of BDDs with a bad
+// order: ∧_i (x_i ↔ y_i) and ∨_i (x_i ∧ y_{i+1 mod n}) with every x before
+// every y (about 2^n nodes each; sifting brings each x_i to its y_i). It
+// reports the swaps and the time per swap, the cost sifting is made of.
+func BenchmarkSift(b *testing.B) {
+	for _, n := range []int{12, 15} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var swaps uint64
+			var before, after int
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				m := New(Config{})
+				eq, or := True, False
+				for k := 0; k < n; k++ {
+					eq = m.And(eq, m.Equiv(m.Ithvar(k), m.Ithvar(n+k)))
+					or = m.Or(or, m.And(m.Ithvar(k), m.Ithvar(n+(k+1)%n)))
+				}
+				r1, r2 := m.Keep(eq), m.Keep(or)
+				m.GC()
+				before = m.Stats().Nodes
+				b.StartTimer()
+				m.Reorder()
+				b.StopTimer()
+				st := m.Stats()
+				swaps, after = st.ReorderSwaps, st.Nodes
+				r1.Release()
+				r2.Release()
+			}
+			b.ReportMetric(float64(before), "nodes-before")
+			b.ReportMetric(float64(after), "nodes-after")
+			b.ReportMetric(float64(swaps), "swaps")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(swaps), "ns/swap")
+		})
+	}
+}

@@ -57,10 +57,12 @@ const (
 	// before giving up with ErrNodeLimit.
 	ReorderSift
 	// ReorderAuto is ReorderSift made to pay for itself: a higher first
-	// trigger, a time limit per reordering (a quarter of the time the
-	// manager has lived, at least 50ms), and a reordering that gained
-	// less than a tenth pushes the next one further (the live nodes must
-	// quadruple); after two such reorderings in a row it stops.
+	// trigger, a cheaper sifting (growth bound 1.1, each group moved at
+	// most 4 groups away from where it was: see Config), a time limit
+	// per reordering (a quarter of the time the manager has lived, at
+	// least 50ms), and a reordering that gained less than a tenth pushes
+	// the next one further (the live nodes must quadruple); after two
+	// such reorderings in a row it stops.
 	ReorderAuto
 	// ReorderStress reorders at the start of every operation (a random
 	// group moved to a random place, and a full sifting every 64
@@ -120,6 +122,8 @@ type reorderState struct {
 	pos    []int      // group id -> position
 	inter  [][]uint64 // group id -> bit set of the groups it interacts with
 
+	growth    float64     // see Config.ReorderMaxGrowth
+	window    int         // see Config.ReorderWindow; 0: none
 	deadline  time.Time   // zero: none
 	interrupt func() bool // Manager.SetInterrupt's function
 	stopped   bool        // the deadline passed, or the table is full
@@ -219,6 +223,7 @@ func (m *Manager) Reorder() {
 	if m.timeLimit > 0 {
 		rs.deadline = time.Now().Add(m.timeLimit)
 	}
+	rs.growth, rs.window = m.siftBounds(false)
 	m.sift(rs)
 	m.endReorder(rs)
 	m.resizeCache()
@@ -289,6 +294,7 @@ func (m *Manager) reorderWith(a, b, c Node) {
 	case m.reorder == ReorderAuto:
 		rs.deadline = time.Now().Add(max(time.Since(m.born)/4, 50*time.Millisecond))
 	}
+	rs.growth, rs.window = m.siftBounds(m.reorder == ReorderAuto)
 	m.sift(rs)
 	m.endReorder(rs)
 	after := m.live()
@@ -316,6 +322,7 @@ func (m *Manager) stress(a, b, c Node) {
 	m.stressOps++
 	rs := m.beginReorder(a, b, c)
 	if m.stressOps%64 == 0 {
+		rs.growth, rs.window = m.siftBounds(m.stressOps%128 == 0)
 		m.sift(rs)
 	} else {
 		rng := rand.New(rand.NewSource(int64(m.stressOps)))
@@ -527,6 +534,26 @@ func (rs *reorderState) expired() bool {
 // outlives its time limit. nil removes it.
 func (m *Manager) SetInterrupt(f func() bool) { m.interrupt = f }
 
+// siftBounds returns the growth bound and the window (0: none) of a
+// sifting: the configured ones, or the defaults, which are tighter for
+// ReorderAuto (auto): on the hard set (gen.HardSet), a growth bound of 1.1
+// and a window of 4 groups cut the swaps of a sifting by half or more for
+// nearly the same gain, and the reorderings of auto go from costing more
+// than they saved to paying (see bench/RESULTS.md).
+func (m *Manager) siftBounds(auto bool) (growth float64, window int) {
+	growth, window = m.maxGrowth, m.window
+	if growth == 0 {
+		growth = 1.2
+		if auto {
+			growth = 1.1
+		}
+	}
+	if window == 0 && auto {
+		window = 4
+	}
+	return growth, max(window, 0)
+}
+
 // sift moves each group, largest first, through the positions it can
 // reach within the growth and lower bounds and leaves it where the total
 // node count was smallest.
@@ -548,11 +575,15 @@ func (m *Manager) sift(rs *reorderState) {
 	}
 }
 
-// siftGroup moves group g down and up (towards the nearer end first) and
-// back to the best position seen.
+// siftGroup moves group g down and up (towards the nearer end first,
+// within the window, if any) and back to the best position seen.
 func (m *Manager) siftGroup(rs *reorderState, g int) {
 	n := len(rs.gs)
 	best, bestPos := m.live(), rs.pos[g]
+	lo, hi := 0, n-1 // the positions g may take
+	if rs.window > 0 {
+		lo, hi = max(lo, rs.pos[g]-rs.window), min(hi, rs.pos[g]+rs.window)
+	}
 	// bound is a lower bound on the size reachable by moving g further
 	// in direction dir (+1 down, -1 up): only g and the groups it
 	// interacts with on that side can change.
@@ -568,7 +599,7 @@ func (m *Manager) siftGroup(rs *reorderState, g int) {
 	move := func(dir int) {
 		for {
 			p := rs.pos[g]
-			if p+dir < 0 || p+dir >= n || rs.expired() {
+			if p+dir < lo || p+dir > hi || rs.expired() {
 				return
 			}
 			if bound(dir) >= best {
@@ -586,12 +617,12 @@ func (m *Manager) siftGroup(rs *reorderState, g int) {
 			if l < best {
 				best, bestPos = l, rs.pos[g]
 			}
-			if float64(l) > m.maxGrowth*float64(best) {
+			if float64(l) > rs.growth*float64(best) {
 				return
 			}
 		}
 	}
-	if rs.pos[g] >= n/2 {
+	if rs.pos[g]-lo >= hi-rs.pos[g] {
 		move(+1)
 		move(-1)
 	} else {
@@ -695,17 +726,23 @@ func (m *Manager) relabel(rs *reorderState, top int32, a, b []int32) {
 // swap exchanges the variables at levels l and l+1 in place. It returns
 // false (changing nothing) if the table cannot provide the nodes it may
 // need within the node limit.
+//
+// The node lists of x and y are filtered on the way (see liveList), in the
+// passes that classify x's nodes and relabel y's: the nodes of a big swap
+// are scattered over the table, so every pass over them is a pass of
+// cache misses.
 func (m *Manager) swap(rs *reorderState, l int32) bool {
 	x, y := m.level2var[l], m.level2var[l+1]
-	xs := m.liveList(rs, x, l)
-	ys := m.liveList(rs, y, l+1)
-	rs.varNodes[x], rs.varNodes[y] = xs, ys
-	// dep: the x-nodes with a child labelled y. The others (keep, in
-	// place at the front of xs) keep their children and just move down.
+	// dep: the live x-nodes with a child labelled y. The others (keep)
+	// keep their children and just move down.
+	in := rs.varNodes[x]
 	dep := rs.dep[:0]
-	keep := xs[:0]
-	for _, n := range xs {
+	keep := in[:0]
+	for _, n := range in {
 		nd := &m.nodes[n]
+		if nd.level != l {
+			continue // freed (or reused) since the list was made
+		}
 		if m.nodes[nd.low].level == l+1 || m.nodes[nd.high].level == l+1 {
 			dep = append(dep, n)
 		} else {
@@ -717,7 +754,7 @@ func (m *Manager) swap(rs *reorderState, l int32) bool {
 	if need := 2*len(dep) + 2; m.freeCount < need {
 		for m.freeCount < need {
 			if len(m.nodes) >= m.maxNodes {
-				rs.varNodes[x] = append(keep, dep...) // xs was partitioned in place
+				rs.varNodes[x] = append(keep, dep...) // the list was partitioned in place
 				return false
 			}
 			m.resizeNodes(min(2*len(m.nodes), m.maxNodes))
@@ -734,8 +771,12 @@ func (m *Manager) swap(rs *reorderState, l int32) bool {
 	}
 	m.level2var[l], m.level2var[l+1] = y, x
 	m.var2level[x], m.var2level[y] = l+1, l
-	for _, n := range ys {
-		m.nodes[n].level = l
+	ys := rs.varNodes[y][:0]
+	for _, n := range rs.varNodes[y] {
+		if nd := &m.nodes[n]; nd.level == l+1 {
+			nd.level = l
+			ys = append(ys, n)
+		}
 	}
 	for _, n := range keep {
 		m.nodes[n].level = l + 1
@@ -752,8 +793,8 @@ func (m *Manager) swap(rs *reorderState, l int32) bool {
 		if m.nodes[f1].level == l {
 			f10, f11 = m.nodes[f1].low, m.nodes[f1].high
 		}
-		lo := m.mkRef(rs, l+1, f00, f10)
-		hi := m.mkRef(rs, l+1, f01, f11)
+		lo := m.mkRef(rs, x, l+1, f00, f10)
+		hi := m.mkRef(rs, x, l+1, f01, f11)
 		rs.refs[lo]++
 		rs.refs[hi]++
 		m.nodes[n] = node{level: l, low: lo, high: hi}
@@ -768,32 +809,31 @@ func (m *Manager) swap(rs *reorderState, l int32) bool {
 	return true
 }
 
-// liveList filters the node list of variable v to live, distinct nodes
-// at level l.
+// liveList filters the node list of variable v to its live nodes, at
+// level l. A list holds each node index at most once: it is built from
+// the table, a swap keeps the nodes of the filtered list that stay (each
+// once) and adds the nodes it creates or relabels, which were not in it
+// as live nodes; an index freed and reused since is dropped by the level
+// check before the list gains it again.
 func (m *Manager) liveList(rs *reorderState, v int32, l int32) []int32 {
 	in := rs.varNodes[v]
 	out := in[:0]
 	for _, n := range in {
-		if m.nodes[n].level != l || m.marks[n>>6]&(1<<(uint32(n)&63)) != 0 {
-			continue
+		if m.nodes[n].level == l {
+			out = append(out, n)
 		}
-		m.marks[n>>6] |= 1 << (uint32(n) & 63)
-		out = append(out, n)
-	}
-	for _, n := range out {
-		m.marks[n>>6] &^= 1 << (uint32(n) & 63)
 	}
 	rs.varNodes[v] = out
 	return out
 }
 
 // mkRef is mk for swaps: it never grows the table (swap reserved room)
-// and counts the references of a node it creates.
-func (m *Manager) mkRef(rs *reorderState, level int32, lo, hi Node) Node {
+// and counts the references of a node it creates. v is the variable at
+// level.
+func (m *Manager) mkRef(rs *reorderState, v, level int32, lo, hi Node) Node {
 	if lo == hi {
 		return lo
 	}
-	v := m.level2var[level]
 	h := hashNode(v, lo, hi) >> m.bShift
 	for i := m.buckets[h]; i != 0; i = m.nodes[i].next {
 		nd := &m.nodes[i]
@@ -801,12 +841,17 @@ func (m *Manager) mkRef(rs *reorderState, level int32, lo, hi Node) Node {
 			return Node(i)
 		}
 	}
-	n := m.mk(level, lo, hi)
+	i := m.freeHead
+	m.freeHead = m.nodes[i].next
+	m.freeCount--
+	m.nodes[i] = node{level: level, low: lo, high: hi, next: m.buckets[h]}
+	m.buckets[h] = i
+	n := Node(i)
 	rs.refs[n] = 0
 	rs.refs[lo]++
 	rs.refs[hi]++
 	rs.count[v]++
-	rs.created = append(rs.created, int32(n))
+	rs.created = append(rs.created, i)
 	return n
 }
 

@@ -19,7 +19,7 @@ const (
 	labelH     = 14.0 // height of an edge label's line
 	padX       = 7.0  // horizontal padding inside a box
 	gapX       = 16.0 // least horizontal gap between two things of a layer
-	gapY       = 9.0  // vertical gap between layers
+	gapY       = 18.0 // vertical gap between layers
 	margin     = 10.0 // around the whole drawing
 	dummyW     = 4.0  // width reserved for an edge passing through a layer
 	loopW      = 26.0 // room right of a box for a self-loop
@@ -27,8 +27,8 @@ const (
 	maxEdgeTxt = 26   // characters of an edge's label drawn
 )
 
-// Point is a point of the drawing.
-type Point struct{ X, Y float64 }
+// point is a point of the drawing.
+type point struct{ X, Y float64 }
 
 // Graph is the drawing of one procedure's control-flow automaton: a box per
 // location and a polyline per edge, laid out in layers (Sugiyama's method:
@@ -105,14 +105,22 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// nodeText describes a location: "12 R: h := !g", "20 end", "6 assert fails".
-func nodeText(l *ir.Location) string {
+// nodeText describes a location: "12 R: h := !g", "20 end", "6 assertion
+// fails"; with several labels (as c2bp writes them) only the first is
+// drawn, with the count of the others, so that the statement stays in
+// view (the tooltip has them all).
+func nodeText(l *ir.Location, all bool) string {
 	var b strings.Builder
 	if l.Pos.IsValid() {
 		fmt.Fprintf(&b, "%d ", l.Pos.Line)
 	}
-	for _, lab := range l.Labels {
-		b.WriteString(ir.IdentText(lab) + ": ")
+	switch {
+	case all || len(l.Labels) == 1:
+		for _, lab := range l.Labels {
+			b.WriteString(ir.IdentText(lab) + ": ")
+		}
+	case len(l.Labels) > 1:
+		fmt.Fprintf(&b, "%s (+%d): ", ir.IdentText(l.Labels[0]), len(l.Labels)-1)
 	}
 	switch l.Kind {
 	case ir.ExitLoc:
@@ -138,7 +146,49 @@ func edgeText(p *ir.Program, proc *ir.Proc, e *ir.Edge) string {
 		}
 		return ""
 	}
-	return p.OpString(proc, e.Op)
+	return opText(p, proc, e.Op)
+}
+
+// opText is ir's OpString with every variable as the source spells it:
+// OpString leaves the braces off the targets of assignments and calls
+// (`a<b := T` for `{a<b} := T`), which its expressions keep.
+func opText(p *ir.Program, proc *ir.Proc, op ir.Op) string {
+	exprs := func(es []ir.Expr) string {
+		parts := make([]string, len(es))
+		for i, e := range es {
+			parts[i] = p.ExprString(proc, e)
+		}
+		return strings.Join(parts, ", ")
+	}
+	switch op := op.(type) {
+	case *ir.Assign:
+		targets := make([]string, len(op.Targets))
+		for i, t := range op.Targets {
+			targets[i] = ir.IdentText(p.VarName(proc, t))
+		}
+		s := strings.Join(targets, ", ") + " := " + exprs(op.Values)
+		if op.Constrain != nil {
+			s += " constrain " + p.ExprString(proc, op.Constrain)
+		}
+		return s
+	case *ir.Call:
+		targets := make([]string, len(op.Targets))
+		for i, t := range op.Targets {
+			targets[i] = "_"
+			if !t.Discard {
+				targets[i] = ir.IdentText(p.VarName(proc, t.Var))
+			}
+		}
+		s := ir.IdentText(p.Procs[op.Proc].Name) + "(" + exprs(op.Args) + ")"
+		if len(targets) > 0 {
+			s = strings.Join(targets, ", ") + " := " + s
+		}
+		if op.Post != nil {
+			s += " post " + p.ExprString(proc, op.Post)
+		}
+		return s
+	}
+	return p.OpString(proc, op)
 }
 
 // vertex is a node of the layered graph: a location, or a virtual node
@@ -245,10 +295,10 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 		}
 	}
 	for v, l := range proc.Locations {
-		txt := nodeText(l)
-		w := textWidth(shorten(txt, maxNodeTxt)) + 2*padX
+		txt := shorten(nodeText(l, false), maxNodeTxt)
+		w := textWidth(txt) + 2*padX
 		verts = append(verts, &vertex{loc: v, edge: -1, layer: 2 * rank[v], left: w / 2, rt: w/2 + loopRoom[v], weight: 4, key: float64(pre[v])})
-		g.Nodes[v] = Node{Loc: v, W: w, H: nodeH, Text: shorten(txt, maxNodeTxt), Full: txt}
+		g.Nodes[v] = Node{Loc: v, W: w, H: nodeH, Text: txt, Full: nodeText(l, true)}
 		switch {
 		case l.Error:
 			g.Nodes[v].Kind = "error"
@@ -262,7 +312,7 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 	for _, e := range proc.Edges {
 		full := edgeText(p, proc, e)
 		_, isCall := e.Op.(*ir.Call)
-		g.Edges[e.ID] = Edge{ID: e.ID, From: e.From, To: e.To, Text: shorten(full, maxEdgeTxt), Full: p.OpString(proc, e.Op), Back: back[e.ID], Call: isCall, SelfLoop: e.From == e.To}
+		g.Edges[e.ID] = Edge{ID: e.ID, From: e.From, To: e.To, Text: shorten(full, maxEdgeTxt), Full: opText(p, proc, e.Op), Back: back[e.ID], Call: isCall, SelfLoop: e.From == e.To}
 		if e.From == e.To {
 			continue
 		}
@@ -301,6 +351,24 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 	g.Crossings = reduceCrossings(verts, layers)
 	place(verts, layers)
 
+	// Ports: the edges leaving a box downwards (and those arriving from
+	// above) spread over the middle of its side, in the order of where
+	// they go, so that they neither start at one point nor cross there.
+	port := map[[2]int]float64{}
+	for id, vx := range verts {
+		if vx.loc < 0 {
+			continue
+		}
+		for _, nb := range [][]int{vx.down, vx.up} {
+			order := append([]int(nil), nb...)
+			sort.SliceStable(order, func(a, b int) bool { return verts[order[a]].x < verts[order[b]].x })
+			w := vx.left + vx.rt - loopRoom[vx.loc]
+			for k, u := range order {
+				port[[2]int{id, u}] = vx.x - 0.3*w + 0.6*w*(float64(k)+0.5)/float64(len(order))
+			}
+		}
+	}
+
 	// Vertical placement: each layer as high as its tallest thing.
 	ys := make([]float64, nl)
 	y := margin
@@ -337,16 +405,19 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 			continue
 		}
 		chain := chains[e.ID]
-		pts := make([]Point, 0, len(chain))
+		pts := make([]point, 0, len(chain))
 		for i, v := range chain {
 			vx := verts[v]
 			switch {
 			case i == 0:
-				pts = append(pts, Point{vx.x + dx, ys[vx.layer] + nodeH/2})
+				pts = append(pts, point{port[[2]int{v, chain[1]}] + dx, ys[vx.layer] + nodeH/2})
 			case i == len(chain)-1:
-				pts = append(pts, Point{vx.x + dx, ys[vx.layer] - nodeH/2})
+				pts = append(pts, point{port[[2]int{v, chain[i-1]}] + dx, ys[vx.layer] - nodeH/2})
+			case i == 1 && g.Edges[e.ID].Text != "":
+				// Straight down beside the label.
+				pts = append(pts, point{vx.x + dx, ys[vx.layer] - labelH/2}, point{vx.x + dx, ys[vx.layer] + labelH/2})
 			default:
-				pts = append(pts, Point{vx.x + dx, ys[vx.layer] - labelH/2 - gapY/2}, Point{vx.x + dx, ys[vx.layer] + labelH/2 + gapY/2})
+				pts = append(pts, point{vx.x + dx, ys[vx.layer]})
 			}
 		}
 		if len(chain) > 2 {
@@ -366,7 +437,7 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 // curve is the SVG path through pts: a straight segment where two points
 // are one above the other, else a cubic curve that leaves and arrives
 // vertically (edges run down the layers).
-func curve(pts []Point) string {
+func curve(pts []point) string {
 	var b strings.Builder
 	b.WriteString("M" + f1(pts[0].X) + " " + f1(pts[0].Y))
 	for i := 1; i < len(pts); i++ {
@@ -428,6 +499,7 @@ func reduceCrossings(verts []*vertex, layers [][]int) int {
 				verts[v].pos = k
 			}
 		}
+		transpose(verts, layers)
 		if c := crossings(verts, layers); c < best {
 			best, bestOrder = c, snapshot(layers)
 		}
@@ -439,6 +511,44 @@ func reduceCrossings(verts []*vertex, layers [][]int) int {
 		}
 	}
 	return best
+}
+
+// transpose swaps neighbours of a layer while that removes crossings with
+// the layers above and below (the local refinement of Gansner et al.'s
+// dot, after each barycentre sweep).
+func transpose(verts []*vertex, layers [][]int) {
+	for pass := 0; pass < 8; pass++ {
+		improved := false
+		for _, ly := range layers {
+			for k := 0; k+1 < len(ly); k++ {
+				u, v := verts[ly[k]], verts[ly[k+1]]
+				if pairCrossings(verts, u, v) > pairCrossings(verts, v, u) {
+					ly[k], ly[k+1] = ly[k+1], ly[k]
+					u.pos, v.pos = k+1, k
+					improved = true
+				}
+			}
+		}
+		if !improved {
+			return
+		}
+	}
+}
+
+// pairCrossings counts the crossings between the edges of u and those of
+// v, with u placed left of v.
+func pairCrossings(verts []*vertex, u, v *vertex) int {
+	n := 0
+	for _, nbs := range [2][2][]int{{u.up, v.up}, {u.down, v.down}} {
+		for _, a := range nbs[0] {
+			for _, b := range nbs[1] {
+				if verts[a].pos > verts[b].pos {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // adj is the layer a sweep looks at from layer l.

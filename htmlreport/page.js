@@ -45,6 +45,7 @@
   if (steps.length === 0) { return; }
 
   var cur = -1;
+  var maxIndent = 16;
   var marked = [];
   function mark(el, cls) { if (el) { el.classList.add(cls); marked.push([el, cls]); } }
   function unmarkAll() {
@@ -60,8 +61,11 @@
   steps.forEach(function (s, i) {
     var li = add(list, "li");
     li.value = i + 1;
+    // Indented by call depth, as the text trace: past maxIndent levels,
+    // "[depth N]" instead.
     var pad = "";
-    for (var k = 0; k < Math.min(s.d || 0, 24); k++) { pad += "  "; }
+    for (var k = 0; k < Math.min(s.d || 0, maxIndent); k++) { pad += "  "; }
+    if ((s.d || 0) > maxIndent) { pad += "[depth " + s.d + "] "; }
     if (multi) { add(li, "span", "th" + (s.s ? " switch" : ""), (s.s ? "⇄ " : "") + "T" + (s.h || 0)); }
     li.appendChild(document.createTextNode(pad + (s.x ? "* " : "") + "line " + s.n + " " + procName(s.p) + ": " + text(s.t)));
     li.addEventListener("click", function () { go(i); });
@@ -74,7 +78,7 @@
     var proc = s.p >= 0 ? s.p : -1;
     s.v.forEach(function (code, k) {
       var tr = add(body, "tr", code & 2 ? "chg" : "");
-      add(tr, "td", "", data.names[code >> 2]);
+      add(tr, "td", "", data.shown[code >> 2]);
       add(tr, "td", "v", String(code & 1));
       add(tr, "td", "scope", k < (s.g || 0) ? "global" : "local of " + procName(proc));
     });
@@ -88,7 +92,8 @@
     $("pos").textContent = "step " + (i + 1) + " of " + steps.length;
     $("slider").value = i + 1;
     $("prev").disabled = $("first").disabled = i === 0;
-    $("next").disabled = $("last").disabled = i === steps.length - 1;
+    $("next").disabled = $("last").disabled = $("over").disabled = i === steps.length - 1;
+    $("out").disabled = i === steps.length - 1 || !s.d;
     var last = i === steps.length - 1;
     $("where").textContent = "line " + s.n + " · " + procName(s.p) + (last ? " · the error" : "");
     $("stmt").textContent = (s.x ? "* " : "") + "line " + s.n + ":" + s.c + "  " + text(s.t) + (s.o ? "  (" + text(s.o - 1) + ")" : "") + (last ? "  ← the error" : "");
@@ -109,6 +114,9 @@
       var li = add(stack, "li");
       var a = add(li, "a", "", procName(f.p) + " · line " + f.n + (j === i ? "" : "  (call: " + text(f.t) + ")"));
       a.href = "#L" + f.n;
+      a.addEventListener("click", (function (n) {
+        return function (e) { e.preventDefault(); reveal($("source"), $("L" + n)); };
+      })(f.n));
       if (j !== i) { mark($("g" + f.p + "n" + f.l), "stk"); }
     }
     values(s);
@@ -127,7 +135,27 @@
     if (history.replaceState) { history.replaceState(null, "", "#step" + (i + 1)); }
   }
 
+  // The next step of the same thread at a call depth of at most d, or
+  // the last step.
+  function nextAt(i, d) {
+    var h = steps[i].h || 0;
+    for (var j = i + 1; j < steps.length; j++) {
+      if ((steps[j].h || 0) === h && (steps[j].d || 0) <= d) { return j; }
+    }
+    return steps.length - 1;
+  }
+  function nextSwitch() {
+    for (var j = cur + 1; j < steps.length; j++) {
+      if (steps[j].s) { go(j); return; }
+    }
+  }
+  function over() { go(nextAt(cur, steps[cur].d || 0)); }
+  function out() { go(nextAt(cur, (steps[cur].d || 0) - 1)); }
+
   $("first").addEventListener("click", function () { go(0); });
+  $("over").addEventListener("click", over);
+  $("out").addEventListener("click", out);
+  if ($("switch")) { $("switch").addEventListener("click", nextSwitch); }
   $("prev").addEventListener("click", function () { go(cur - 1); });
   $("next").addEventListener("click", function () { go(cur + 1); });
   $("last").addEventListener("click", function () { go(steps.length - 1); });
@@ -137,6 +165,9 @@
     switch (e.key) {
       case "ArrowRight": case "j": go(cur + 1); break;
       case "ArrowLeft": case "k": go(cur - 1); break;
+      case "o": over(); break;
+      case "u": out(); break;
+      case "s": nextSwitch(); break;
       case "Home": go(0); break;
       case "End": go(steps.length - 1); break;
       default: return;

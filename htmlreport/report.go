@@ -52,7 +52,7 @@ type Page struct {
 	Note         string           // a remark on the verdict (e.g. a limit cut the replay)
 	Warnings     []result.Message // the front end's warnings and notes
 	Total        time.Duration    // the whole run's time
-	Limits       Limits           // the zero Limits: DefaultLimits
+	Limits       Limits           // a zero field takes its value from DefaultLimits
 }
 
 // Limits bound the drawing of the control-flow graphs.
@@ -61,9 +61,10 @@ type Limits struct {
 	ProcNodes int // the largest procedure drawn
 }
 
-// DefaultLimits keep the page of the Bebop template T(400) (5,205
-// locations) around a few megabytes; a procedure of 400 locations lays out
-// in well under a second.
+// DefaultLimits keep the page of the Bebop template T(400) (5,206
+// locations, a trace of 13,204 steps) at 2.2 MB; a procedure of 400
+// locations lays out in a tenth of a second (one of 1,060 takes 0.4 s and
+// draws 4,600 x 9,800 pixels, too large to read).
 var DefaultLimits = Limits{Nodes: 1500, ProcNodes: 400}
 
 //go:embed page.tmpl
@@ -77,7 +78,8 @@ var pageJS string
 
 var tmpl = template.Must(template.New("page").Parse(pageTmpl))
 
-// Write writes the page of pg to w.
+// Write writes the page of pg to w. It fails only if pg has no Result or
+// w fails.
 func Write(w io.Writer, pg *Page) error {
 	d, err := build(pg)
 	if err != nil {
@@ -121,8 +123,16 @@ type procGraph struct {
 	Index     int
 	Name, Sig string
 	G         *Graph
-	First     bool // shown before any step is
+	First     bool   // shown before any step is
+	seenLoc   []bool // the locations the trace visits
+	seenEdge  []bool // the edges it takes
 }
+
+// Seen reports whether the trace visits location loc.
+func (g *procGraph) Seen(loc int) bool { return loc < len(g.seenLoc) && g.seenLoc[loc] }
+
+// Taken reports whether the trace takes edge e.
+func (g *procGraph) Taken(e int) bool { return e < len(g.seenEdge) && g.seenEdge[e] }
 
 func build(pg *Page) (*pageData, error) {
 	res := pg.Result
@@ -130,8 +140,11 @@ func build(pg *Page) (*pageData, error) {
 		return nil, fmt.Errorf("htmlreport: no result")
 	}
 	lim := pg.Limits
-	if lim == (Limits{}) {
-		lim = DefaultLimits
+	if lim.Nodes <= 0 {
+		lim.Nodes = DefaultLimits.Nodes
+	}
+	if lim.ProcNodes <= 0 {
+		lim.ProcNodes = DefaultLimits.ProcNodes
 	}
 	d := &pageData{
 		File:    pg.File,
@@ -162,7 +175,7 @@ func build(pg *Page) (*pageData, error) {
 	if pg.Note != "" {
 		d.Notes = append(d.Notes, pg.Note)
 	}
-	if n := res.Note(); n != "" && n != pg.Note {
+	if n := res.Note(); n != "" && !strings.HasPrefix(pg.Note, n) {
 		d.Notes = append(d.Notes, n)
 	}
 	for _, m := range pg.Warnings {
@@ -180,7 +193,7 @@ func build(pg *Page) (*pageData, error) {
 	case res.Verdict == result.Unsafe && pg.TraceOmitted:
 		d.TraceNote = "The trace was left out (--trace none)."
 	case res.Verdict == result.Unsafe:
-		d.TraceNote = "No trace to show: " + res.Note()
+		d.TraceNote = "No trace to show (see the note above)."
 	default:
 		d.TraceNote = "No trace: the verdict is " + d.Verdict + "."
 	}
@@ -205,11 +218,7 @@ func build(pg *Page) (*pageData, error) {
 		}
 	}
 	if pg.Program != nil {
-		var drawn []bool
-		d.Graphs, d.GraphNotes, drawn = graphs(pg.Program, tr, traceShown, lim)
-		if data != nil {
-			data.Drawn = drawn
-		}
+		d.Graphs, d.GraphNotes = graphs(pg.Program, tr, traceShown, lim)
 	}
 	if data == nil {
 		data = &TraceData{}
@@ -273,9 +282,9 @@ func threadCounts(tr *result.Trace) (threads, switches int) {
 
 // graphs lays out the procedures within the limits: those of the trace
 // first, in the order the trace enters them, then the rest in source
-// order. It returns the drawings (in source order), the notes on what was
-// left out, and which procedures were drawn.
-func graphs(p *ir.Program, tr *result.Trace, withTrace bool, lim Limits) ([]*procGraph, []string, []bool) {
+// order. It returns the drawings (in source order) and the notes on what
+// was left out.
+func graphs(p *ir.Program, tr *result.Trace, withTrace bool, lim Limits) ([]*procGraph, []string) {
 	order := make([]int, 0, len(p.Procs))
 	taken := make([]bool, len(p.Procs))
 	if withTrace {
@@ -318,6 +327,27 @@ func graphs(p *ir.Program, tr *result.Trace, withTrace bool, lim Limits) ([]*pro
 			out = append(out, &procGraph{Index: i, Name: pr.Name, Sig: signature(pr), G: Layout(p, pr)})
 		}
 	}
+	if withTrace {
+		byProc := map[int]*procGraph{}
+		for _, g := range out {
+			g.seenLoc, g.seenEdge = make([]bool, len(p.Procs[g.Index].Locations)), make([]bool, len(p.Procs[g.Index].Edges))
+			byProc[g.Index] = g
+		}
+		for _, s := range tr.Steps {
+			pr := p.Proc(s.Proc)
+			if pr == nil || byProc[pr.Index] == nil {
+				continue
+			}
+			g := byProc[pr.Index]
+			if s.Loc >= 0 && s.Loc < len(g.seenLoc) {
+				g.seenLoc[s.Loc] = true
+			}
+			if s.Edge >= 0 && s.Edge < len(g.seenEdge) {
+				g.seenEdge[s.Edge] = true
+				g.seenLoc[pr.Edges[s.Edge].To] = true
+			}
+		}
+	}
 	if len(out) > 0 {
 		first := out[0]
 		for _, g := range out {
@@ -335,7 +365,7 @@ func graphs(p *ir.Program, tr *result.Trace, withTrace bool, lim Limits) ([]*pro
 		notes = append(notes, fmt.Sprintf("Not drawn: %d of the %d procedures (%d locations in all; the page draws at most %d, the trace's procedures first): %s. `boolprog graph` writes every graph as DOT.",
 			len(overBudget), len(p.Procs), total, lim.Nodes, list(overBudget)))
 	}
-	return out, notes, drawn
+	return out, notes
 }
 
 // list joins names, eliding the middle of a long list.
@@ -368,9 +398,9 @@ func signature(proc *ir.Proc) string {
 type TraceData struct {
 	Procs []string   `json:"procs"` // procedure names, by index in the program
 	Names []string   `json:"names"` // variable names
+	Shown []string   `json:"shown"` // the names as the source spells them ({a<b} for a<b)
 	Texts []string   `json:"texts"` // statement texts and notes
 	Steps []StepData `json:"steps"`
-	Drawn []bool     `json:"drawn"` // which procedures have a drawing
 	index map[string]int
 }
 
@@ -408,6 +438,7 @@ func NewTraceData(p *ir.Program, tr *result.Trace) *TraceData {
 			i = len(d.Names)
 			names[s] = i
 			d.Names = append(d.Names, s)
+			d.Shown = append(d.Shown, result.DisplayName(s))
 		}
 		return i
 	}

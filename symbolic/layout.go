@@ -55,7 +55,39 @@ const (
 	// OrderDeclaration keeps the slot numbering: globals in declaration
 	// order, then locals, then returned values.
 	OrderDeclaration
+	// OrderForce starts from OrderAffinity's arrangement and refines it
+	// by FORCE placement (Aloul, Markov and Sakallah): every statement
+	// pulls the slots it mentions towards their centre of gravity, and
+	// the arrangement with the least total span of the statements is
+	// kept.
+	OrderForce
 )
+
+var orderNames = [...]string{OrderAffinity: "affinity", OrderDeclaration: "declaration", OrderForce: "force"}
+
+// String returns "affinity", "declaration" or "force".
+func (o Order) String() string {
+	if o >= 0 && int(o) < len(orderNames) {
+		return orderNames[o]
+	}
+	return "Order(" + strconv.Itoa(int(o)) + ")"
+}
+
+// Set parses "affinity", "declaration" (or "decl") or "force": Order is
+// a flag.Value.
+func (o *Order) Set(s string) error {
+	for k, name := range orderNames {
+		if s == name {
+			*o = Order(k)
+			return nil
+		}
+	}
+	if s == "decl" {
+		*o = OrderDeclaration
+		return nil
+	}
+	return fmt.Errorf("want affinity, force or declaration, not %q", s)
+}
 
 // Layout maps the slots of a program to BDD variables of one manager and
 // caches the variable sets and renamings the engines use over and over.
@@ -125,8 +157,11 @@ func NewLayoutWith(m *bdd.Manager, p *ir.Program, opts LayoutOptions) *Layout {
 		for i := range l.atPos {
 			l.atPos[i] = i
 		}
+	case OrderForce:
+		edges := statementSlots(p, l.Slots)
+		l.atPos = force(n, edges, arrange(affinityGraph(n, affinityWeights(edges))))
 	default:
-		l.atPos = affinityOrder(p, l.Slots)
+		l.atPos = arrange(affinityGraph(n, affinityWeights(statementSlots(p, l.Slots))))
 	}
 	l.pos = make([]int, n)
 	for i, s := range l.atPos {
@@ -389,38 +424,19 @@ func (l *Layout) Values(f bdd.Node, c Copy, slots []int) []bool {
 	return out
 }
 
-// affinityOrder orders the slots greedily so that slots related by the
-// program's statements are close: a weighted graph counts, for every pair of
-// slots, the statements that mention both (assignments: targets and read
-// variables; conditions; calls: each argument's variables with the
-// parameter's slot, each target with its returned value's slot; returns:
-// the values' variables with the returned value's slot). The arrangement
-// starts from the heaviest slot and repeatedly appends the slot most
-// attracted by the recently placed ones; ties keep declaration order.
-func affinityOrder(p *ir.Program, sl Slots) []int {
-	n := sl.N()
-	w := make(map[[2]int]int)
-	link := func(a, b int) {
-		if a == b {
-			return
-		}
-		if a > b {
-			a, b = b, a
-		}
-		w[[2]int{a, b}]++
-	}
-	clique := func(s []int) {
+// statementSlots returns, for every statement of p, the slots it relates
+// (the hyperedges of the affinity graph): an assignment's targets and read
+// variables (and its constraint's, for up to 8 targets); a condition's
+// variables; for a call, each argument's variables with the parameter's
+// slot, and each target with its returned value's slot; for a return, the
+// values' variables with the returned value's slot. Each set is sorted,
+// without duplicates, and has at least two slots.
+func statementSlots(p *ir.Program, sl Slots) [][]int {
+	var out [][]int
+	add := func(s []int) {
 		s = slices.Compact(sortedCopy(s))
-		if len(s) > 64 { // huge statements say little about order; keep it linear
-			for i := 1; i < len(s); i++ {
-				link(s[i-1], s[i])
-			}
-			return
-		}
-		for i := range s {
-			for j := i + 1; j < len(s); j++ {
-				link(s[i], s[j])
-			}
+		if len(s) >= 2 {
+			out = append(out, s)
 		}
 	}
 	varsOf := func(e ir.Expr) []int {
@@ -432,7 +448,7 @@ func affinityOrder(p *ir.Program, sl Slots) []int {
 		for _, e := range pr.Edges {
 			switch op := e.Op.(type) {
 			case *ir.Assume:
-				clique(varsOf(op.Cond))
+				add(varsOf(op.Cond))
 			case *ir.Assign:
 				var s []int
 				for _, t := range op.Targets {
@@ -444,24 +460,117 @@ func affinityOrder(p *ir.Program, sl Slots) []int {
 				if op.Constrain != nil && len(op.Targets) <= 8 {
 					s = append(s, varsOf(op.Constrain)...)
 				}
-				clique(s)
+				add(s)
 			case *ir.Call:
 				for j, a := range op.Args {
-					clique(append(varsOf(a), sl.Local(j)))
+					add(append(varsOf(a), sl.Local(j)))
 				}
 				for i, t := range op.Targets {
 					if !t.Discard {
-						link(sl.Slot(t.Var), sl.Ret(i))
+						add([]int{sl.Slot(t.Var), sl.Ret(i)})
 					}
 				}
 			case *ir.Return:
 				for i, v := range op.Values {
-					clique(append(varsOf(v), sl.Ret(i)))
+					add(append(varsOf(v), sl.Ret(i)))
 				}
 			}
 		}
 	}
-	return arrange(affinityGraph(n, w))
+	return out
+}
+
+// affinityWeights counts, for every pair of slots, the statements that
+// relate both (see statementSlots): the affinity graph that OrderAffinity
+// arranges greedily, starting from the heaviest slot and repeatedly
+// appending the slot most attracted by the recently placed ones (ties keep
+// declaration order). A statement of more than 64 slots says little about
+// the order and only links consecutive slots, to stay linear.
+func affinityWeights(edges [][]int) map[[2]int]int {
+	w := make(map[[2]int]int)
+	link := func(a, b int) { w[[2]int{a, b}]++ } // a < b: the sets are sorted
+	for _, s := range edges {
+		if len(s) > 64 {
+			for i := 1; i < len(s); i++ {
+				link(s[i-1], s[i])
+			}
+			continue
+		}
+		for i := range s {
+			for j := i + 1; j < len(s); j++ {
+				link(s[i], s[j])
+			}
+		}
+	}
+	return w
+}
+
+// force refines the arrangement start of n slots by FORCE placement: each
+// round computes every statement's centre of gravity (the mean position of
+// its slots), moves every slot to the mean of the centres of its
+// statements (a slot in none keeps its position) and sorts the slots by
+// these positions (ties: previous position). The arrangement with the
+// least total span (the sum over statements of the distance between their
+// first and last slot) over the rounds is returned; the rounds stop after
+// 8 without improvement or 200 in all. Linear in the statements' sizes per
+// round.
+func force(n int, edges [][]int, start []int) []int {
+	order := slices.Clone(start)
+	pos := make([]int, n)
+	span := func() int {
+		for i, s := range order {
+			pos[s] = i
+		}
+		total := 0
+		for _, e := range edges {
+			lo, hi := n, -1
+			for _, s := range e {
+				lo, hi = min(lo, pos[s]), max(hi, pos[s])
+			}
+			total += hi - lo
+		}
+		return total
+	}
+	best, bestSpan := slices.Clone(order), span()
+	sum := make([]float64, n)
+	cnt := make([]int, n)
+	key := make([]float64, n)
+	for round, stale := 0, 0; round < 200 && stale < 8; round++ {
+		clear(sum)
+		clear(cnt)
+		for _, e := range edges {
+			c := 0.0
+			for _, s := range e {
+				c += float64(pos[s])
+			}
+			c /= float64(len(e))
+			for _, s := range e {
+				sum[s] += c
+				cnt[s]++
+			}
+		}
+		for s := 0; s < n; s++ {
+			key[s] = float64(pos[s])
+			if cnt[s] > 0 {
+				key[s] = sum[s] / float64(cnt[s])
+			}
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			switch {
+			case key[a] < key[b]:
+				return -1
+			case key[a] > key[b]:
+				return 1
+			}
+			return pos[a] - pos[b]
+		})
+		if sp := span(); sp < bestSpan {
+			best, bestSpan, stale = slices.Clone(order), sp, 0
+		} else {
+			stale++
+		}
+	}
+	return best
 }
 
 // affinityGraph turns the pair weights w of n slots into adjacency lists

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"boolprog/batch"
@@ -52,11 +54,14 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	fs.Var(&memory, "memory", "memory limit of a task (resident set size, e.g. 512MiB, 2GiB); 0 or none: no limit")
 	out := fs.String("out", "", "write the JSON lines to this file (the summary then goes to standard output)")
 	engineName := fs.String("engine", "", "engine of the tasks that name none (default: check's)")
+	checkFlags := fs.String("check-flags", "", "more flags of 'boolprog check' for every task, blank-separated (e.g. \"--bound cs:2\"), before a task's own")
 	quiet := fs.Bool("q", false, "no progress lines")
+	emit := fs.String("emit-benchexec", "", "run nothing: write the tasks into this directory as a BenchExec benchmark (task-definition files, a property file, boolprog.xml with --timeout and --memory as its limits)")
 	paths, err := c.parse(args, s)
 	if err != nil {
 		return c.flagError(s, err)
 	}
+	set := setFlags(fs)
 	switch {
 	case len(paths) == 0:
 		return c.usageError(s, "no TASKS, DIR or FILE.bp to run")
@@ -64,7 +69,9 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		return c.usageError(s, "-j must be at least 1")
 	case *timeout < 0 || memory.sizeFlag < 0:
 		return c.usageError(s, "limits must not be negative")
-	case memory.sizeFlag > 0 && !batch.CanLimitMemory:
+	case *emit != "" && (set["j"] || set["out"] || set["q"]):
+		return c.usageError(s, "--emit-benchexec runs nothing: -j, --out and -q would have no effect")
+	case memory.sizeFlag > 0 && !batch.CanLimitMemory && *emit == "":
 		return c.usageError(s, "--memory needs Linux's /proc; use --memory 0")
 	}
 	checkEngine := func(name string) error {
@@ -77,6 +84,10 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		if err := checkEngine(*engineName); err != nil {
 			return c.usageError(s, "%v", err)
 		}
+	}
+	allFlags := strings.Fields(*checkFlags)
+	if err := batch.CheckFlags(allFlags); err != nil {
+		return c.usageError(s, "--check-flags: %v", err)
 	}
 	tasks, err := batch.Load(paths, s.stdin, batch.ListOptions{Engine: checkEngine})
 	if err != nil {
@@ -92,12 +103,15 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		fmt.Fprintf(s.stderr, "boolprog batch: no task in %v\n", paths)
 		return exitInput
 	}
+	if *emit != "" {
+		return emitBenchExec(c, s, *emit, tasks, *engineName, allFlags, *timeout, int64(memory.sizeFlag))
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(s.stderr, "boolprog batch: cannot find the boolprog binary to run the tasks: %v\n", err)
 		return exitUsage
 	}
-	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.sizeFlag), Engine: *engineName}
+	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.sizeFlag), Engine: *engineName, Flags: allFlags}
 	if !*quiet {
 		r.Progress = s.stderr
 	}
@@ -150,4 +164,26 @@ func (f *limitFlag) Set(s string) error {
 		return nil
 	}
 	return f.sizeFlag.Set(s)
+}
+
+// emitBenchExec writes the tasks as a BenchExec benchmark instead of
+// running them.
+func emitBenchExec(c *command, s *streams, dir string, tasks []batch.Task, engineName string, flags []string, timeout time.Duration, memory int64) int {
+	for i := range tasks {
+		if tasks[i].Engine == "" {
+			tasks[i].Engine = engineName
+		}
+		tasks[i].Flags = append(append([]string(nil), flags...), tasks[i].Flags...)
+	}
+	notes, err := batch.WriteBenchExec(dir, tasks, timeout, memory)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
+		return exitUsage
+	}
+	for _, n := range notes {
+		fmt.Fprintf(s.stderr, "note: %s\n", n)
+	}
+	fmt.Fprintf(s.stdout, "wrote %d task definitions, unreach-label.prp and boolprog.xml to %s; run: benchexec %s\n",
+		len(tasks), dir, filepath.Join(dir, "boolprog.xml"))
+	return exitOK
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"boolprog/batch"
 	"boolprog/gen"
@@ -21,6 +22,23 @@ func blowupProgram() string {
 	return gen.Random(3, gen.Options{Globals: 60, MaxLocals: 8, Procs: 4, Stmts: 12})
 }
 
+func TestBatchEmit(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "tasks.txt")
+	if err := os.WriteFile(list, []byte("a.bp expect=safe timeout=5s\nb.bp target=R\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "bx")
+	runCases(t, []cliCase{
+		{name: "emit", args: []string{"batch", "--emit-benchexec", out, "--engine", "explicit", list}, code: exitOK,
+			stdout: []string{"wrote 2 task definitions, unreach-label.prp and boolprog.xml to " + out},
+			stderr: []string{"note: " + list + ":1: timeout=5s has no counterpart in BenchExec"}},
+	})
+	if got := readFile(t, filepath.Join(out, "b.yml")); !strings.Contains(got, "options:\n  target: \"R\"\n  engine: \"explicit\"\n") {
+		t.Errorf("b.yml:\n%s", got)
+	}
+}
+
 func TestBatchBadInput(t *testing.T) {
 	dir := t.TempDir()
 	list := filepath.Join(dir, "tasks.txt")
@@ -30,18 +48,24 @@ func TestBatchBadInput(t *testing.T) {
 	runCases(t, []cliCase{
 		{name: "malformed list: every error, nothing runs", args: []string{"batch", list}, code: exitInput,
 			stderr: []string{list + `:2:13: unknown expected verdict "perhaps" (want safe or unsafe)`, list + `:3:13: unknown engine "nope"`}},
+		{name: "emit stops at a malformed list too", args: []string{"batch", "--emit-benchexec", filepath.Join(dir, "bx"), list}, code: exitInput,
+			stderr: []string{list + ":2:13: "}},
 		{name: "missing list", args: []string{"batch", filepath.Join(dir, "none.txt")}, code: exitInput,
 			stderr: []string{"none.txt: cannot read the task list: no such file or directory"}},
 		{name: "no arguments", args: []string{"batch"}, code: exitUsage, stderr: []string{"no TASKS, DIR or FILE.bp"}},
 		{name: "bad -j", args: []string{"batch", "-j", "0", list}, code: exitUsage, stderr: []string{"-j must be at least 1"}},
+		{name: "reserved check flag", args: []string{"batch", "--check-flags", "--all --format text", list}, code: exitUsage,
+			stderr: []string{"--check-flags: --format is set by the batch"}},
 		{name: "bad engine", args: []string{"batch", "--engine", "nope", list}, code: exitUsage, stderr: []string{`unknown engine "nope"`}},
 		{name: "help", args: []string{"batch", "-h"}, code: exitOK, stdout: []string{"usage: boolprog batch", "-memory"}},
+		{name: "emit with -j", args: []string{"batch", "--emit-benchexec", dir, "-j", "2", list}, code: exitUsage, stderr: []string{"-j, --out and -q would have no effect"}},
 	})
 }
 
 // TestBatchRun runs the real command on a small task list: a correct and a
 // wrong answer, a missing program, a program with a syntax error, and a
-// task that times out; then a task that exceeds a small memory limit.
+// task that times out; then a task that exceeds a small memory limit; then
+// a batch stopped by SIGINT.
 func TestBatchRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command and runs checks for several seconds")
@@ -129,6 +153,38 @@ func TestBatchRun(t *testing.T) {
 		t.Errorf("memory record: %+v", r)
 	}
 	if !strings.Contains(stderr.String(), "OUT OF MEMORY  "+hard+": memory limit 48.0MiB exceeded") {
+		t.Errorf("summary:\n%s", stderr.String())
+	}
+
+	t.Run("interrupted", func(t *testing.T) { batchInterrupt(t, bin, hard) })
+}
+
+// batchInterrupt stops a real batch with SIGINT while its child runs:
+// the child answers UNKNOWN: interrupted, the summary says what ran, and
+// the batch exits 130.
+func batchInterrupt(t *testing.T, bin, hard string) {
+	cmd := exec.Command(bin, "batch", "-q", "--memory", "0", "--timeout", "5m", hard, hard)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit %d, want 130\nstderr:\n%s", code, stderr.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var r batch.Record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if r.Verdict != batch.Unknown || r.Reason != "interrupted" {
+			t.Errorf("record %+v", r)
+		}
+	}
+	if !strings.Contains(stderr.String(), "boolprog batch: 2 tasks, INTERRUPTED after ") {
 		t.Errorf("summary:\n%s", stderr.String())
 	}
 }

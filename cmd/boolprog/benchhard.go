@@ -22,6 +22,8 @@ type hardFlags struct {
 	set   *string
 	modes *string
 	only  *string
+	order *string
+	cpu   *bool
 }
 
 func defineHardFlags(fs *flag.FlagSet) hardFlags {
@@ -29,6 +31,8 @@ func defineHardFlags(fs *flag.FlagSet) hardFlags {
 		set:   fs.String("set", "template", "benchmark set: template (T(N) for --sizes) or hard (gen.HardSet: 20 random programs with 18 to 36 variables in scope, recursion; --timeout defaults to 30s)"),
 		modes: fs.String("reorder", "", "with --set hard: comma-separated BDD reordering modes to run each program with (off, sift, auto; default off,auto), for an engine that has --reorder"),
 		only:  fs.String("only", "", "with --set hard: run only the programs whose name contains this string"),
+		cpu:   fs.Bool("cpu", false, "with --set hard: --timeout limits the CPU time of each run instead of its wall time (on a loaded machine the wall time measures the load)"),
+		order: fs.String("order", "", "with --set hard: the initial BDD variable order (the engine's --order: force, affinity or declaration)"),
 	}
 }
 
@@ -48,13 +52,23 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 		if err := fs.Set("reorder", md); err != nil {
 			return c.usageError(s, "--reorder %q: %v", md, err)
 		}
+		if *hf.order != "" {
+			if fs.Lookup("order") == nil {
+				return c.usageError(s, "the %s engine has no --order flag", info.Name())
+			}
+			if err := fs.Set("order", *hf.order); err != nil {
+				return c.usageError(s, "--order %q: %v", *hf.order, err)
+			}
+		}
 		if _, err := build(); err != nil {
 			return c.usageError(s, "engine %s: %v", info.Name(), err)
 		}
 	}
 	tw := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "program\tin scope\treorder\tverdict\tdecided\ttime\tpeak BDD nodes\treorders\treorder time\tnodes after last\t")
+	fmt.Fprintln(tw, "program\tin scope\treorder\tverdict\tdecided\ttime\tCPU\tpeak BDD nodes\treorders\treorder time\tnodes after last\t")
 	decided := make(map[string]int)
+	wall := make(map[string]time.Duration)
+	cpuSum := make(map[string]time.Duration)
 	ran := 0
 	for _, h := range gen.HardSet() {
 		if *hf.only != "" && !strings.Contains(h.Name, *hf.only) {
@@ -69,8 +83,25 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 		for _, md := range modes {
 			fs, build := info.FlagSet()
 			fs.Set("reorder", md)
+			if *hf.order != "" {
+				fs.Set("order", *hf.order)
+			}
 			eng, _ := build()
-			m := measure(ctx, eng, p, benchConfig{replay: true, timeout: timeout})
+			cpu0, cpuOK := processCPU()
+			runCtx, wallLimit, stop := ctx, timeout, func() {}
+			if *hf.cpu {
+				runCtx, stop = cpuLimit(ctx, cpu0, timeout)
+				wallLimit = 1000 * timeout
+			}
+			m := measure(runCtx, eng, p, benchConfig{replay: true, timeout: wallLimit})
+			stop()
+			cpu1, _ := processCPU()
+			cpu := "-"
+			if cpuOK {
+				cpu = ms3(cpu1 - cpu0).String()
+				cpuSum[md] += cpu1 - cpu0
+			}
+			wall[md] += m.total
 			if intr := interruption(ctx); intr != nil {
 				tw.Flush()
 				fmt.Fprintln(s.stdout, "VERIFICATION UNKNOWN: interrupted")
@@ -87,8 +118,8 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 				verdict += " (no trace: " + m.res.Reason + ")"
 			}
 			fmt.Fprintf(s.stderr, "%s %s: %s in %v\n", h.Name, md, verdict, ms3(m.total))
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%v\t%d\t%d\t%v\t%d\t\n", h.Name, inScope(p), md, verdict, dec,
-				ms3(m.total), c["peak_bdd_nodes"], c["bdd_reorders"], ms3(time.Duration(c["time_reorder_ns"])), c["bdd_nodes_after_last_reorder"])
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%v\t%s\t%d\t%d\t%v\t%d\t\n", h.Name, inScope(p), md, verdict, dec,
+				ms3(m.total), cpu, c["peak_bdd_nodes"], c["bdd_reorders"], ms3(time.Duration(c["time_reorder_ns"])), c["bdd_nodes_after_last_reorder"])
 			if m.replayErr != nil {
 				fmt.Fprintf(s.stderr, "%s: the trace does not replay: %v\n", h.Name, m.replayErr)
 			}
@@ -96,7 +127,11 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 	}
 	tw.Flush()
 	for _, md := range modes {
-		fmt.Fprintf(s.stdout, "reorder %s: %d of %d decided within %v\n", md, decided[md], ran, timeout)
+		limit := timeout.String()
+		if *hf.cpu {
+			limit += " of CPU"
+		}
+		fmt.Fprintf(s.stdout, "reorder %s: %d of %d decided within %s; total time %v, CPU %v\n", md, decided[md], ran, limit, ms3(wall[md]), ms3(cpuSum[md]))
 	}
 	fmt.Fprintf(s.stdout, "engine %s, hard set (gen.HardSet; `boolprog gen random` flags in bench/README.md), one run each, GOMAXPROCS=%d, %s/%s\n",
 		info.Name(), runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH)
@@ -132,7 +167,7 @@ func hardSetRun(ctx context.Context, c *command, s *streams, info engine.Info, h
 	set := setFlags(c.fs)
 	switch *hf.set {
 	case "template":
-		for _, f := range []string{"reorder", "only"} {
+		for _, f := range []string{"reorder", "only", "order", "cpu"} {
 			if set[f] {
 				return c.usageError(s, "--%s is for --set hard", f), true
 			}
@@ -147,7 +182,41 @@ func hardSetRun(ctx context.Context, c *command, s *streams, info engine.Info, h
 		if !set["timeout"] {
 			timeout = 30 * time.Second
 		}
+		if *hf.cpu {
+			if _, ok := processCPU(); !ok {
+				return c.usageError(s, "--cpu: the CPU time is not measured on this system"), true
+			}
+		}
 		return runHardSet(ctx, c, s, info, hf, timeout), true
 	}
 	return c.usageError(s, "unknown set %q (want template or hard)", *hf.set), true
+}
+
+// cpuLimit returns a context that ends, with the cause engine.ErrTimeout,
+// once the process has used limit CPU time since it had used start
+// (polled every 10ms), and the function that releases it.
+func cpuLimit(ctx context.Context, start, limit time.Duration) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if now, _ := processCPU(); now-start >= limit {
+					cancel(engine.ErrTimeout)
+					return
+				}
+			}
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		cancel(nil)
+	}
 }

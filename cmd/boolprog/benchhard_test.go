@@ -10,7 +10,7 @@ import (
 // reordering off and auto, and checks the usage errors of the set flags.
 func TestBenchHardSet(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"bench", "--set", "hard", "--only", "g32l4-s2", "--reorder", "off,sift,auto"}, &stdout, &stderr)
+	code := run([]string{"bench", "--set", "hard", "--only", "g32l4-s2", "--reorder", "off,sift,auto", "--cpu", "--order", "affinity"}, &stdout, &stderr)
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
@@ -25,6 +25,9 @@ func TestBenchHardSet(t *testing.T) {
 		want string
 	}{
 		{[]string{"bench", "--reorder", "off"}, "--reorder is for --set hard"},
+		{[]string{"bench", "--order", "force"}, "--order is for --set hard"},
+		{[]string{"bench", "--cpu"}, "--cpu is for --set hard"},
+		{[]string{"bench", "--set", "hard", "--order", "random"}, "want affinity, force or declaration"},
 		{[]string{"bench", "--set", "hard", "--sizes", "10"}, "--sizes is for --set template"},
 		{[]string{"bench", "--set", "hard", "--reorder", "fast"}, "want off, sift or auto"},
 		{[]string{"bench", "--set", "other"}, "unknown set"},

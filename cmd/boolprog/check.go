@@ -57,9 +57,9 @@ type checkFlags struct {
 	quiet      bool
 	verbose    bool
 	projection projectionFlag // --error-projection (projection.go)
-	witness    witnessFlags   // --witness, --witness-format (witness.go)
 	spec       string         // --spec (spec.go)
 	html       htmlFlags      // -o (checkhtml.go)
+	witness    witnessFlags   // --witness, --witness-format (witness.go)
 }
 
 func runCheck(ctx context.Context, args []string, s *streams) int {
@@ -88,9 +88,9 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.BoolVar(&cf.quiet, "q", false, "print no warnings and no progress line")
 	fs.BoolVar(&cf.verbose, "v", false, "print the progress line on stderr even if it is not a terminal")
 	cf.projection.register(fs, checkProjectionDoc)
-	cf.witness.register(fs)
 	fs.StringVar(&cf.spec, "spec", "", specDoc)
 	cf.html.register(fs)
+	cf.witness.register(fs)
 	c.tail = func() string { return "\nEngines:\n" + engineList() }
 
 	jsonOut := wantsJSON(args)

@@ -86,8 +86,8 @@ Usage:
   boolprog mucke [flags] FILE.mu  evaluate a fixed-point calculus file (Mucke's language, as Getafix writes it)
   boolprog pds [flags] FILE       post*/pre* on a weighted pushdown system file (package wpds/pdsfile)
   boolprog seq [flags] FILE       the sequential program that conc-eager/conc-lazy check for K rounds
-  boolprog validate PROGRAM WITNESS  check a witness of check --witness (exit 0 confirmed, 10 rejected)
   boolprog batch [flags] TASKS|DIR...  many checks in parallel, with time and memory limits, scored
+  boolprog validate PROGRAM WITNESS  check a witness of check --witness (exit 0 confirmed, 10 rejected)
   boolprog version                print the version (also: boolprog --version)
   boolprog help                   print this text
 
@@ -130,10 +130,10 @@ func runContext(ctx context.Context, args []string, s *streams) int {
 		return runPDS(ctx, rest, s)
 	case "seq":
 		return runSeq(rest, s)
-	case "validate":
-		return runValidate(ctx, rest, s)
 	case "batch":
 		return runBatch(ctx, rest, s)
+	case "validate":
+		return runValidate(ctx, rest, s)
 	case "version", "-version", "--version":
 		fmt.Fprintln(s.stdout, versionLine())
 		return exitOK

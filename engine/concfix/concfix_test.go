@@ -71,9 +71,10 @@ func TestDifferential(t *testing.T) {
 	}
 }
 
-// TestBluetooth checks the Bluetooth model's first errors that are cheap
-// enough for a unit test: 1 adder + 1 stopper safe up to 2 switches, 1+2
-// first error at 3 (the full table: -long).
+// TestBluetooth checks the Bluetooth model's first errors against the
+// Getafix paper's table: 1 adder + 1 stopper safe up to 6 switches (-long;
+// 2 by default), 1+2 first error at 3, 2+1 at 4, 2+2 at 3. The traces come
+// from the strata and must fit the bound found (Check replays them).
 func TestBluetooth(t *testing.T) {
 	for _, c := range []struct {
 		file  string
@@ -82,27 +83,63 @@ func TestBluetooth(t *testing.T) {
 		long  bool
 	}{
 		{"bluetooth_1_1.bp", 2, -1, false},
-		{"bluetooth_1_2.bp", 3, 3, false},
+		{"bluetooth_1_2.bp", 6, 3, false},
+		{"bluetooth_2_1.bp", 6, 4, false},
+		{"bluetooth_2_2.bp", 6, 3, false},
 		{"bluetooth_1_1.bp", 6, -1, true},
-		{"bluetooth_2_1.bp", 4, 4, true},
-		{"bluetooth_2_2.bp", 3, 3, true},
 	} {
 		if c.long && !*long {
 			continue
 		}
 		path := filepath.Join("../../examples/bluetooth", c.file)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+		checkFile(t, path, cs(c.bound), c.first)
+	}
+}
+
+// checkFile checks a Getafix-convention file at bound b: safe if first
+// is -1, else the first error at first switches, its trace fitting it.
+func checkFile(t *testing.T, path string, b result.Bound, first int) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lowerGetafix(t, path, src)
+	res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: b})
+	want := result.Bound{Kind: b.Kind, K: first}
+	switch {
+	case first < 0 && res.Verdict != result.Safe:
+		t.Errorf("%s at %s: %s (%s), want safe", path, b, res.Verdict, res.Reason)
+	case first >= 0 && (res.Verdict != result.Unsafe || res.Bound != want):
+		t.Errorf("%s at %s: %s at %s, want the first error at %s", path, b, res.Verdict, res.Bound, want)
+	case first >= 0:
+		if res.Trace == nil || res.TraceCut {
+			t.Fatalf("%s: no whole trace", path)
 		}
-		p := lowerGetafix(t, path, src)
-		res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: cs(c.bound)})
-		switch {
-		case c.first < 0 && res.Verdict != result.Safe:
-			t.Errorf("%s at %d: %s (%s), want safe", c.file, c.bound, res.Verdict, res.Reason)
-		case c.first >= 0 && (res.Verdict != result.Unsafe || res.Bound != cs(c.first)):
-			t.Errorf("%s at %d: %s at %s, want the first error at %d", c.file, c.bound, res.Verdict, res.Bound, c.first)
+		if err := testsuite.TraceFits(res.Trace, want); err != nil {
+			t.Errorf("%s: the trace does not fit %s: %v", path, want, err)
 		}
+	}
+}
+
+// TestFib checks the Getafix fork's fib programs at 6 context switches
+// (-long: each takes tens of seconds): fib_3_unsafe's first error at 6,
+// as the explicit oracle finds it; fib_3_safe, and fib_4_unsafe and
+// fib_5_unsafe (whose bug needs more switches), safe.
+func TestFib(t *testing.T) {
+	if !*long {
+		t.Skip("-long")
+	}
+	for _, c := range []struct {
+		file  string
+		first int
+	}{
+		{"fib_3_unsafe.bp", 6},
+		{"fib_3_safe.bp", -1},
+		{"fib_4_unsafe.bp", -1},
+		{"fib_5_unsafe.bp", -1},
+	} {
+		checkFile(t, filepath.Join("../../../shared/benchmarks/getafix", c.file), cs(6), c.first)
 	}
 }
 
@@ -111,11 +148,14 @@ func TestBluetooth(t *testing.T) {
 func TestModel(t *testing.T) {
 	for _, c := range []struct {
 		file string
-		k    int
+		b    result.Bound
 	}{
-		{"../../cmd/boolprog/testdata/getafix.bp", 0},
-		{"../../cmd/boolprog/testdata/getafix.bp", 1},
-		{"../../examples/bluetooth/bluetooth_1_2.bp", 1},
+		{"../../cmd/boolprog/testdata/getafix.bp", cs(0)},
+		{"../../cmd/boolprog/testdata/getafix.bp", cs(1)},
+		{"../../cmd/boolprog/testdata/getafix.bp", rounds(1)},
+		{"../../examples/bluetooth/bluetooth_1_2.bp", cs(1)},
+		{"../../examples/bluetooth/bluetooth_1_2.bp", cs(3)},
+		{"../../examples/bluetooth/bluetooth_1_2.bp", rounds(2)},
 	} {
 		src, err := os.ReadFile(c.file)
 		if err != nil {
@@ -123,7 +163,7 @@ func TestModel(t *testing.T) {
 		}
 		p := lowerGetafix(t, c.file, src)
 		var b bytes.Buffer
-		if err := concfix.WriteModel(&b, p, cs(c.k)); err != nil {
+		if err := concfix.WriteModel(&b, p, c.b); err != nil {
 			t.Fatal(err)
 		}
 		f, err := fix.ParseFile("model.mu", b.Bytes())
@@ -134,9 +174,9 @@ func TestModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: cs(c.k)})
+		res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: c.b})
 		if ans.Value != (res.Verdict == result.Unsafe) {
-			t.Errorf("%s at %d: the model says %v, the engine %s", c.file, c.k, ans.Value, res.Verdict)
+			t.Errorf("%s at %s: the model says %v, the engine %s", c.file, c.b, ans.Value, res.Verdict)
 		}
 	}
 }

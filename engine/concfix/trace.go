@@ -278,13 +278,12 @@ func (t *tracer) family(f fam) (*family, error) {
 			return nil, err
 		}
 		for i := 1; i <= f.c; i++ {
-			g := t.g[i]
-			if len(g) == 0 {
-				g = []bool{false} // the class's unused field
-			}
-			if err := set(fmt.Sprintf("g%d", i), g); err != nil {
+			fields, all, err := t.gBits(rel, i)
+			if err != nil {
 				return nil, err
 			}
+			cube = m.And(cube, m.Assignment(fields, t.g[i]))
+			fixed = append(fixed, all...)
 		}
 		for i := 0; i <= f.c; i++ {
 			bits, err := sv.Bits(rel, fmt.Sprintf("t%d", i))
@@ -727,6 +726,23 @@ type threadStep struct {
 	thread int
 }
 
+// gBits returns the bits of the globals' fields of copy g<i> of relation
+// rel, in the globals' order, and all the bits of g<i>.
+func (t *tracer) gBits(rel string, i int) (fields, all []int, err error) {
+	name := fmt.Sprintf("g%d", i)
+	if all, err = t.st.sv.Bits(rel, name); err != nil {
+		return nil, nil, err
+	}
+	for _, f := range t.mod.globals() {
+		b, err := t.st.sv.Bits(rel, name, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		fields = append(fields, b...)
+	}
+	return fields, all, nil
+}
+
 // pickError picks the error tuple of the smallest stratum: its schedule,
 // globals at the switches, entry count and states.
 func (t *tracer) pickError() error {
@@ -756,10 +772,11 @@ func (t *tracer) pickError() error {
 	gbits := make([][]int, c+1)
 	tbits := make([][]int, c+1)
 	for i := 1; i <= c; i++ {
-		if gbits[i], err = sv.Bits(rel, fmt.Sprintf("g%d", i)); err != nil {
+		var whole []int
+		if gbits[i], whole, err = t.gBits(rel, i); err != nil {
 			return err
 		}
-		all = append(all, gbits[i]...)
+		all = append(all, whole...)
 	}
 	for i := 0; i <= c; i++ {
 		if tbits[i], err = sv.Bits(rel, fmt.Sprintf("t%d", i)); err != nil {
@@ -787,8 +804,7 @@ func (t *tracer) pickError() error {
 	t.g = make([][]bool, c+1)
 	t.t = make([]int, c+1)
 	for i := 1; i <= c; i++ {
-		_, g := bitsOf(at, gbits[i])
-		t.g[i] = g[:len(t.p.Globals)]
+		_, t.g[i] = bitsOf(at, gbits[i])
 	}
 	for i := 0; i <= c; i++ {
 		t.t[i], _ = bitsOf(at, tbits[i])

@@ -86,7 +86,10 @@ type edgeInfo struct {
 }
 
 func newModel(p *ir.Program, m *bdd.Manager, opts Options) *model {
-	order := symbolic.OrderAffinity
+	order := symbolic.OrderForce
+	if opts.AffinityOrder {
+		order = symbolic.OrderAffinity
+	}
 	if opts.DeclarationOrder {
 		order = symbolic.OrderDeclaration
 	}

@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"boolprog/engine"
+	"boolprog/symbolic"
 )
 
 func init() {
@@ -13,7 +14,11 @@ func init() {
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
 			reorder := DefaultReorder
 			fs.Var(&reorder, "reorder", "dynamic BDD variable reordering: off, sift (sift whenever the live nodes double), or auto (sift while it pays)")
-			return func() (engine.Engine, error) { return New(Options{Reorder: reorder}), nil }
+			order := symbolic.OrderForce
+			fs.Var(&order, "order", "initial order of the BDD variables: force (FORCE placement of the statements' variables), affinity (greedy arrangement of the statements' affinity graph, without FORCE) or declaration")
+			return func() (engine.Engine, error) {
+				return New(Options{Reorder: reorder, AffinityOrder: order == symbolic.OrderAffinity, DeclarationOrder: order == symbolic.OrderDeclaration}), nil
+			}
 		},
 		// The node limit bounds the BDD manager of every run.
 		NodeLimited: true,

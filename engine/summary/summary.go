@@ -88,8 +88,14 @@ type Options struct {
 	// global is tracked in every procedure.
 	NoModRef bool
 	// DeclarationOrder orders the BDD variables by declaration instead of
-	// by the affinity of the program's statements.
+	// by the program's statements (symbolic.OrderDeclaration).
 	DeclarationOrder bool
+	// AffinityOrder orders the BDD variables by the greedy arrangement of
+	// the statements' affinity graph alone (symbolic.OrderAffinity, the
+	// order before FORCE placement was measured to do better on the hard
+	// set), instead of refining it by FORCE placement
+	// (symbolic.OrderForce). DeclarationOrder wins.
+	AffinityOrder bool
 	// InitialNodes is the initial size of the BDD node table (0: a size
 	// from the program's, at most the bdd package's default).
 	InitialNodes int

@@ -82,6 +82,7 @@ var allOptions = []struct {
 	{"no-live", summary.Options{NoLiveness: true}},
 	{"no-modref", summary.Options{NoModRef: true}},
 	{"decl-order", summary.Options{DeclarationOrder: true}},
+	{"affinity-order", summary.Options{AffinityOrder: true}},
 	{"none", summary.Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true}},
 	// A tiny node table: collections in the middle of everything check
 	// that every BDD the engine keeps is rooted.
