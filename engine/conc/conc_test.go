@@ -11,6 +11,7 @@ import (
 	"boolprog/engine"
 	conceng "boolprog/engine/conc"
 	_ "boolprog/engine/explicit"
+	_ "boolprog/engine/pushdown" // post* and pre*, for -seq-engine
 	_ "boolprog/engine/summary"
 	"boolprog/gen"
 	"boolprog/internal/testsuite"
@@ -18,7 +19,7 @@ import (
 )
 
 var (
-	long     = flag.Bool("long", false, "also run the slow benchmarks (Threads4, Threads5, Threads7, p-peterson, Getafix's fib) and the long differential")
+	long      = flag.Bool("long", false, "also run the slow benchmarks (Threads4, Threads5, Threads7, p-peterson, Getafix's fib) and the long differential")
 	programs  = flag.Int("programs", 1000, "with -long: the random programs of TestDifferential")
 	seqEngine = flag.String("seq-engine", "summary", "the sequential engine of TestDifferential")
 )
