@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"boolprog/ir"
 	"boolprog/result"
@@ -105,11 +106,13 @@ type Result struct {
 	ConcurrentAt Diagnostic
 	Stats        Stats
 
-	prog *ir.Program    // nil if the check ended before the program was lowered
-	res  *result.Result // what the engine returned, with Trace as a *result.Trace
+	prog  *ir.Program    // nil if the check ended before the program was lowered
+	res   *result.Result // what the engine returned, with Trace as a *result.Trace
+	src   []byte         // the program's text, for WriteHTML
+	total time.Duration  // the whole check, front end included
 }
 
-func newResult(name string, p *ir.Program, res *result.Result, note string, replayed bool, fe *frontEnded) *Result {
+func newResult(name string, p *ir.Program, res *result.Result, note string, replayed bool, fe *frontEnded, total time.Duration) *Result {
 	r := &Result{
 		File:        name,
 		Target:      p.Target,
@@ -127,6 +130,8 @@ func newResult(name string, p *ir.Program, res *result.Result, note string, repl
 		Stats:       res.Stats,
 		prog:        p,
 		res:         res,
+		src:         fe.src,
+		total:       total,
 	}
 	if p.Concurrent {
 		r.ConcurrentAt = Diagnostic{File: name, Line: p.ConcurrentPos.Line, Col: p.ConcurrentPos.Col, Message: "the program is concurrent: " + p.ConcurrentWhy}

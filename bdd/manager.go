@@ -77,8 +77,12 @@ type Config struct {
 	ReorderMinNodes int
 	// ReorderMaxGrowth bounds sifting: a group stops moving in a
 	// direction once the size exceeds ReorderMaxGrowth times the best
-	// size seen for it (0: 1.2).
+	// size seen for it (0: 1.2, and 1.1 for ReorderAuto's reorderings).
 	ReorderMaxGrowth float64
+	// ReorderWindow bounds how far sifting moves a group from where it
+	// started, in groups each way (0: anywhere, and 4 for ReorderAuto's
+	// reorderings; negative: anywhere).
+	ReorderWindow int
 	// ReorderTimeLimit bounds the time of one reordering: sifting stops
 	// (keeping the best order found) once it is spent. 0: no bound for
 	// ReorderSift and Manager.Reorder; for ReorderAuto, a quarter of the
@@ -127,7 +131,8 @@ type Manager struct {
 	blocked      map[int32]bool // the variables in blocks
 	reorder      ReorderMode    // ReorderOff, ReorderSift, ReorderAuto or ReorderStress
 	reorderMin   int            // see Config.ReorderMinNodes
-	maxGrowth    float64
+	maxGrowth    float64        // 0: the mode's default (see Config.ReorderMaxGrowth)
+	window       int            // 0: the mode's default, < 0: none (see Config.ReorderWindow)
 	timeLimit    time.Duration
 	reorderAt    int // live-node count triggering the next automatic reorder
 	inReorder    bool
@@ -205,10 +210,10 @@ func New(cfg Config) *Manager {
 	m.resizeNodes(n)
 	m.resizeCache()
 	m.born = time.Now()
-	m.maxGrowth = cfg.ReorderMaxGrowth
-	if m.maxGrowth <= 1 {
-		m.maxGrowth = 1.2
+	if cfg.ReorderMaxGrowth > 1 {
+		m.maxGrowth = cfg.ReorderMaxGrowth
 	}
+	m.window = cfg.ReorderWindow
 	if cfg.ReorderTimeLimit > 0 {
 		m.timeLimit = cfg.ReorderTimeLimit
 	}

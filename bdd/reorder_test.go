@@ -116,6 +116,48 @@ func TestSiftingShrinks(t *testing.T) {
 	}
 }
 
+// TestSiftWindow: a window bounds how far a group moves in one sifting.
+// The pairs function with every x before every y needs each y_i moved
+// next to its x_i, up to 8 levels: a window of 1 cannot get there in one
+// sifting, and full sifting does; both keep the function.
+func TestSiftWindow(t *testing.T) {
+	sizes := map[int]int{}
+	for _, w := range []int{-1, 1} {
+		m := New(Config{ReorderWindow: w})
+		f := m.Keep(pairsFunc(m, 8))
+		want := m.SatCount(f.Node(), m.VarSet(seq(16)...))
+		m.Reorder()
+		sizes[w] = m.NodeCount(f.Node())
+		if got := m.SatCount(f.Node(), m.VarSet(seq(16)...)); got != want {
+			t.Fatalf("window %d: the function changed (%v models, want %v)", w, got, want)
+		}
+	}
+	if sizes[1] <= sizes[-1] {
+		t.Errorf("window 1 sifted to %d nodes, full sifting to %d: the window did not bound the moves", sizes[1], sizes[-1])
+	}
+}
+
+// TestSiftBounds: the growth bound and window of each kind of sifting.
+func TestSiftBounds(t *testing.T) {
+	for _, tc := range []struct {
+		cfg    Config
+		auto   bool
+		growth float64
+		window int
+	}{
+		{Config{}, false, 1.2, 0},
+		{Config{}, true, 1.1, 4},
+		{Config{ReorderMaxGrowth: 1.5, ReorderWindow: 2}, true, 1.5, 2},
+		{Config{ReorderWindow: -1}, true, 1.1, 0},
+		{Config{ReorderWindow: 3}, false, 1.2, 3},
+	} {
+		g, w := New(tc.cfg).siftBounds(tc.auto)
+		if g != tc.growth || w != tc.window {
+			t.Errorf("%+v auto=%v: growth %v window %d, want %v and %d", tc.cfg, tc.auto, g, w, tc.growth, tc.window)
+		}
+	}
+}
+
 func seq(n int) []int {
 	r := make([]int, n)
 	for i := range r {

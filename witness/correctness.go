@@ -148,7 +148,12 @@ func ValidateCorrectness(ctx context.Context, p *ir.Program, w *Witness, opts Op
 	if p.Concurrent {
 		return &Outcome{Verdict: Rejected, Reason: ErrConcurrent.Error() + " (the program is concurrent)"}
 	}
-	m := bdd.New(bdd.Config{MaxNodes: opts.MaxNodes, Reorder: bdd.ReorderOff})
+	locs := 0
+	for _, pr := range p.Procs {
+		locs += len(pr.Locations)
+	}
+	// Small programs need small tables; the table doubles on demand.
+	m := bdd.New(bdd.Config{MaxNodes: opts.MaxNodes, InitialNodes: min(max(locs*16, 1<<10), 1<<16), Reorder: bdd.ReorderOff})
 	m.SetInterrupt(func() bool { return ctx.Err() != nil })
 	l := symbolic.NewLayoutWith(m, p, symbolic.LayoutOptions{Order: symbolic.OrderDeclaration, Copies: 4})
 	ck := &checker{p: p, l: l, m: m}

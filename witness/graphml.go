@@ -54,8 +54,8 @@ var graphmlKeys = []struct{ id, for_, typ, def string }{
 // violation witness is a path from the entry node to the violation node,
 // one edge per waypoint (its line, column, function, and its assumption,
 // control or entered function). A correctness witness has one node per
-// invariant (with its location) and one per contract, and the program's
-// edges between the invariants' nodes.
+// invariant (with its location) and one per contract, and no edges: an
+// invariant is found by its location, not by a path of the automaton.
 func (w *Witness) WriteGraphML(out io.Writer) error {
 	b := bufio.NewWriter(out)
 	esc := func(s string) string {

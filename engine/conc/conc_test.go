@@ -11,6 +11,7 @@ import (
 	"boolprog/engine"
 	conceng "boolprog/engine/conc"
 	_ "boolprog/engine/explicit"
+	_ "boolprog/engine/pushdown" // post* and pre*, for -seq-engine
 	_ "boolprog/engine/summary"
 	"boolprog/gen"
 	"boolprog/internal/testsuite"
@@ -18,8 +19,9 @@ import (
 )
 
 var (
-	long     = flag.Bool("long", false, "also run the slow benchmarks (Threads4, Threads5, Threads7, p-peterson, Getafix's fib) and the long differential")
-	programs = flag.Int("programs", 1000, "with -long: the random programs of TestDifferential")
+	long      = flag.Bool("long", false, "also run the slow benchmarks (Threads4, Threads5, Threads7, p-peterson, Getafix's fib) and the long differential")
+	programs  = flag.Int("programs", 1000, "with -long: the random programs of TestDifferential")
+	seqEngine = flag.String("seq-engine", "summary", "the sequential engine of TestDifferential")
 )
 
 const bench = "../../../shared/benchmarks"
@@ -134,7 +136,7 @@ func TestDifferential(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
-				New: func() engine.Engine { return &conceng.Engine{Lazy: lazy} },
+				New: func() engine.Engine { return &conceng.Engine{Lazy: lazy, SeqEngine: *seqEngine} },
 				Oracle: func() engine.Engine {
 					e, err := oracle.New()
 					if err != nil {

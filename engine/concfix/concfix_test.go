@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ import (
 
 var long = flag.Bool("long", false, "run the long differential (1,000 programs) and the long benchmarks")
 
-func lowerGetafix(t *testing.T, name string, src []byte) *ir.Program {
+func lowerGetafix(t testing.TB, name string, src []byte) *ir.Program {
 	t.Helper()
 	return testsuite.LowerDialect(t, name, string(src), syntax.Getafix, "")
 }
@@ -183,17 +184,136 @@ func TestModel(t *testing.T) {
 
 // TestRefuses checks the programs and queries conc-fix does not handle.
 func TestRefuses(t *testing.T) {
-	satabs := testsuite.Lower(t, "s.bp", gen.RandomConcurrent(1, gen.ConcOptions{Threads: 2, Style: gen.Satabs}), "")
+	gotoStart := testsuite.Lower(t, "s.bp", `decl g;
+void main() begin
+  start_thread goto L;
+  L: g := T;
+  assert(!g);
+end
+`, "")
+	loop := testsuite.Lower(t, "loop.bp", `decl g;
+void f() begin
+  g := F;
+end
+void main() begin
+  g := T;
+  L: start_thread f();
+  goto L;
+  assert(g);
+end
+`, "")
 	getafix := lowerGetafix(t, "g.bp", []byte(gen.RandomConcurrent(1, gen.ConcOptions{Threads: 2, Style: gen.Getafix})))
 	for _, c := range []struct {
-		p *ir.Program
-		q engine.Query
+		p      *ir.Program
+		q      engine.Query
+		reason string
 	}{
-		{satabs, engine.Query{Bound: cs(1)}},
-		{getafix, engine.Query{}},
+		{gotoStart, engine.Query{Bound: cs(1)}, "start_thread goto"},
+		{loop, engine.Query{Bound: cs(1)}, "can create more"},
+		{getafix, engine.Query{}, "needs a bound"},
 	} {
-		if res := testsuite.Check(t, concfix.New(), c.p, c.q); res.Verdict != result.Unknown || res.Reason == "" {
-			t.Errorf("%s: %s, want unknown with a reason", c.q.Bound, res.Verdict)
+		res := testsuite.Check(t, concfix.New(), c.p, c.q)
+		if res.Verdict != result.Unknown || !strings.Contains(res.Reason, c.reason) {
+			t.Errorf("%s: %s (%s), want unknown: %s", c.q.Bound, res.Verdict, res.Reason, c.reason)
 		}
+	}
+	e, err := concfix.NewWithOptions(concfix.Options{MaxThreads: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := testsuite.Check(t, e, getafix, engine.Query{Bound: cs(1)}); res.Verdict != result.Unknown || !strings.Contains(res.Reason, "--max-threads") {
+		t.Errorf("--max-threads on a Getafix program: %s (%s), want unknown", res.Verdict, res.Reason)
+	}
+}
+
+// TestDifferentialSatabs runs conc-fix against the explicit oracle on
+// random SATABS-convention programs (threads created at run time, atomic
+// sections) at 0, 1 and 2 context switches and 1 and 2 rounds (-long:
+// 1,000 programs).
+func TestDifferentialSatabs(t *testing.T) {
+	n := 8
+	if *long {
+		n = 1000
+	}
+	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
+		New:      func() engine.Engine { return concfix.New() },
+		Oracle:   oracle(t),
+		Programs: n,
+		Seed:     5000,
+		Style:    gen.Satabs,
+		Options:  gen.Options{Stmts: 3, Procs: 2, MaxLocals: 2},
+		Timeout:  5 * time.Second,
+	})
+	if st.Agree == 0 || st.Unsafe == 0 || st.Unsafe == st.Agree {
+		t.Errorf("the run decided too little to mean anything: %s", st)
+	}
+}
+
+// TestSatabs checks the 14 concurrent tests of the SATABS suite (the
+// SATABS convention: ASYNC_n calls, start_thread, atomic sections): each
+// FAILED one at the smallest bound at which the explicit oracle finds
+// its error (with enough threads for those that create threads in a
+// loop), each SUCCESSFUL one safe at the bound run; the slow ones with
+// -long. Check replays the traces, which come from the strata.
+func TestSatabs(t *testing.T) {
+	for _, c := range []struct {
+		test       string
+		bound      int
+		first      int // -1: safe
+		maxThreads int
+		long       bool
+	}{
+		{"Simple4", 3, 2, 0, false},
+		{"Threads1", 3, 1, 0, false},
+		{"Threads2", 3, 2, 0, false},
+		{"Threads3", 3, 2, 3, false},
+		{"Threads4", 3, -1, 3, false},
+		{"Threads6", 3, 1, 0, false},
+		{"Threads8", 3, 2, 0, false},
+		{"n-conc", 3, 3, 0, false},
+		{"n-conc2", 3, 3, 0, false},
+		{"n-peterson", 3, 1, 0, false},
+		{"p-conc", 3, -1, 0, false},
+		{"p-peterson", 2, -1, 0, true},
+		{"Threads7", 3, -1, 0, true},
+		{"Threads5", 5, 5, 5, true},
+	} {
+		if c.long && !*long {
+			continue
+		}
+		t.Run(c.test, func(t *testing.T) {
+			dir := filepath.Join("../../../shared/benchmarks/satabs-boppo", c.test)
+			desc, err := os.ReadFile(filepath.Join(dir, "test.desc"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// test.desc: the level, the file, then options (-l LABEL).
+			lines := strings.Split(string(desc), "\n")
+			path := filepath.Join(dir, strings.TrimSpace(lines[1]))
+			target := ""
+			if f := strings.Fields(lines[2]); len(f) == 2 && f[0] == "-l" {
+				target = f[1]
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := testsuite.Lower(t, path, string(src), target)
+			eng, err := concfix.NewWithOptions(concfix.Options{MaxThreads: c.maxThreads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := testsuite.Check(t, eng, p, engine.Query{Bound: cs(c.bound)})
+			switch {
+			case c.first < 0 && res.Verdict != result.Safe:
+				t.Errorf("%s at %d: %s (%s), want safe", c.test, c.bound, res.Verdict, res.Reason)
+			case c.first >= 0 && (res.Verdict != result.Unsafe || res.Bound != cs(c.first)):
+				t.Errorf("%s at %d: %s at %s (%s), want the first error at %d", c.test, c.bound, res.Verdict, res.Bound, res.Reason, c.first)
+			case c.first >= 0:
+				if err := testsuite.TraceFits(res.Trace, cs(c.first)); err != nil {
+					t.Errorf("%s: the trace does not fit: %v", c.test, err)
+				}
+			}
+		})
 	}
 }

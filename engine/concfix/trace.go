@@ -515,20 +515,37 @@ func (t *tracer) walk(u, v cstate, f fam, depth int) ([]tstep, fam, error) {
 // isStart says (u, u) of family f is the start of its thread (or of
 // init), not a procedure entered by a call.
 func (t *tracer) isStart(u cstate, f fam) (bool, error) {
-	m := t.m
-	cu := t.cube(t.U, u)
 	switch {
 	case f.c < 0:
-		return m.And(t.atEntry(t.U, t.mod.init), cu) != bdd.False, nil
+		return t.m.And(t.atEntry(t.U, t.mod.init), t.cube(t.U, u)) != bdd.False, nil
 	case f.c == 0:
-		if m.And(t.atEntry(t.U, t.p.Threads[t.t[0]]), cu) == bdd.False {
-			return false, nil
+		ok, err := t.threadEntry(t.t[0], u)
+		if !ok || err != nil {
+			return false, err
 		}
 		return t.started(u)
 	default:
-		return t.firstCtx(f.c) && m.And(t.atEntry(t.U, t.p.Threads[t.t[f.c]]), cu) != bdd.False &&
-			slices.Equal(t.globalsOf(u), t.g[f.c]), nil
+		if !t.firstCtx(f.c) || !slices.Equal(t.globalsOf(u), t.g[f.c]) {
+			return false, nil
+		}
+		return t.threadEntry(t.t[f.c], u)
 	}
+}
+
+// threadEntry says u is the start of thread j (the formula's
+// ThreadEntry, read from the solver).
+func (t *tracer) threadEntry(j int, u cstate) (bool, error) {
+	sv := t.st.sv
+	tb, err := sv.Bits("ThreadEntry", "t")
+	if err != nil {
+		return false, err
+	}
+	ub, err := stateVars(sv, t.enc, "ThreadEntry", "u")
+	if err != nil {
+		return false, err
+	}
+	c := t.m.And(t.m.Assignment(tb, enumBits(len(tb), j)), t.cube(ub, u))
+	return t.m.And(sv.Value("ThreadEntry"), c) != bdd.False, nil
 }
 
 // initEnds returns init's summaries from its entry to its exit with the
@@ -547,7 +564,12 @@ func (t *tracer) initEnds(g []bool) (bdd.Node, error) {
 // started says u's globals are those init leaves.
 func (t *tracer) started(u cstate) (bool, error) {
 	if t.mod.init < 0 {
-		return true, nil
+		sv := t.st.sv
+		ub, err := stateVars(sv, t.enc, "Started", "u")
+		if err != nil {
+			return false, err
+		}
+		return t.m.And(sv.Value("Started"), t.cube(ub, u)) != bdd.False, nil
 	}
 	ends, err := t.initEnds(t.globalsOf(u))
 	return ends != bdd.False, err
@@ -829,8 +851,11 @@ func (t *tracer) trace(initSteps []tstep, order []threadStep) *result.Trace {
 		if l.Error && l.Kind != ir.FailLoc {
 			s.edge = result.NoEdge
 		}
-		values := result.ValuesOf(t.p, pr, func(v ir.VarRef) bool { return s.st.vals[t.enc.Slots.Slot(v)] })
-		step := result.NewStep(t.p, pr, loc, s.edge, values, s.depth, s.thread)
+		// The steps are the original program's (the SATABS rewriting
+		// keeps locations, edges and variables' indices).
+		op := t.mod.orig.Procs[proc]
+		values := result.ValuesOf(t.mod.orig, op, func(v ir.VarRef) bool { return s.st.vals[t.enc.Slots.Slot(v)] })
+		step := result.NewStep(t.mod.orig, op, loc, s.edge, values, s.depth, s.thread)
 		if s.ctx >= 0 {
 			step.Switch = running >= 0 && running != s.thread
 			running = s.thread
