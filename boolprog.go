@@ -198,7 +198,7 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 	if !ok {
 		res := result.NewUnknown(eng.Name(), limitReason(ctx, opts.Timeout))
 		res.Stats.Time = time.Since(start)
-		return &Result{File: name, Target: targetOf(opts.Target), Verdict: res.Verdict, Reason: res.Reason, Engine: res.Engine, Stats: res.Stats, res: res}, nil
+		return &Result{File: name, Target: targetOf(opts.Target), Verdict: res.Verdict, Reason: res.Reason, Engine: res.Engine, Stats: res.Stats, res: res, total: time.Since(start)}, nil
 	}
 	if len(fe.errs) > 0 {
 		return nil, &InputError{Diagnostics: diagnostics(fe.errs)}
@@ -236,12 +236,13 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 	for _, ph := range fe.stats.PhaseNames() {
 		res.Stats.AddPhase(ph, fe.stats.Phases[ph])
 	}
-	return newResult(name, p, res, note, replayed, fe), nil
+	return newResult(name, p, res, note, replayed, fe, time.Since(start)), nil
 }
 
 // frontEnded is what the front end made of a source: its program, or the
 // input errors that stopped it.
 type frontEnded struct {
+	src   []byte
 	p     *ir.Program
 	errs  syntax.ErrorList
 	warns syntax.ErrorList
@@ -262,6 +263,7 @@ func frontEnd(ctx context.Context, name string, read func() ([]byte, error), opt
 			fe.errs = syntax.ErrorList{{Filename: name, Msg: err.Error()}}
 			return fe
 		}
+		fe.src = src
 		f, err := syntax.ParseFile(name, src, opts.Dialect)
 		if err != nil {
 			fe.errs = asList(name, err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"boolprog/ir"
 	"boolprog/result"
@@ -52,8 +53,20 @@ type Stats = result.Stats
 // whose JSON Schema is result.ReportSchema.
 type Report = result.Report
 
-// TraceOptions control the text rendering of a trace (see WriteTextOptions).
+// TraceOptions control the text rendering of a trace (see WriteTextOptions):
+// Style (StyleForward or StyleBebop), Mode (TraceFull, TraceChanges or
+// TraceNone), Numbered, MarkChoices, MaxIndent.
 type TraceOptions = result.TraceOptions
+
+// The trace styles and detail modes of TraceOptions (the command's
+// --trace-style and --trace).
+const (
+	StyleForward = result.Forward // execution order (the default)
+	StyleBebop   = result.Bebop   // reverse order, as the Bebop paper prints traces
+	TraceFull    = result.Full    // every value at every step
+	TraceChanges = result.Changes // only the values each step changed
+	TraceNone    = result.None    // no trace, only the error line
+)
 
 // Result is the outcome of a check.
 type Result struct {
@@ -93,11 +106,13 @@ type Result struct {
 	ConcurrentAt Diagnostic
 	Stats        Stats
 
-	prog *ir.Program    // nil if the check ended before the program was lowered
-	res  *result.Result // what the engine returned, with Trace as a *result.Trace
+	prog  *ir.Program    // nil if the check ended before the program was lowered
+	res   *result.Result // what the engine returned, with Trace as a *result.Trace
+	src   []byte         // the program's text, for WriteHTML
+	total time.Duration  // the whole check, front end included
 }
 
-func newResult(name string, p *ir.Program, res *result.Result, note string, replayed bool, fe *frontEnded) *Result {
+func newResult(name string, p *ir.Program, res *result.Result, note string, replayed bool, fe *frontEnded, total time.Duration) *Result {
 	r := &Result{
 		File:        name,
 		Target:      p.Target,
@@ -115,6 +130,8 @@ func newResult(name string, p *ir.Program, res *result.Result, note string, repl
 		Stats:       res.Stats,
 		prog:        p,
 		res:         res,
+		src:         fe.src,
+		total:       total,
 	}
 	if p.Concurrent {
 		r.ConcurrentAt = Diagnostic{File: name, Line: p.ConcurrentPos.Line, Col: p.ConcurrentPos.Col, Message: "the program is concurrent: " + p.ConcurrentWhy}
@@ -206,7 +223,7 @@ func (r *Result) WriteText(w io.Writer) error {
 func (r *Result) WriteTextOptions(w io.Writer, o TraceOptions) error {
 	var b strings.Builder
 	if len(r.Trace) > 0 && !r.TraceCut {
-		if o.Mode != result.None {
+		if o.Mode != TraceNone {
 			if o.Style == result.Bebop {
 				last := r.Trace[len(r.Trace)-1]
 				what := fmt.Sprintf("failure of %s (line %d)", last.Text, last.Line)

@@ -45,6 +45,9 @@ type Runner struct {
 	// Engine is the engine of a task that names none ("": check's
 	// default).
 	Engine string
+	// Flags are check flags for every task, before the task's own (see
+	// CheckFlags).
+	Flags []string
 	// Progress, if not nil, gets a line per finished task: n/total, the
 	// task's outcome, and the counts so far; and, when no task has ended
 	// for Heartbeat (0: 30 s), a line naming the running tasks and how
@@ -65,6 +68,7 @@ func (r *Runner) Args(t Task) []string {
 	if t.Target != "" {
 		a = append(a, "--target", t.Target)
 	}
+	a = append(a, r.Flags...)
 	a = append(a, t.Flags...)
 	return append(a, "--", t.File)
 }

@@ -60,7 +60,9 @@ func fakeChild(path string) int {
 	case "crash":
 		panic("fake crash")
 	case "signal":
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Kill() // SIGKILL
+		}
 		time.Sleep(time.Minute)
 	case "hang": // ignores SIGTERM and never answers
 		signal.Ignore(syscall.SIGTERM)
@@ -290,9 +292,9 @@ func TestRunNoChecker(t *testing.T) {
 }
 
 func TestArgs(t *testing.T) {
-	r := &Runner{Timeout: time.Minute, Engine: "summary"}
+	r := &Runner{Timeout: time.Minute, Engine: "summary", Flags: []string{"--reorder", "off"}}
 	got := r.Args(Task{File: "-x.bp", Target: "R", Timeout: 2 * time.Second, Flags: []string{"--all"}})
-	want := []string{"check", "--format", "json", "-q", "--timeout", "2s", "--engine", "summary", "--target", "R", "--all", "--", "-x.bp"}
+	want := []string{"check", "--format", "json", "-q", "--timeout", "2s", "--engine", "summary", "--target", "R", "--reorder", "off", "--all", "--", "-x.bp"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("args %q, want %q", got, want)
 	}
@@ -319,4 +321,21 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+func TestCheckFlags(t *testing.T) {
+	for _, tc := range []struct {
+		flags []string
+		err   string
+	}{
+		{[]string{"--bound", "cs:2", "--max-nodes=1000"}, ""},
+		{[]string{"--format=json"}, "--format=json is set by the batch (the batch reads check's JSON report)"},
+		{[]string{"-l", "R"}, "-l is set by the batch (use target=LABEL)"},
+		{[]string{"--all", "--", "x.bp"}, "-- has no place among check flags"},
+	} {
+		err := CheckFlags(tc.flags)
+		if (err == nil) != (tc.err == "") || err != nil && err.Error() != tc.err {
+			t.Errorf("CheckFlags(%q) = %v, want %q", tc.flags, err, tc.err)
+		}
+	}
 }

@@ -225,16 +225,40 @@ func (p *listParser) flags(n int, toks []token) []string {
 			p.errorf(n, tok.col, "a second -- (one program per line)")
 			continue
 		}
-		if strings.HasPrefix(tok.text, "-") && tok.text != "-" {
-			name, _, _ := strings.Cut(strings.TrimLeft(tok.text, "-"), "=")
-			if why, ok := reservedFlags[name]; ok {
-				p.errorf(n, tok.col, "%s is set by the batch (%s)", tok.text, why)
-				continue
-			}
+		if err := checkFlag(tok.text); err != nil {
+			p.errorf(n, tok.col, "%v", err)
+			continue
 		}
 		out = append(out, tok.text)
 	}
 	return out
+}
+
+// checkFlag refuses a check flag that the batch sets itself.
+func checkFlag(arg string) error {
+	if !strings.HasPrefix(arg, "-") || arg == "-" || arg == "--" {
+		return nil
+	}
+	name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	if why, ok := reservedFlags[name]; ok {
+		return fmt.Errorf("%s is set by the batch (%s)", arg, why)
+	}
+	return nil
+}
+
+// CheckFlags checks flags of `boolprog check` meant for every task (the
+// command's --check-flags): "--" and the flags the batch sets itself are
+// refused.
+func CheckFlags(flags []string) error {
+	for _, f := range flags {
+		if f == "--" {
+			return errors.New("-- has no place among check flags")
+		}
+		if err := checkFlag(f); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // tokens splits a line into blank-separated tokens; a token that starts

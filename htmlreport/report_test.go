@@ -289,6 +289,37 @@ func TestEveryEngine(t *testing.T) {
 	}
 }
 
+// TestSatabsSuite writes the page of every program of the SATABS suite
+// (explicit for the concurrent ones, which answers UNKNOWN for some, as
+// the CLI's first try does; summary for the others): each is well-formed
+// and carries the whole replayed trace.
+func TestSatabsSuite(t *testing.T) {
+	cases := testsuite.SatabsBoppoOrSkip(t)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			src, p := load(t, c.File, c.Target)
+			name := "summary"
+			if p.Concurrent {
+				name = "explicit"
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			res := testsuite.CheckContext(ctx, t, newEngine(t, name), p, engine.Query{})
+			page := render(t, &Page{File: c.File, Source: src, Program: p, Result: res, Replayed: true})
+			if err := wellFormed(page); err != nil {
+				t.Fatalf("not well-formed: %v", err)
+			}
+			d, err := Extract([]byte(page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Verdict == result.Unsafe && len(d.Steps) != res.Trace.Len() {
+				t.Errorf("%d steps on the page, %d in the trace", len(d.Steps), res.Trace.Len())
+			}
+		})
+	}
+}
+
 // TestNoProgram: a run cut before the program was read still gets a page.
 func TestNoProgram(t *testing.T) {
 	page := render(t, &Page{File: "big.bp", Result: result.NewUnknown("summary", "timeout (1s)")})

@@ -131,6 +131,13 @@ func TestBrowser(t *testing.T) {
 		expectText(ctx, t, p, `document.querySelector("#trace-view .line.current .ln").textContent`, "7")
 		expectText(ctx, t, p, `document.getElementById("values").textContent`, "h0 (F)")
 		expectText(ctx, t, p, `document.getElementById("output").textContent`, "examples/bebop-fig1.bp:12:8: error: label R reached")
+		// The HTML report of the check (boolprog check --format html).
+		if err := p.click(ctx, "html-report"); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.waitFor(ctx, `window.boolprogPlayground.lastHTMLSize > 10000`, time.Minute); err != nil {
+			t.Error(err)
+		}
 	})
 
 	t.Run("threads", func(t *testing.T) {

@@ -88,9 +88,17 @@ func startBrowser(t *testing.T, path string) *browser {
 	fromBrowserW.Close()
 	go b.read(fromBrowserR)
 	t.Cleanup(func() {
+		// Closing the pipe asks the browser to quit, which ends its
+		// helper processes too; kill it if it has not within 10 s.
 		b.toB.Close()
-		b.cmd.Process.Kill()
-		b.cmd.Wait()
+		exited := make(chan struct{})
+		go func() { b.cmd.Wait(); close(exited) }()
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			b.cmd.Process.Kill()
+			<-exited
+		}
 		if t.Failed() {
 			b.mu.Lock()
 			t.Logf("chromium's stderr:\n%s\npage console:\n%s", tail(b.stderr.String(), 4000), strings.Join(b.logs, "\n"))
@@ -199,6 +207,10 @@ func (b *browser) newPage(ctx context.Context) (*page, error) {
 		SessionID string `json:"sessionId"`
 	}
 	if err := b.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": created.TargetID, "flatten": true}, &attached); err != nil {
+		return nil, err
+	}
+	// The page's HTML report is a download: keep it off the disk.
+	if err := b.call(ctx, "", "Browser.setDownloadBehavior", map[string]any{"behavior": "deny"}, nil); err != nil {
 		return nil, err
 	}
 	p := &page{b: b, session: attached.SessionID}

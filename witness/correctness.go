@@ -88,20 +88,35 @@ func FromReachable(ctx context.Context, p *ir.Program, meta Metadata, maxNodes i
 			sets[k] = m.Or(sets[k], rs.At(proc.Index, loc.ID))
 		}
 		for _, k := range order {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("the invariants: %w", context.Cause(ctx))
+			}
+			v, err := coverText(m, sets[k], pairs, name)
+			if err != nil {
+				return nil, fmt.Errorf("%s line %d: %w", proc.Name, k.line, err)
+			}
 			w.Invariants = append(w.Invariants, Invariant{
 				Location: Location{File: p.File, Line: k.line, Col: k.col, Function: proc.Name},
-				Value:    coverText(m, sets[k], pairs, name),
+				Value:    v,
 			})
 		}
 		// The contract: the contexts at the entry (Entry copies, named
 		// plainly), and the exit's path edges.
 		entry := rs.At(proc.Index, proc.Entry)
 		req := m.Exists(entry, l.VarSet(symbolic.CopySet{Copy: symbolic.Cur, Set: l.All()}))
+		r, err := coverText(m, req, nil, namer(proc, true))
+		if err != nil {
+			return nil, fmt.Errorf("requires of %s: %w", proc.Name, err)
+		}
+		e, err := coverText(m, rs.At(proc.Index, proc.Exit), pairs, name)
+		if err != nil {
+			return nil, fmt.Errorf("ensures of %s: %w", proc.Name, err)
+		}
 		w.Contracts = append(w.Contracts, Contract{
 			Function: proc.Name,
 			Location: Location{File: p.File, Line: proc.Pos.Line, Col: proc.Pos.Col, Function: proc.Name},
-			Requires: coverText(m, req, nil, namer(proc, true)),
-			Ensures:  coverText(m, rs.At(proc.Index, proc.Exit), pairs, name),
+			Requires: r,
+			Ensures:  e,
 		})
 	}
 	return w, nil
@@ -133,7 +148,12 @@ func ValidateCorrectness(ctx context.Context, p *ir.Program, w *Witness, opts Op
 	if p.Concurrent {
 		return &Outcome{Verdict: Rejected, Reason: ErrConcurrent.Error() + " (the program is concurrent)"}
 	}
-	m := bdd.New(bdd.Config{MaxNodes: opts.MaxNodes, Reorder: bdd.ReorderOff})
+	locs := 0
+	for _, pr := range p.Procs {
+		locs += len(pr.Locations)
+	}
+	// Small programs need small tables; the table doubles on demand.
+	m := bdd.New(bdd.Config{MaxNodes: opts.MaxNodes, InitialNodes: min(max(locs*16, 1<<10), 1<<16), Reorder: bdd.ReorderOff})
 	m.SetInterrupt(func() bool { return ctx.Err() != nil })
 	l := symbolic.NewLayoutWith(m, p, symbolic.LayoutOptions{Order: symbolic.OrderDeclaration, Copies: 4})
 	ck := &checker{p: p, l: l, m: m}

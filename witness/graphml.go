@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,8 +54,8 @@ var graphmlKeys = []struct{ id, for_, typ, def string }{
 // violation witness is a path from the entry node to the violation node,
 // one edge per waypoint (its line, column, function, and its assumption,
 // control or entered function). A correctness witness has one node per
-// invariant (with its location) and one per contract, and the program's
-// edges between the invariants' nodes.
+// invariant (with its location) and one per contract, and no edges: an
+// invariant is found by its location, not by a path of the automaton.
 func (w *Witness) WriteGraphML(out io.Writer) error {
 	b := bufio.NewWriter(out)
 	esc := func(s string) string {
@@ -158,11 +159,18 @@ type gelem struct {
 
 // decodeGraphML reads a GraphML witness.
 func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
+	// The offsets where lines start, for positions in time logarithmic
+	// in the size of the file.
+	starts := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
 	posAt := func(off int64) syntax.Pos {
 		o := int(min(off, int64(len(src))))
-		line := 1 + bytes.Count(src[:o], []byte("\n"))
-		col := o - bytes.LastIndexByte(src[:o], '\n')
-		return syntax.Pos{Offset: o, Line: line, Col: col}
+		line, _ := slices.BinarySearch(starts, o+1)
+		return syntax.Pos{Offset: o, Line: line, Col: o - starts[line-1] + 1}
 	}
 	fail := func(pos syntax.Pos, format string, args ...any) (*Witness, *syntax.Error) {
 		return nil, &syntax.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}

@@ -1,6 +1,7 @@
 package witness
 
 import (
+	"errors"
 	"sort"
 	"strings"
 
@@ -18,16 +19,27 @@ type literal struct {
 // satisfies lower ⇒ f ⇒ upper, no cube of which can be dropped. With
 // lower = upper it is an irredundant cover of exactly that function.
 type isop struct {
-	m    *bdd.Manager
-	memo map[[2]bdd.Node]isopResult
+	m     *bdd.Manager
+	memo  map[[2]bdd.Node]isopResult
+	lits  int // literals in the cubes built so far
+	limit int // past it, stop (the formula would be unreadable)
 }
+
+// maxCoverLiterals bounds the literals of one formula's cover.
+const maxCoverLiterals = 1 << 20
+
+// errCoverTooLarge is returned for a set whose cover exceeds
+// maxCoverLiterals.
+var errCoverTooLarge = errors.New("an invariant's sum of products is too large to write")
 
 type isopResult struct {
 	cubes [][]literal
 	f     bdd.Node
 }
 
-func newISOP(m *bdd.Manager) *isop { return &isop{m: m, memo: map[[2]bdd.Node]isopResult{}} }
+func newISOP(m *bdd.Manager) *isop {
+	return &isop{m: m, memo: map[[2]bdd.Node]isopResult{}, limit: maxCoverLiterals}
+}
 
 // top returns the variable at the smallest level among the roots of f and g.
 func (s *isop) top(f, g bdd.Node) int {
@@ -59,6 +71,9 @@ func (s *isop) run(lower, upper bdd.Node) isopResult {
 	if upper == bdd.True {
 		return isopResult{cubes: [][]literal{{}}, f: bdd.True}
 	}
+	if s.lits > s.limit {
+		return isopResult{f: lower} // abandoned: coverText reports it
+	}
 	key := [2]bdd.Node{lower, upper}
 	if r, ok := s.memo[key]; ok {
 		return r
@@ -80,6 +95,7 @@ func (s *isop) run(lower, upper bdd.Node) isopResult {
 		cubes = append(cubes, append([]literal{{v, true}}, c...))
 	}
 	cubes = append(cubes, rs.cubes...)
+	s.lits += len(r0.cubes) + len(r1.cubes)
 	r := isopResult{cubes: cubes, f: f}
 	s.memo[key] = r
 	return r
@@ -93,7 +109,7 @@ func (s *isop) run(lower, upper bdd.Node) isopResult {
 // Each pair (a, b) of variables that f forces equal (a variable now and
 // its entry value, typically) is factored out first, as "(a = b)": f is
 // then (a = b) ∧ ∃b. f, whose cover is smaller.
-func coverText(m *bdd.Manager, f bdd.Node, pairs [][2]int, name func(v int) string) string {
+func coverText(m *bdd.Manager, f bdd.Node, pairs [][2]int, name func(v int) string) (string, error) {
 	var eqs []string
 	if f != bdd.False {
 		for _, pr := range pairs {
@@ -107,25 +123,29 @@ func coverText(m *bdd.Manager, f bdd.Node, pairs [][2]int, name func(v int) stri
 	}
 	if len(eqs) > 0 {
 		if f == bdd.True {
-			return strings.Join(eqs, " & ")
+			return strings.Join(eqs, " & "), nil
 		}
-		rest := cover(m, f, name)
+		rest, err := cover(m, f, name)
 		if strings.Contains(rest, " | ") {
 			rest = "(" + rest + ")"
 		}
-		return strings.Join(eqs, " & ") + " & " + rest
+		return strings.Join(eqs, " & ") + " & " + rest, err
 	}
 	return cover(m, f, name)
 }
 
-func cover(m *bdd.Manager, f bdd.Node, name func(v int) string) string {
+func cover(m *bdd.Manager, f bdd.Node, name func(v int) string) (string, error) {
 	switch f {
 	case bdd.False:
-		return "F"
+		return "F", nil
 	case bdd.True:
-		return "T"
+		return "T", nil
 	}
-	r := newISOP(m).run(f, f)
+	s := newISOP(m)
+	r := s.run(f, f)
+	if s.lits > s.limit {
+		return "", errCoverTooLarge
+	}
 	var cubes []string
 	for _, c := range r.cubes {
 		lits := make([]string, len(c))
@@ -143,5 +163,5 @@ func cover(m *bdd.Manager, f bdd.Node, name func(v int) string) string {
 		cubes = append(cubes, s)
 	}
 	sort.Strings(cubes)
-	return strings.Join(cubes, " | ")
+	return strings.Join(cubes, " | "), nil
 }

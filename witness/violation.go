@@ -389,6 +389,11 @@ func ValidateViolation(ctx context.Context, p *ir.Program, w *Witness, opts Opti
 		}
 	}
 	for _, s := range inits {
+		if s.c.AtError(p) && sr.arrive(0, s.c) {
+			// The program starts at the error (a target label on main's
+			// first statement).
+			return &Outcome{Verdict: Confirmed}
+		}
 		push(s)
 	}
 	work := 0
@@ -410,11 +415,12 @@ func ValidateViolation(ctx context.Context, p *ir.Program, w *Witness, opts Opti
 			if !ok {
 				continue
 			}
-			if tr.Next.AtError(p) {
-				if sr.arrive(k, tr.Next) {
-					return &Outcome{Verdict: Confirmed, Work: work}
-				}
-				continue
+			// An execution at an error location that is not the
+			// witness's target goes on: a thread that starts at a
+			// labelled statement is at the error before it runs, and
+			// the witness may name a later step as the target.
+			if tr.Next.AtError(p) && sr.arrive(k, tr.Next) {
+				return &Outcome{Verdict: Confirmed, Work: work}
 			}
 			free := s.free
 			if k == s.k {
@@ -549,7 +555,6 @@ func (sr *vsearch) arrive(k int, n interp.Config) bool {
 			}
 		}
 	}
-	sr.cut(k, "an execution reaches an error before this waypoint")
 	return false
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"boolprog/batch"
@@ -53,6 +54,7 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	fs.Var(&memory, "memory", "memory limit of a task (resident set size, e.g. 512MiB, 2GiB); 0 or none: no limit")
 	out := fs.String("out", "", "write the JSON lines to this file (the summary then goes to standard output)")
 	engineName := fs.String("engine", "", "engine of the tasks that name none (default: check's)")
+	checkFlags := fs.String("check-flags", "", "more flags of 'boolprog check' for every task, blank-separated (e.g. \"--bound cs:2\"), before a task's own")
 	quiet := fs.Bool("q", false, "no progress lines")
 	emit := fs.String("emit-benchexec", "", "run nothing: write the tasks into this directory as a BenchExec benchmark (task-definition files, a property file, boolprog.xml with --timeout and --memory as its limits)")
 	paths, err := c.parse(args, s)
@@ -83,6 +85,10 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 			return c.usageError(s, "%v", err)
 		}
 	}
+	allFlags := strings.Fields(*checkFlags)
+	if err := batch.CheckFlags(allFlags); err != nil {
+		return c.usageError(s, "--check-flags: %v", err)
+	}
 	tasks, err := batch.Load(paths, s.stdin, batch.ListOptions{Engine: checkEngine})
 	if err != nil {
 		var list syntax.ErrorList
@@ -98,14 +104,14 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		return exitInput
 	}
 	if *emit != "" {
-		return emitBenchExec(c, s, *emit, tasks, *engineName, *timeout, int64(memory.sizeFlag))
+		return emitBenchExec(c, s, *emit, tasks, *engineName, allFlags, *timeout, int64(memory.sizeFlag))
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(s.stderr, "boolprog batch: cannot find the boolprog binary to run the tasks: %v\n", err)
 		return exitUsage
 	}
-	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.sizeFlag), Engine: *engineName}
+	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.sizeFlag), Engine: *engineName, Flags: allFlags}
 	if !*quiet {
 		r.Progress = s.stderr
 	}
@@ -162,11 +168,12 @@ func (f *limitFlag) Set(s string) error {
 
 // emitBenchExec writes the tasks as a BenchExec benchmark instead of
 // running them.
-func emitBenchExec(c *command, s *streams, dir string, tasks []batch.Task, engineName string, timeout time.Duration, memory int64) int {
+func emitBenchExec(c *command, s *streams, dir string, tasks []batch.Task, engineName string, flags []string, timeout time.Duration, memory int64) int {
 	for i := range tasks {
 		if tasks[i].Engine == "" {
 			tasks[i].Engine = engineName
 		}
+		tasks[i].Flags = append(append([]string(nil), flags...), tasks[i].Flags...)
 	}
 	notes, err := batch.WriteBenchExec(dir, tasks, timeout, memory)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"boolprog/batch"
 	"boolprog/gen"
@@ -53,6 +54,8 @@ func TestBatchBadInput(t *testing.T) {
 			stderr: []string{"none.txt: cannot read the task list: no such file or directory"}},
 		{name: "no arguments", args: []string{"batch"}, code: exitUsage, stderr: []string{"no TASKS, DIR or FILE.bp"}},
 		{name: "bad -j", args: []string{"batch", "-j", "0", list}, code: exitUsage, stderr: []string{"-j must be at least 1"}},
+		{name: "reserved check flag", args: []string{"batch", "--check-flags", "--all --format text", list}, code: exitUsage,
+			stderr: []string{"--check-flags: --format is set by the batch"}},
 		{name: "bad engine", args: []string{"batch", "--engine", "nope", list}, code: exitUsage, stderr: []string{`unknown engine "nope"`}},
 		{name: "help", args: []string{"batch", "-h"}, code: exitOK, stdout: []string{"usage: boolprog batch", "-memory"}},
 		{name: "emit with -j", args: []string{"batch", "--emit-benchexec", dir, "-j", "2", list}, code: exitUsage, stderr: []string{"-j, --out and -q would have no effect"}},
@@ -61,7 +64,8 @@ func TestBatchBadInput(t *testing.T) {
 
 // TestBatchRun runs the real command on a small task list: a correct and a
 // wrong answer, a missing program, a program with a syntax error, and a
-// task that times out; then a task that exceeds a small memory limit.
+// task that times out; then a task that exceeds a small memory limit; then
+// a batch stopped by SIGINT.
 func TestBatchRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command and runs checks for several seconds")
@@ -149,6 +153,38 @@ func TestBatchRun(t *testing.T) {
 		t.Errorf("memory record: %+v", r)
 	}
 	if !strings.Contains(stderr.String(), "OUT OF MEMORY  "+hard+": memory limit 48.0MiB exceeded") {
+		t.Errorf("summary:\n%s", stderr.String())
+	}
+
+	t.Run("interrupted", func(t *testing.T) { batchInterrupt(t, bin, hard) })
+}
+
+// batchInterrupt stops a real batch with SIGINT while its child runs:
+// the child answers UNKNOWN: interrupted, the summary says what ran, and
+// the batch exits 130.
+func batchInterrupt(t *testing.T, bin, hard string) {
+	cmd := exec.Command(bin, "batch", "-q", "--memory", "0", "--timeout", "5m", hard, hard)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit %d, want 130\nstderr:\n%s", code, stderr.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var r batch.Record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if r.Verdict != batch.Unknown || r.Reason != "interrupted" {
+			t.Errorf("record %+v", r)
+		}
+	}
+	if !strings.Contains(stderr.String(), "boolprog batch: 2 tasks, INTERRUPTED after ") {
 		t.Errorf("summary:\n%s", stderr.String())
 	}
 }

@@ -188,6 +188,11 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if msg := cf.witness.check(set, len(files)); msg != "" {
 		return checkUsageError(c, s, jsonOut, "%s", msg)
 	}
+	if spec != nil && set["witness"] {
+		// A witness speaks of the program's assertions and label; the
+		// trace of an observer's violation is one of the product.
+		return checkUsageError(c, s, jsonOut, "--witness describes the program's own errors, not an observer automaton's (--spec or the configuration's observer.spec)")
+	}
 	if n := countStdin(files); n > 1 {
 		return checkUsageError(c, s, jsonOut, "standard input (-) can be read only once")
 	}

@@ -10,6 +10,7 @@
 //	boolprog gen random --seed N    a random Boolean program
 //	boolprog gen bebop-template N   the Bebop paper's template T(N)
 //	boolprog bench [--engine E]     an engine on T(N) for several N, one run
+//	boolprog validate PROGRAM WITNESS  check a witness of check --witness
 //	boolprog version                the version (also --version)
 //
 // A FILE named "-" is standard input.

@@ -217,10 +217,12 @@ func TestSpecErrors(t *testing.T) {
 	}{
 		{"unknown state", []string{"--spec", badState, lockingBP}, exitInput, badState + ":2:20: unknown state \"c\" (states: a, b, error)", ""},
 		{"unknown state, json", []string{"--format", "json", "--spec", badState, lockingBP}, exitInput, "", "\"line\": 2,\n      \"col\": 20,"},
-		{"unknown procedure", []string{"--spec", badProc, lockingBP}, exitInput, badProc + ":2:1: no procedure \"acquire\" in ../../examples/locking.bp", ""},
+		{"unknown procedure", []string{"--spec", badProc, lockingBP}, exitInput, badProc + ":2:9: no procedure \"acquire\" in ../../examples/locking.bp", ""},
 		{"missing file", []string{"--spec", filepath.Join(dir, "none.spec"), lockingBP}, exitInput, "none.spec", ""},
 		{"another spec than the configuration's", []string{"--engine", "cpa", "--cpa-config", lockingCfg, "--spec", badProc, lockingBP}, exitUsage, "name different specifications", ""},
 		{"error projection", []string{"--spec", lockingSpec, "--error-projection", lockingBP}, exitUsage, "--error-projection", ""},
+		{"witness", []string{"--spec", lockingSpec, "--witness", filepath.Join(dir, "w.yaml"), lockingBP}, exitUsage, "observer automaton (--spec)", ""},
+		{"witness, observer configuration", []string{"--engine", "cpa", "--cpa-config", lockingCfg, "--witness", filepath.Join(dir, "w.yaml"), lockingBP}, exitUsage, "not an observer automaton", ""},
 		{"threads", []string{"--engine", "explicit", "--spec", lockingSpec, "testdata/threads.bp"}, exitUnknown, "", "VERIFICATION UNKNOWN: --spec ../../examples/locking.spec: observer automata watch sequential programs"},
 	}
 	for _, tc := range tests {

@@ -74,24 +74,41 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 		fmt.Fprintln(s.stderr, err)
 		return exitInput
 	}
+	// The target: the user's, else the one the witness's specification
+	// names (the default label may be absent from the program; another
+	// label must occur, or the witness is for another program).
+	specLabel := ""
 	if target == "" {
-		// The default label may be absent from the program; a label
-		// named (by the user or the witness) must occur.
 		if t := specTarget(w.Metadata.Task.Specification); t != ir.DefaultTarget {
-			target = t
+			specLabel = t
 		}
 	}
-	l, p, ok := loadProgram(ctx, files[0], &lf, target, s)
-	if !ok {
-		return exitInput
+	l, errs := load(ctx, files[0], &lf, s.stdin)
+	var p *ir.Program
+	if len(errs) == 0 {
+		p, errs = l.lower(target)
 	}
-	p, errs := threadModel(l.name, p, threads)
+	if len(errs) == 0 {
+		if err := checkTarget(p, target); err != nil {
+			errs = syntax.ErrorList{{Filename: l.name, Msg: err.Error()}}
+		}
+	}
+	if len(errs) == 0 && specLabel != "" && p.HasLabel(specLabel) {
+		p, errs = l.lower(specLabel)
+		specLabel = ""
+	}
+	if len(errs) == 0 {
+		p, errs = threadModel(l.name, p, threads)
+	}
 	if len(errs) > 0 {
 		printDiagnostics(s.stderr, errs)
 		return exitInput
 	}
 	start := time.Now()
 	o := witness.Validate(ctx, p, l.src, w, witness.Options{MaxConfigs: maxConfigs, MaxNodes: maxNodes})
+	if specLabel != "" && !(o.Verdict == witness.Rejected && strings.HasPrefix(o.Reason, "the witness is for another program")) {
+		o = &witness.Outcome{Verdict: witness.Rejected, Reason: fmt.Sprintf("the witness is for another program: its specification names the label %s, which the program does not have", specLabel)}
+	}
 	if o.Verdict == witness.Unknown && ctx.Err() != nil {
 		o.Reason = engine.ReasonTimeout
 		if interruption(ctx) != nil {

@@ -37,6 +37,11 @@ func (wf *witnessFlags) check(set map[string]bool, files int) string {
 			return fmt.Sprintf("unknown witness format %q (want yaml or graphml)", wf.format)
 		}
 	}
+	if wf.file != "" && set["spec"] {
+		// The error would be the observer's, which no witness location
+		// can name, and the invariants would be the plain program's.
+		return "--witness speaks of the program's own errors, not of an observer automaton (--spec)"
+	}
 	if wf.file != "" && files > 1 {
 		return fmt.Sprintf("--witness takes the witness of one FILE, not %d", files)
 	}

@@ -1,10 +1,10 @@
 """BenchExec tool-info module for boolprog, a model checker for Boolean programs.
 
-Install: copy this file into a Python package that BenchExec can import (for
-example as ``benchexec/tools/boolprog.py`` of a BenchExec checkout, or any
-directory on PYTHONPATH, then ``tool="boolprog"`` resp. the module's dotted
-name in the benchmark definition), and put the ``boolprog`` binary on PATH or
-in the directory given with ``--tool-directory``.
+Install: copy this file into BenchExec's ``benchexec/tools/`` directory and
+write ``tool="boolprog"`` in the benchmark definition, or into a package of
+your own on PYTHONPATH (``mytools/boolprog.py``) and write the dotted name
+(``tool="mytools.boolprog"``); put the ``boolprog`` binary on PATH or in the
+directory given with ``--tool-directory``.
 
 A run is ``boolprog check [--trace none] --stats OPTIONS [--target L] FILE``.
 A task-definition file's options may name the engine and more check flags

@@ -3,6 +3,7 @@ package observer
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"boolprog/ir"
 	"boolprog/result"
@@ -150,10 +151,12 @@ func (in *Instrumented) Explain(tr *result.Trace, keepBits bool) *result.Trace {
 		case failStep:
 			note = fmt.Sprintf("%s: %s -> error", name, in.Spec.stateName(t.From))
 		}
-		if note != "" {
-			if s.Note != "" {
-				note = s.Note + "; " + note
-			}
+		switch {
+		case note == "" || s.Note == note || strings.HasSuffix(s.Note, "; "+note):
+			// nothing to say, or said already (Explain of an explained trace)
+		case s.Note != "":
+			s.Note += "; " + note
+		default:
 			s.Note = note
 		}
 		if !keepBits {

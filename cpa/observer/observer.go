@@ -27,16 +27,16 @@ func New(spec *Spec, p *ir.Program) (*Analysis, error) {
 	for _, t := range spec.Trans {
 		pr := p.Proc(t.Proc)
 		if pr == nil {
-			return nil, posError(spec.File, t.Line, 1, "no procedure %q in %s", t.Proc, p.File)
+			return nil, posError(spec.File, t.Line, t.ProcCol, "no procedure %q in %s", t.Proc, p.File)
 		}
 		if pr.Index == p.Main {
-			return nil, posError(spec.File, t.Line, 1, "the entry of main is not an event")
+			return nil, posError(spec.File, t.Line, t.ProcCol, "the entry of main is not an event")
 		}
 		r := resolved{Trans: t, guard: -1}
 		if t.Guard != "" {
 			r.guard = slices.Index(p.Globals, t.Guard)
 			if r.guard < 0 {
-				return nil, posError(spec.File, t.Line, 1, "no global %q in %s", t.Guard, p.File)
+				return nil, posError(spec.File, t.Line, t.GuardCol, "no global %q in %s", t.Guard, p.File)
 			}
 		}
 		a.byProc[pr.Index] = append(a.byProc[pr.Index], r)

@@ -79,7 +79,26 @@ func TestInstrument(t *testing.T) {
 	if len(p.Globals) != 1 || p.Proc("lock").Entry != 0 {
 		t.Errorf("the original program changed")
 	}
-	if _, err := observer.New(s, testsuite.Lower(t, "m.bp", "void main() begin skip; end\n", "")); err == nil || !strings.Contains(err.Error(), "l.spec:5:1: no procedure \"lock\"") {
+	if _, err := observer.New(s, testsuite.Lower(t, "m.bp", "void main() begin skip; end\n", "")); err == nil || !strings.Contains(err.Error(), "l.spec:5:9: no procedure \"lock\"") {
 		t.Errorf("unresolved procedure: %v", err)
+	}
+}
+
+// TestNameErrors checks the positions of names the program lacks.
+func TestNameErrors(t *testing.T) {
+	p := testsuite.Lower(t, "l.bp", "decl held;\nvoid lock() begin skip; end\nvoid main() begin lock(); end\n", "")
+	tests := []struct{ text, want string }{
+		{"states a\non call  c: a -> error\n", "s.spec:2:10: no procedure \"c\" in l.bp"},
+		{"states a\non call main: a -> error\n", "s.spec:2:9: the entry of main is not an event"},
+		{"states a\non call lock when !irq: a -> error\n", "s.spec:2:19: no global \"irq\" in l.bp"},
+	}
+	for _, tc := range tests {
+		s, err := observer.Parse("s.spec", tc.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := observer.New(s, p); err == nil || err.Error() != tc.want {
+			t.Errorf("%q: %v, want %s", tc.text, err, tc.want)
+		}
 	}
 }

@@ -66,6 +66,9 @@ type Trans struct {
 	To       int    // a state, or -1 for the error
 	Msg      string // the error's message
 	Line     int
+	// ProcCol and GuardCol are the columns of Proc and Guard in the
+	// specification, for errors about names the program lacks.
+	ProcCol, GuardCol int
 }
 
 // posError is the error of a specification at a position: a
@@ -142,10 +145,14 @@ func Parse(file, text string) (*Spec, error) {
 			var t Trans
 			t.Line = line
 			t.Proc = strings.TrimSuffix(head[2], ":")
+			after := func(from int, word string) int { return from + strings.Index(raw[from:], word) + 1 }
+			callEnd := strings.Index(raw, "call") + len("call")
+			t.ProcCol = after(callEnd, head[2])
 			switch {
 			case len(head) == 3:
 			case len(head) == 5 && head[3] == "when":
 				t.Guard = strings.TrimPrefix(head[4], "!")
+				t.GuardCol = after(strings.Index(raw, "when")+len("when"), head[4])
 				t.GuardNeg = strings.HasPrefix(head[4], "!")
 			default:
 				return nil, errf(col(head[len(head)-1]), "want `on call PROC [when G]:`")

@@ -3,7 +3,6 @@ package conc_test
 import (
 	"context"
 	"flag"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,14 +11,18 @@ import (
 	"boolprog/engine"
 	conceng "boolprog/engine/conc"
 	_ "boolprog/engine/explicit"
+	_ "boolprog/engine/pushdown" // post* and pre*, for -seq-engine
 	_ "boolprog/engine/summary"
 	"boolprog/gen"
 	"boolprog/internal/testsuite"
-	"boolprog/interp"
 	"boolprog/result"
 )
 
-var long = flag.Bool("long", false, "also run the slow benchmarks (Threads5, Threads7, p-peterson, Getafix's fib)")
+var (
+	long      = flag.Bool("long", false, "also run the slow benchmarks (Threads4, Threads5, Threads7, p-peterson, Getafix's fib) and the long differential")
+	programs  = flag.Int("programs", 1000, "with -long: the random programs of TestDifferential")
+	seqEngine = flag.String("seq-engine", "summary", "the sequential engine of TestDifferential")
+)
 
 const bench = "../../../shared/benchmarks"
 
@@ -104,73 +107,24 @@ func TestSequential(t *testing.T) {
 }
 
 // TestDifferential compares conc-eager and conc-lazy with the explicit
-// interleaving oracle on random concurrent programs (gen.RandomConcurrent,
-// Getafix and SATABS styles) at 1 to 3 rounds: wherever both decide, the
-// verdicts agree (the oracle may run out of states; the sequentialisations
-// may answer Unknown on thread overflow, which the oracle then reports
-// too). 4 programs (the oracle is slow); 1,000 with -long.
+// interleaving oracle (testsuite.ConcurrentDifferential) on random
+// concurrent programs (gen.RandomConcurrent, Getafix and SATABS styles,
+// 2 or 3 threads, without recursion, so that the oracle's search is finite
+// and it decides) at 0-2 context switches and 1-2 rounds: wherever both
+// decide, the verdicts agree, and every trace replays and fits its bound.
+// 4 programs by default; -long runs -programs of them (default 1,000) at
+// 2 switches and 2 rounds.
 func TestDifferential(t *testing.T) {
 	n := 4
+	var bounds []result.Bound // testsuite.DefaultConcBounds
 	if *long {
-		n = 1000
+		// Two bounds per program, so that 1,000 programs take an hour
+		// (not five) on a loaded machine: 2 switches (the search with
+		// 3 rounds, then, when its error needs more, with the contexts
+		// counted) and 2 rounds.
+		n = *programs
+		bounds = []result.Bound{{Kind: result.ContextSwitches, K: 2}, {Kind: result.Rounds, K: 2}}
 	}
-	info, ok := engine.Lookup("explicit")
-	if !ok {
-		t.Skip("no explicit engine registered")
-	}
-	decided, agree := 0, 0
-	var eagerTime, lazyTime, oracleTime time.Duration
-	for seed := int64(1); seed <= int64(n); seed++ {
-		src := gen.RandomConcurrent(seed, gen.ConcOptions{})
-		p := testsuite.Lower(t, fmt.Sprintf("conc%d.bp", seed), src, "")
-		if !p.Concurrent {
-			continue
-		}
-		q := engine.Query{Bound: result.Bound{Kind: result.Rounds, K: 1 + int(seed%3)}}
-		oracle, err := info.New()
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		st := time.Now()
-		want := engine.Run(ctx, oracle, p, q)
-		oracleTime += time.Since(st)
-		cancel()
-		for _, lazy := range []bool{false, true} {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			st := time.Now()
-			got := engine.Run(ctx, &conceng.Engine{Lazy: lazy}, p, q)
-			if lazy {
-				lazyTime += time.Since(st)
-			} else {
-				eagerTime += time.Since(st)
-			}
-			cancel()
-			if got.Verdict == result.Unsafe {
-				if err := interp.Replay(p, got.Trace); err != nil {
-					t.Errorf("seed %d lazy=%v: the trace does not replay: %v\n%s", seed, lazy, err, src)
-				}
-			}
-			if got.Verdict == result.Unknown || want.Verdict == result.Unknown {
-				continue
-			}
-			decided++
-			if got.Verdict != want.Verdict {
-				t.Errorf("seed %d, %s, lazy=%v: %s, the oracle says %s\n%s", seed, q.Bound, lazy, got.Verdict, want.Verdict, src)
-				continue
-			}
-			agree++
-		}
-	}
-	t.Logf("%d programs: %d decided answers agree with the oracle out of %d; time eager %v, lazy %v, oracle %v", n, agree, decided, eagerTime, lazyTime, oracleTime)
-}
-
-// TestConcurrentConformance runs the bounded-concurrent conformance suite
-// (testsuite.ConcurrentConformance) on conc-eager and conc-lazy: the
-// concurrent benchmarks at their first-error bounds (the slow ones,
-// Getafix's fib among them, with -long) and random programs against the
-// explicit oracle.
-func TestConcurrentConformance(t *testing.T) {
 	oracle, ok := engine.Lookup("explicit")
 	if !ok {
 		t.Fatal("no explicit engine registered")
@@ -181,10 +135,8 @@ func TestConcurrentConformance(t *testing.T) {
 			name = "lazy"
 		}
 		t.Run(name, func(t *testing.T) {
-			testsuite.ConcurrentConformance(t, testsuite.ConcurrentConfig{
-				New: func(o testsuite.ConcEngineOptions) engine.Engine {
-					return &conceng.Engine{Lazy: lazy, MaxThreads: o.MaxThreads, Deepen: o.Deepen}
-				},
+			st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
+				New: func() engine.Engine { return &conceng.Engine{Lazy: lazy, SeqEngine: *seqEngine} },
 				Oracle: func() engine.Engine {
 					e, err := oracle.New()
 					if err != nil {
@@ -192,8 +144,15 @@ func TestConcurrentConformance(t *testing.T) {
 					}
 					return e
 				},
-				Long: *long,
+				Programs: n,
+				Bounds:   bounds,
+				Seed:     1,
+				Options:  gen.Options{Omit: gen.Recursion},
+				Timeout:  time.Minute,
 			})
+			if st.Agree == 0 {
+				t.Error("no check decided by both: the test lost its power")
+			}
 		})
 	}
 }

@@ -37,10 +37,14 @@
 // # Scope
 //
 // Programs in the Getafix convention (init, then the fixed threads main,
-// thread1, …) and programs whose threads are named on the command line
-// (conc.WithThreads), with recursion; no start_thread, ASYNC_, end_thread
-// or atomic_begin/end (such programs get an Unknown answer that names the
-// construct). Bounded queries only (cs:K or rounds:K).
+// thread1, …), programs whose threads are named on the command line
+// (conc.WithThreads), and programs in the SATABS convention (ASYNC_n
+// calls, start_thread f(...), end_thread, atomic_begin/atomic_end),
+// rewritten into thread slots with ghost globals (see dynamic.go; at most
+// Options.MaxThreads threads, and an Unknown answer that says so when a
+// run could create more); recursion everywhere. start_thread goto L gets
+// an Unknown answer that names it. Bounded queries only (cs:K or
+// rounds:K).
 //
 // # Traces
 //
@@ -69,18 +73,37 @@ import (
 // Name is the engine's name.
 const Name = "conc-fix"
 
-// Engine is the conc-fix engine.
-type Engine struct{}
+// Options configure the engine.
+type Options struct {
+	// MaxThreads bounds the threads of a program that creates threads at
+	// run time, the initial one included (0: one more per creation
+	// site). A run that would create more is cut, and if no error is
+	// found the answer is Unknown and says so.
+	MaxThreads int
+}
 
-// New returns the engine.
+// Engine is the conc-fix engine.
+type Engine struct{ opts Options }
+
+// New returns the engine with the default options.
 func New() *Engine { return &Engine{} }
+
+// NewWithOptions returns the engine with the given options.
+func NewWithOptions(o Options) (*Engine, error) {
+	if o.MaxThreads < 0 {
+		return nil, fmt.Errorf("max-threads %d: must not be negative", o.MaxThreads)
+	}
+	return &Engine{opts: o}, nil
+}
 
 func init() {
 	engine.Register(engine.Info{
 		Names: []string{Name},
 		Doc:   "Getafix's context-bounded reachability (§5.1) as a fixed-point formula stratified by context switches, solved by package fix (Getafix-convention programs and --threads; --bound cs:K or rounds:K)",
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
-			return func() (engine.Engine, error) { return New(), nil }
+			var o Options
+			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site)")
+			return func() (engine.Engine, error) { return NewWithOptions(o) }
 		},
 		NodeLimited: true,
 	})
@@ -94,11 +117,11 @@ var (
 	_ engine.Supporter = (*Engine)(nil)
 )
 
-// Supports accepts Getafix-convention programs (see the package doc) and
-// bounded queries (context switches or rounds).
-func (*Engine) Supports(p *ir.Program, q engine.Query) error {
-	if why := supported(p); why != "" {
-		return errors.New(why)
+// Supports accepts the programs of the package doc's scope and bounded
+// queries (context switches or rounds).
+func (e *Engine) Supports(p *ir.Program, q engine.Query) error {
+	if _, err := newModel(p, 0, 0, e.opts.MaxThreads); err != nil {
+		return err
 	}
 	switch q.Bound.Kind {
 	case result.ContextSwitches, result.Rounds:
@@ -108,11 +131,11 @@ func (*Engine) Supports(p *ir.Program, q engine.Query) error {
 }
 
 // modelOf returns the model of p for bound b.
-func modelOf(p *ir.Program, b result.Bound) *model {
+func modelOf(p *ir.Program, b result.Bound, maxThreads int) (*model, error) {
 	if b.Kind == result.Rounds {
-		return newModel(p, 0, b.K)
+		return newModel(p, 0, b.K, maxThreads)
 	}
-	return newModel(p, b.K, 0)
+	return newModel(p, b.K, 0, maxThreads)
 }
 
 // WriteModel writes the model of p at bound b (context switches or
@@ -120,16 +143,28 @@ func modelOf(p *ir.Program, b result.Bound) *model {
 // algorithm, for `boolprog mucke`. Its query is true iff an error is
 // reachable within the bound.
 func WriteModel(w io.Writer, p *ir.Program, b result.Bound) error {
-	if why := supported(p); why != "" {
-		return errors.New(why)
-	}
 	if b.Kind != result.ContextSwitches && b.Kind != result.Rounds {
 		return fmt.Errorf("conc-fix needs a bound (cs:K or rounds:K), not %s", b)
 	}
-	m := modelOf(p, b)
+	m, err := modelOf(p, b, 0)
+	if err != nil {
+		return err
+	}
 	var alg bytes.Buffer
 	m.write(&alg, true)
 	return fixpoint.WriteModel(w, m.enc, alg.String())
+}
+
+// hasErrorLocation says some location of p is an error location.
+func hasErrorLocation(p *ir.Program) bool {
+	for _, pr := range p.Procs {
+		for _, l := range pr.Locations {
+			if l.Error {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // errFound stops the solver at the first stratum that settles the answer.
@@ -144,7 +179,16 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if err := e.Supports(p, q); err != nil {
 		return result.NewUnknown(Name, err.Error()), nil
 	}
-	m := modelOf(p, q.Bound)
+	m, err := modelOf(p, q.Bound, e.opts.MaxThreads)
+	if err != nil {
+		return result.NewUnknown(Name, err.Error()), nil
+	}
+	if !hasErrorLocation(p) {
+		// Nothing to reach, however many threads run.
+		r := &result.Result{Verdict: result.Safe, Engine: Name}
+		r.Stats.Set("no_error_location", 1)
+		return r, nil
+	}
 	var alg bytes.Buffer
 	m.write(&alg, false)
 	var src bytes.Buffer
@@ -187,6 +231,11 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		return nil, st.err
 	}
 	if st.found < 0 && !st.inInit {
+		if st.overflow() {
+			u := result.NewUnknown(Name, fmt.Sprintf("no error up to %s with at most %d threads, but the program can create more (max-threads %d)", q.Bound, m.n, m.n))
+			u.Stats = res.Stats
+			return u, nil
+		}
 		return res, nil
 	}
 	res.Verdict = result.Unsafe

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ import (
 
 var long = flag.Bool("long", false, "run the long differential (1,000 programs) and the long benchmarks")
 
-func lowerGetafix(t *testing.T, name string, src []byte) *ir.Program {
+func lowerGetafix(t testing.TB, name string, src []byte) *ir.Program {
 	t.Helper()
 	return testsuite.LowerDialect(t, name, string(src), syntax.Getafix, "")
 }
@@ -71,9 +72,10 @@ func TestDifferential(t *testing.T) {
 	}
 }
 
-// TestBluetooth checks the Bluetooth model's first errors that are cheap
-// enough for a unit test: 1 adder + 1 stopper safe up to 2 switches, 1+2
-// first error at 3 (the full table: -long).
+// TestBluetooth checks the Bluetooth model's first errors against the
+// Getafix paper's table: 1 adder + 1 stopper safe up to 6 switches (-long;
+// 2 by default), 1+2 first error at 3, 2+1 at 4, 2+2 at 3. The traces come
+// from the strata and must fit the bound found (Check replays them).
 func TestBluetooth(t *testing.T) {
 	for _, c := range []struct {
 		file  string
@@ -82,27 +84,63 @@ func TestBluetooth(t *testing.T) {
 		long  bool
 	}{
 		{"bluetooth_1_1.bp", 2, -1, false},
-		{"bluetooth_1_2.bp", 3, 3, false},
+		{"bluetooth_1_2.bp", 6, 3, false},
+		{"bluetooth_2_1.bp", 6, 4, false},
+		{"bluetooth_2_2.bp", 6, 3, false},
 		{"bluetooth_1_1.bp", 6, -1, true},
-		{"bluetooth_2_1.bp", 4, 4, true},
-		{"bluetooth_2_2.bp", 3, 3, true},
 	} {
 		if c.long && !*long {
 			continue
 		}
 		path := filepath.Join("../../examples/bluetooth", c.file)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+		checkFile(t, path, cs(c.bound), c.first)
+	}
+}
+
+// checkFile checks a Getafix-convention file at bound b: safe if first
+// is -1, else the first error at first switches, its trace fitting it.
+func checkFile(t *testing.T, path string, b result.Bound, first int) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lowerGetafix(t, path, src)
+	res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: b})
+	want := result.Bound{Kind: b.Kind, K: first}
+	switch {
+	case first < 0 && res.Verdict != result.Safe:
+		t.Errorf("%s at %s: %s (%s), want safe", path, b, res.Verdict, res.Reason)
+	case first >= 0 && (res.Verdict != result.Unsafe || res.Bound != want):
+		t.Errorf("%s at %s: %s at %s, want the first error at %s", path, b, res.Verdict, res.Bound, want)
+	case first >= 0:
+		if res.Trace == nil || res.TraceCut {
+			t.Fatalf("%s: no whole trace", path)
 		}
-		p := lowerGetafix(t, path, src)
-		res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: cs(c.bound)})
-		switch {
-		case c.first < 0 && res.Verdict != result.Safe:
-			t.Errorf("%s at %d: %s (%s), want safe", c.file, c.bound, res.Verdict, res.Reason)
-		case c.first >= 0 && (res.Verdict != result.Unsafe || res.Bound != cs(c.first)):
-			t.Errorf("%s at %d: %s at %s, want the first error at %d", c.file, c.bound, res.Verdict, res.Bound, c.first)
+		if err := testsuite.TraceFits(res.Trace, want); err != nil {
+			t.Errorf("%s: the trace does not fit %s: %v", path, want, err)
 		}
+	}
+}
+
+// TestFib checks the Getafix fork's fib programs at 6 context switches
+// (-long: each takes tens of seconds): fib_3_unsafe's first error at 6,
+// as the explicit oracle finds it; fib_3_safe, and fib_4_unsafe and
+// fib_5_unsafe (whose bug needs more switches), safe.
+func TestFib(t *testing.T) {
+	if !*long {
+		t.Skip("-long")
+	}
+	for _, c := range []struct {
+		file  string
+		first int
+	}{
+		{"fib_3_unsafe.bp", 6},
+		{"fib_3_safe.bp", -1},
+		{"fib_4_unsafe.bp", -1},
+		{"fib_5_unsafe.bp", -1},
+	} {
+		checkFile(t, filepath.Join("../../../shared/benchmarks/getafix", c.file), cs(6), c.first)
 	}
 }
 
@@ -111,11 +149,14 @@ func TestBluetooth(t *testing.T) {
 func TestModel(t *testing.T) {
 	for _, c := range []struct {
 		file string
-		k    int
+		b    result.Bound
 	}{
-		{"../../cmd/boolprog/testdata/getafix.bp", 0},
-		{"../../cmd/boolprog/testdata/getafix.bp", 1},
-		{"../../examples/bluetooth/bluetooth_1_2.bp", 1},
+		{"../../cmd/boolprog/testdata/getafix.bp", cs(0)},
+		{"../../cmd/boolprog/testdata/getafix.bp", cs(1)},
+		{"../../cmd/boolprog/testdata/getafix.bp", rounds(1)},
+		{"../../examples/bluetooth/bluetooth_1_2.bp", cs(1)},
+		{"../../examples/bluetooth/bluetooth_1_2.bp", cs(3)},
+		{"../../examples/bluetooth/bluetooth_1_2.bp", rounds(2)},
 	} {
 		src, err := os.ReadFile(c.file)
 		if err != nil {
@@ -123,7 +164,7 @@ func TestModel(t *testing.T) {
 		}
 		p := lowerGetafix(t, c.file, src)
 		var b bytes.Buffer
-		if err := concfix.WriteModel(&b, p, cs(c.k)); err != nil {
+		if err := concfix.WriteModel(&b, p, c.b); err != nil {
 			t.Fatal(err)
 		}
 		f, err := fix.ParseFile("model.mu", b.Bytes())
@@ -134,26 +175,145 @@ func TestModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: cs(c.k)})
+		res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: c.b})
 		if ans.Value != (res.Verdict == result.Unsafe) {
-			t.Errorf("%s at %d: the model says %v, the engine %s", c.file, c.k, ans.Value, res.Verdict)
+			t.Errorf("%s at %s: the model says %v, the engine %s", c.file, c.b, ans.Value, res.Verdict)
 		}
 	}
 }
 
 // TestRefuses checks the programs and queries conc-fix does not handle.
 func TestRefuses(t *testing.T) {
-	satabs := testsuite.Lower(t, "s.bp", gen.RandomConcurrent(1, gen.ConcOptions{Threads: 2, Style: gen.Satabs}), "")
+	gotoStart := testsuite.Lower(t, "s.bp", `decl g;
+void main() begin
+  start_thread goto L;
+  L: g := T;
+  assert(!g);
+end
+`, "")
+	loop := testsuite.Lower(t, "loop.bp", `decl g;
+void f() begin
+  g := F;
+end
+void main() begin
+  g := T;
+  L: start_thread f();
+  goto L;
+  assert(g);
+end
+`, "")
 	getafix := lowerGetafix(t, "g.bp", []byte(gen.RandomConcurrent(1, gen.ConcOptions{Threads: 2, Style: gen.Getafix})))
 	for _, c := range []struct {
-		p *ir.Program
-		q engine.Query
+		p      *ir.Program
+		q      engine.Query
+		reason string
 	}{
-		{satabs, engine.Query{Bound: cs(1)}},
-		{getafix, engine.Query{}},
+		{gotoStart, engine.Query{Bound: cs(1)}, "start_thread goto"},
+		{loop, engine.Query{Bound: cs(1)}, "can create more"},
+		{getafix, engine.Query{}, "needs a bound"},
 	} {
-		if res := testsuite.Check(t, concfix.New(), c.p, c.q); res.Verdict != result.Unknown || res.Reason == "" {
-			t.Errorf("%s: %s, want unknown with a reason", c.q.Bound, res.Verdict)
+		res := testsuite.Check(t, concfix.New(), c.p, c.q)
+		if res.Verdict != result.Unknown || !strings.Contains(res.Reason, c.reason) {
+			t.Errorf("%s: %s (%s), want unknown: %s", c.q.Bound, res.Verdict, res.Reason, c.reason)
 		}
+	}
+	e, err := concfix.NewWithOptions(concfix.Options{MaxThreads: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := testsuite.Check(t, e, getafix, engine.Query{Bound: cs(1)}); res.Verdict != result.Unknown || !strings.Contains(res.Reason, "--max-threads") {
+		t.Errorf("--max-threads on a Getafix program: %s (%s), want unknown", res.Verdict, res.Reason)
+	}
+}
+
+// TestDifferentialSatabs runs conc-fix against the explicit oracle on
+// random SATABS-convention programs (threads created at run time, atomic
+// sections) at 0, 1 and 2 context switches and 1 and 2 rounds (-long:
+// 1,000 programs).
+func TestDifferentialSatabs(t *testing.T) {
+	n := 8
+	if *long {
+		n = 1000
+	}
+	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
+		New:      func() engine.Engine { return concfix.New() },
+		Oracle:   oracle(t),
+		Programs: n,
+		Seed:     5000,
+		Style:    gen.Satabs,
+		Options:  gen.Options{Stmts: 3, Procs: 2, MaxLocals: 2},
+		Timeout:  5 * time.Second,
+	})
+	if st.Agree == 0 || st.Unsafe == 0 || st.Unsafe == st.Agree {
+		t.Errorf("the run decided too little to mean anything: %s", st)
+	}
+}
+
+// TestSatabs checks the 14 concurrent tests of the SATABS suite (the
+// SATABS convention: ASYNC_n calls, start_thread, atomic sections): each
+// FAILED one at the smallest bound at which the explicit oracle finds
+// its error (with enough threads for those that create threads in a
+// loop), each SUCCESSFUL one safe at the bound run; the slow ones with
+// -long. Check replays the traces, which come from the strata.
+func TestSatabs(t *testing.T) {
+	for _, c := range []struct {
+		test       string
+		bound      int
+		first      int // -1: safe
+		maxThreads int
+		long       bool
+	}{
+		{"Simple4", 3, 2, 0, false},
+		{"Threads1", 3, 1, 0, false},
+		{"Threads2", 3, 2, 0, false},
+		{"Threads3", 3, 2, 3, false},
+		{"Threads4", 3, -1, 3, false},
+		{"Threads6", 3, 1, 0, false},
+		{"Threads8", 3, 2, 0, false},
+		{"n-conc", 3, 3, 0, false},
+		{"n-conc2", 3, 3, 0, false},
+		{"n-peterson", 3, 1, 0, false},
+		{"p-conc", 3, -1, 0, false},
+		{"p-peterson", 2, -1, 0, true},
+		{"Threads7", 3, -1, 0, true},
+		{"Threads5", 5, 5, 5, true},
+	} {
+		if c.long && !*long {
+			continue
+		}
+		t.Run(c.test, func(t *testing.T) {
+			dir := filepath.Join("../../../shared/benchmarks/satabs-boppo", c.test)
+			desc, err := os.ReadFile(filepath.Join(dir, "test.desc"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// test.desc: the level, the file, then options (-l LABEL).
+			lines := strings.Split(string(desc), "\n")
+			path := filepath.Join(dir, strings.TrimSpace(lines[1]))
+			target := ""
+			if f := strings.Fields(lines[2]); len(f) == 2 && f[0] == "-l" {
+				target = f[1]
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := testsuite.Lower(t, path, string(src), target)
+			eng, err := concfix.NewWithOptions(concfix.Options{MaxThreads: c.maxThreads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := testsuite.Check(t, eng, p, engine.Query{Bound: cs(c.bound)})
+			switch {
+			case c.first < 0 && res.Verdict != result.Safe:
+				t.Errorf("%s at %d: %s (%s), want safe", c.test, c.bound, res.Verdict, res.Reason)
+			case c.first >= 0 && (res.Verdict != result.Unsafe || res.Bound != cs(c.first)):
+				t.Errorf("%s at %d: %s at %s (%s), want the first error at %d", c.test, c.bound, res.Verdict, res.Bound, res.Reason, c.first)
+			case c.first >= 0:
+				if err := testsuite.TraceFits(res.Trace, cs(c.first)); err != nil {
+					t.Errorf("%s: the trace does not fit: %v", c.test, err)
+				}
+			}
+		})
 	}
 }

@@ -1,10 +1,12 @@
 package concfix
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"boolprog/conc"
 	"boolprog/engine/fixpoint"
 	"boolprog/ir"
 )
@@ -22,6 +24,10 @@ type model struct {
 	// rounds, if positive, bounds the runs to that many round-robin
 	// rounds over the threads (k is then the most switches they allow).
 	rounds int
+	// orig is the program checked; p is orig, or for the SATABS
+	// convention its rewriting dyn.q with thread slots.
+	orig *ir.Program
+	dyn  *dynamic
 }
 
 // supported reports why p cannot be checked by conc-fix, or "" if it can:
@@ -32,7 +38,7 @@ func supported(p *ir.Program) string {
 		return "a sequential program: conc-fix checks concurrent ones"
 	}
 	if len(p.Threads) == 0 {
-		return "threads created at run time (start_thread, ASYNC_): conc-fix handles the fixed threads of the Getafix convention only"
+		return "" // the SATABS convention: see newDynamic
 	}
 	isThread := make(map[int]bool)
 	for _, t := range p.Threads {
@@ -57,13 +63,45 @@ func supported(p *ir.Program) string {
 }
 
 // newModel returns the model of p for at most k context switches, or, if
-// rounds > 0, for that many round-robin rounds (k is then ignored).
-func newModel(p *ir.Program, k, rounds int) *model {
+// rounds > 0, for that many round-robin rounds (k is then ignored), with
+// at most maxThreads threads (the initial ones included; 0: one more per
+// creation site). A program it cannot handle gets an error that says why.
+func newModel(p *ir.Program, k, rounds, maxThreads int) (*model, error) {
+	if why := supported(p); why != "" {
+		return nil, errors.New(why)
+	}
+	orig := p
 	n := len(p.Threads)
+	var dyn *dynamic
+	if n == 0 {
+		created := 0
+		if maxThreads > 0 {
+			if created = maxThreads - 1; created < 1 {
+				return nil, fmt.Errorf("--max-threads %d: main is one thread, so the program could create none", maxThreads)
+			}
+		}
+		cm, err := conc.NewModel(p, conc.Options{MaxThreads: created})
+		if err != nil {
+			return nil, err
+		}
+		if cm.Convention != conc.Dynamic {
+			return nil, fmt.Errorf("conc-fix: no threads in the %s convention", cm.Convention)
+		}
+		if dyn, err = newDynamic(p, cm); err != nil {
+			return nil, err
+		}
+		p, n = dyn.q, 1+dyn.slots
+	} else if maxThreads > 0 {
+		return nil, fmt.Errorf("--max-threads %d: the program's threads are fixed (%d), it creates none at run time", maxThreads, n)
+	}
 	if rounds > 0 {
 		k = rounds*n - 1
 	}
-	m := &model{p: p, enc: fixpoint.NewEncoding(p), k: k, n: n, atomic: -1, init: -1, rounds: rounds}
+	m := &model{p: p, orig: orig, dyn: dyn, enc: fixpoint.NewEncoding(p), k: k, n: n, atomic: -1, init: -1, rounds: rounds}
+	if dyn != nil {
+		m.atomic = dyn.atomic
+		return m, nil
+	}
 	for i, g := range p.Globals {
 		if g == "atomic" {
 			m.atomic = i
@@ -72,7 +110,7 @@ func newModel(p *ir.Program, k, rounds int) *model {
 	if p.Init >= 0 && p.Procs[p.Init].Entry != p.Procs[p.Init].Exit {
 		m.init = p.Init
 	}
-	return m
+	return m, nil
 }
 
 // globals returns the State field names of the globals.
@@ -154,10 +192,10 @@ func args(c int) string {
 }
 
 // params declares them.
-func params(c int) string {
+func (m *model) params(c int) string {
 	var out []string
 	for _, g := range names("g", 1, c) {
-		out = append(out, "Glob "+g)
+		out = append(out, m.gType()+" "+g)
 	}
 	for _, t := range names("t", 0, c) {
 		out = append(out, "Tid "+t)
@@ -217,8 +255,12 @@ func (m *model) write(w io.Writer, query bool) {
 	pf("};\n\n")
 
 	pf("// ThreadEntry(t, u): u is thread t's state at its start.\nbool ThreadEntry(Tid t, State u) (false")
-	for i, proc := range m.p.Threads {
-		pf("\n  | (t = %d & %s)", i, m.at("u", proc))
+	for i := 0; i < n; i++ {
+		if m.dyn != nil {
+			pf("\n  | (t = %d & %s)", i, m.dyn.threadEntry(m, i, "u"))
+		} else {
+			pf("\n  | (t = %d & %s)", i, m.at("u", m.p.Threads[i]))
+		}
 	}
 	pf(");\n\n")
 
@@ -231,6 +273,8 @@ func (m *model) write(w io.Writer, query bool) {
 		pf("  | (exists State x, State y, State z. (InitReach(u, x) & IntoCall(x, y) & InitReach(y, z) & Exit(z) & Return(x, z, v)))\n);\n\n")
 		pf("// Started(u): u's globals are those init leaves.\nbool Started(State u) (exists State a, State b. (InitReach(a, b) & %s & b.pc = %d & %s));\n\n",
 			m.at("a", m.init), m.enc.PC(m.init, m.p.Procs[m.init].Exit), eqFields("b", "u", m.globals()))
+	} else if m.dyn != nil {
+		pf("// Started(u): no thread created yet, no atomic section.\nbool Started(State u) %s;\n\n", m.dyn.started(m, "u"))
 	} else {
 		pf("bool Started(State u) (true);\n\n")
 	}
@@ -272,7 +316,7 @@ func (m *model) write(w io.Writer, query bool) {
 		a := args(c)
 		if c >= 1 {
 			// Left<c>: some thread ends context c-1 with the globals g_c.
-			pf("bool Left%d(%s) (exists State x, State y, CS e2. (%s(x, y, e2, %s) & %s))", c, params(c), reachName(c-1), args(c-1), m.eqGlob("y", fmt.Sprintf("g%d", c)))
+			pf("bool Left%d(%s) (exists State x, State y, CS e2. (%s(x, y, e2, %s) & %s))", c, m.params(c), reachName(c-1), args(c-1), m.eqGlob("y", fmt.Sprintf("g%d", c)))
 			if m.atomic >= 0 {
 				pf(" & g%d.%s = 0", c, m.globals()[m.atomic])
 			}
@@ -281,7 +325,7 @@ func (m *model) write(w io.Writer, query bool) {
 			}
 			pf(";\n")
 		}
-		pf("mu bool %s(State u, State v, CS ecs, %s)\n  %s\n(\n    false\n", reachName(c), params(c), m.order(c))
+		pf("mu bool %s(State u, State v, CS ecs, %s)\n  %s\n(\n    false\n", reachName(c), m.params(c), m.order(c))
 		if c == 0 {
 			pf("  | (ecs = 0 & ThreadEntry(t0, u) & Started(u) & u = v)\n")
 		}
@@ -307,7 +351,7 @@ func (m *model) write(w io.Writer, query bool) {
 	pf("// ErrorAt(cs): an error is reached after cs context switches (in init: 0).\n")
 	pf("bool ErrorAt(CS cs) (false")
 	for c := 0; c <= k; c++ {
-		pf("\n  | (cs = %d & (exists State u, State v, CS ecs, %s. (%s(u, v, ecs, %s) & Target(v))))", c, params(c), reachName(c), args(c))
+		pf("\n  | (cs = %d & (exists State u, State v, CS ecs, %s. (%s(u, v, ecs, %s) & Target(v))))", c, m.params(c), reachName(c), args(c))
 	}
 	if m.init >= 0 {
 		pf("\n  | (cs = 0 & (exists State u, State v. (InitReach(u, v) & Target(v))))")
@@ -324,12 +368,50 @@ func chain(names ...string) []string {
 	return out
 }
 
-// order returns the order constraints of stratum c's parameters.
+// order returns the order constraints of stratum c's parameters: the two
+// states on top, interleaved, then the entry's switch count, the globals
+// at the switches and the schedule (measured on the Bluetooth model, 1
+// adder + 1 stopper, 3 switches: 4 times faster than the schedule on
+// top). The copies of the globals are interleaved bit by bit (Bluetooth
+// 1+1 at 6 switches: 6.6 s instead of 8.3 s), and with many globals they
+// are States interleaved with u and v (see stateCopies).
 func (m *model) order(c int) string {
-	// The two states on top, interleaved, then the entry's switch count,
-	// the globals at the switches and the schedule: measured on the
-	// Bluetooth model (1 adder + 1 stopper, 3 switches), 4 times faster
-	// than the schedule on top.
-	ns := append(append([]string{"v", "ecs"}, names("g", 1, c)...), names("t", 0, c)...)
-	return strings.Join(append(chain(ns...), "u ~+ v"), ", ")
+	gs, ts := names("g", 1, c), names("t", 0, c)
+	var inter []string
+	if m.stateCopies() {
+		inter = append(inter, "u ~+ v")
+		prev := "v"
+		for _, g := range gs {
+			inter = append(inter, prev+" ~+ "+g)
+			prev = g
+		}
+		ns := append([]string{"v", "ecs"}, ts...)
+		return strings.Join(append(chain(ns...), inter...), ", ")
+	}
+	for i := 1; i < len(gs); i++ {
+		inter = append(inter, gs[i-1]+" ~+ "+gs[i])
+	}
+	ns := []string{"v", "ecs"}
+	if len(gs) > 0 {
+		ns = append(ns, gs[0])
+	}
+	ns = append(ns, ts...)
+	return strings.Join(append(append(chain(ns...), inter...), "u ~+ v"), ", ")
+}
+
+// stateCopies says the copies of the globals are States interleaved with
+// u and v rather than Globs below them. A switch equates v's globals with
+// a copy, and an equality between n bits far apart is a BDD of 2^n nodes:
+// with 17 globals (getafix fib_3) the States, whose other fields are
+// free, solve cs:3 three times faster; with 7 (Bluetooth) the Globs are
+// three times faster at cs:6, the long groups of interleaved States
+// keeping u and v apart.
+func (m *model) stateCopies() bool { return len(m.p.Globals) > 10 }
+
+// gType is the type of the copies of the globals.
+func (m *model) gType() string {
+	if m.stateCopies() {
+		return "State"
+	}
+	return "Glob"
 }

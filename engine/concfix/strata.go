@@ -191,3 +191,27 @@ func (st *strata) fewest(c int, errs bdd.Node) (int, bdd.Node, error) {
 	}
 	return 0, bdd.False, fmt.Errorf("conc-fix: internal error: the errors of stratum %d have no schedule", c)
 }
+
+// overflow says some solved stratum reaches an overflow location: a
+// creation with every thread slot taken (the SATABS convention).
+func (st *strata) overflow() bool {
+	d := st.m.dyn
+	if d == nil || len(d.overflow) == 0 {
+		return false
+	}
+	m := st.sv.Manager()
+	for c := 0; c <= st.done; c++ {
+		v, err := stateVars(st.sv, st.m.enc, reachName(c), "v")
+		if err != nil {
+			return true // cannot tell: say so
+		}
+		at := bdd.False
+		for _, o := range d.overflow {
+			at = m.Or(at, m.Assignment(v.PC, enumBits(len(v.PC), st.m.enc.PC(o[0], o[1]))))
+		}
+		if m.And(st.sv.Value(reachName(c)), at) != bdd.False {
+			return true
+		}
+	}
+	return false
+}

@@ -278,13 +278,12 @@ func (t *tracer) family(f fam) (*family, error) {
 			return nil, err
 		}
 		for i := 1; i <= f.c; i++ {
-			g := t.g[i]
-			if len(g) == 0 {
-				g = []bool{false} // the class's unused field
-			}
-			if err := set(fmt.Sprintf("g%d", i), g); err != nil {
+			fields, all, err := t.gBits(rel, i)
+			if err != nil {
 				return nil, err
 			}
+			cube = m.And(cube, m.Assignment(fields, t.g[i]))
+			fixed = append(fixed, all...)
 		}
 		for i := 0; i <= f.c; i++ {
 			bits, err := sv.Bits(rel, fmt.Sprintf("t%d", i))
@@ -516,20 +515,37 @@ func (t *tracer) walk(u, v cstate, f fam, depth int) ([]tstep, fam, error) {
 // isStart says (u, u) of family f is the start of its thread (or of
 // init), not a procedure entered by a call.
 func (t *tracer) isStart(u cstate, f fam) (bool, error) {
-	m := t.m
-	cu := t.cube(t.U, u)
 	switch {
 	case f.c < 0:
-		return m.And(t.atEntry(t.U, t.mod.init), cu) != bdd.False, nil
+		return t.m.And(t.atEntry(t.U, t.mod.init), t.cube(t.U, u)) != bdd.False, nil
 	case f.c == 0:
-		if m.And(t.atEntry(t.U, t.p.Threads[t.t[0]]), cu) == bdd.False {
-			return false, nil
+		ok, err := t.threadEntry(t.t[0], u)
+		if !ok || err != nil {
+			return false, err
 		}
 		return t.started(u)
 	default:
-		return t.firstCtx(f.c) && m.And(t.atEntry(t.U, t.p.Threads[t.t[f.c]]), cu) != bdd.False &&
-			slices.Equal(t.globalsOf(u), t.g[f.c]), nil
+		if !t.firstCtx(f.c) || !slices.Equal(t.globalsOf(u), t.g[f.c]) {
+			return false, nil
+		}
+		return t.threadEntry(t.t[f.c], u)
 	}
+}
+
+// threadEntry says u is the start of thread j (the formula's
+// ThreadEntry, read from the solver).
+func (t *tracer) threadEntry(j int, u cstate) (bool, error) {
+	sv := t.st.sv
+	tb, err := sv.Bits("ThreadEntry", "t")
+	if err != nil {
+		return false, err
+	}
+	ub, err := stateVars(sv, t.enc, "ThreadEntry", "u")
+	if err != nil {
+		return false, err
+	}
+	c := t.m.And(t.m.Assignment(tb, enumBits(len(tb), j)), t.cube(ub, u))
+	return t.m.And(sv.Value("ThreadEntry"), c) != bdd.False, nil
 }
 
 // initEnds returns init's summaries from its entry to its exit with the
@@ -548,7 +564,12 @@ func (t *tracer) initEnds(g []bool) (bdd.Node, error) {
 // started says u's globals are those init leaves.
 func (t *tracer) started(u cstate) (bool, error) {
 	if t.mod.init < 0 {
-		return true, nil
+		sv := t.st.sv
+		ub, err := stateVars(sv, t.enc, "Started", "u")
+		if err != nil {
+			return false, err
+		}
+		return t.m.And(sv.Value("Started"), t.cube(ub, u)) != bdd.False, nil
 	}
 	ends, err := t.initEnds(t.globalsOf(u))
 	return ends != bdd.False, err
@@ -727,6 +748,23 @@ type threadStep struct {
 	thread int
 }
 
+// gBits returns the bits of the globals' fields of copy g<i> of relation
+// rel, in the globals' order, and all the bits of g<i>.
+func (t *tracer) gBits(rel string, i int) (fields, all []int, err error) {
+	name := fmt.Sprintf("g%d", i)
+	if all, err = t.st.sv.Bits(rel, name); err != nil {
+		return nil, nil, err
+	}
+	for _, f := range t.mod.globals() {
+		b, err := t.st.sv.Bits(rel, name, f)
+		if err != nil {
+			return nil, nil, err
+		}
+		fields = append(fields, b...)
+	}
+	return fields, all, nil
+}
+
 // pickError picks the error tuple of the smallest stratum: its schedule,
 // globals at the switches, entry count and states.
 func (t *tracer) pickError() error {
@@ -756,10 +794,11 @@ func (t *tracer) pickError() error {
 	gbits := make([][]int, c+1)
 	tbits := make([][]int, c+1)
 	for i := 1; i <= c; i++ {
-		if gbits[i], err = sv.Bits(rel, fmt.Sprintf("g%d", i)); err != nil {
+		var whole []int
+		if gbits[i], whole, err = t.gBits(rel, i); err != nil {
 			return err
 		}
-		all = append(all, gbits[i]...)
+		all = append(all, whole...)
 	}
 	for i := 0; i <= c; i++ {
 		if tbits[i], err = sv.Bits(rel, fmt.Sprintf("t%d", i)); err != nil {
@@ -787,8 +826,7 @@ func (t *tracer) pickError() error {
 	t.g = make([][]bool, c+1)
 	t.t = make([]int, c+1)
 	for i := 1; i <= c; i++ {
-		_, g := bitsOf(at, gbits[i])
-		t.g[i] = g[:len(t.p.Globals)]
+		_, t.g[i] = bitsOf(at, gbits[i])
 	}
 	for i := 0; i <= c; i++ {
 		t.t[i], _ = bitsOf(at, tbits[i])
@@ -813,8 +851,11 @@ func (t *tracer) trace(initSteps []tstep, order []threadStep) *result.Trace {
 		if l.Error && l.Kind != ir.FailLoc {
 			s.edge = result.NoEdge
 		}
-		values := result.ValuesOf(t.p, pr, func(v ir.VarRef) bool { return s.st.vals[t.enc.Slots.Slot(v)] })
-		step := result.NewStep(t.p, pr, loc, s.edge, values, s.depth, s.thread)
+		// The steps are the original program's (the SATABS rewriting
+		// keeps locations, edges and variables' indices).
+		op := t.mod.orig.Procs[proc]
+		values := result.ValuesOf(t.mod.orig, op, func(v ir.VarRef) bool { return s.st.vals[t.enc.Slots.Slot(v)] })
+		step := result.NewStep(t.mod.orig, op, loc, s.edge, values, s.depth, s.thread)
 		if s.ctx >= 0 {
 			step.Switch = running >= 0 && running != s.thread
 			running = s.thread

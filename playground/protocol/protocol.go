@@ -50,13 +50,46 @@ type Response struct {
 	CheckMS float64 `json:"check_ms"`
 }
 
+// Checker answers the page's requests and keeps the last result, whose
+// HTML report the page may ask for next. Its zero value is ready to use;
+// it is not safe for concurrent use (the page sends one request at a
+// time).
+type Checker struct {
+	last *boolprog.Result
+}
+
+// Handle is the package's Handle, keeping the result for HTML.
+func (c *Checker) Handle(req []byte) []byte {
+	return handle(req, &c.last)
+}
+
+// HTML returns the last result as `boolprog check --format html` writes
+// it (a self-contained page), or nil if the last request gave no verdict.
+func (c *Checker) HTML() []byte {
+	if c.last == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := c.last.WriteHTML(&b); err != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
 // Handle decodes a Request, checks its program and encodes the Response.
 // It never fails: a malformed request is answered like a usage error, and
 // a panic (a bug outside the engines, whose panics engine.Run already
 // turns into Unknown results) as an internal error, so that the
 // WebAssembly checker survives it.
 func Handle(req []byte) []byte {
+	var last *boolprog.Result
+	return handle(req, &last)
+}
+
+// handle is Handle, setting *last to the result (nil if none).
+func handle(req []byte, last **boolprog.Result) []byte {
 	start := time.Now()
+	*last = nil
 	var r Request
 	var resp Response
 	func() {
@@ -69,7 +102,7 @@ func Handle(req []byte) []byte {
 		if err := json.Unmarshal(req, &r); err != nil {
 			resp = usage("", fmt.Errorf("malformed request: %v", err))
 		} else {
-			resp = Check(context.Background(), &r)
+			resp, *last = check(context.Background(), &r)
 		}
 	}()
 	resp.CheckMS = float64(time.Since(start).Microseconds()) / 1000
@@ -82,21 +115,27 @@ func Handle(req []byte) []byte {
 
 // Check runs the check a Request asks for.
 func Check(ctx context.Context, r *Request) Response {
+	resp, _ := check(ctx, r)
+	return resp
+}
+
+// check is Check, also returning the result (nil if there is no verdict).
+func check(ctx context.Context, r *Request) (Response, *boolprog.Result) {
 	opts, err := r.Options()
 	name := opts.Filename
 	if name == "" {
 		name = boolprog.DefaultFilename
 	}
 	if err != nil {
-		return usage(name, err)
+		return usage(name, err), nil
 	}
 	res, err := boolprog.Check(ctx, []byte(r.Source), opts)
 	var in *boolprog.InputError
 	switch {
 	case errors.As(err, &in):
-		return Response{Report: report(boolprog.ErrorReport(name, err)), Text: in.Error() + "\n", ExitCode: 2}
+		return Response{Report: report(boolprog.ErrorReport(name, err)), Text: in.Error() + "\n", ExitCode: 2}, nil
 	case err != nil:
-		return usage(name, err)
+		return usage(name, err), nil
 	}
 	var text strings.Builder
 	if res.DialectNote != "" {
@@ -107,7 +146,7 @@ func Check(ctx context.Context, r *Request) Response {
 		text.WriteString(w.String() + "\n")
 	}
 	res.WriteText(&text)
-	return Response{Report: report(res.Report()), Text: text.String(), ExitCode: res.ExitCode()}
+	return Response{Report: report(res.Report()), Text: text.String(), ExitCode: res.ExitCode()}, res
 }
 
 // Options converts the request to the API's options.

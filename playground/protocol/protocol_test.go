@@ -64,3 +64,20 @@ func mustJSON(r Request) string {
 	}
 	return string(b)
 }
+
+// TestCheckerHTML checks that the HTML report is the last verdict's, and
+// that there is none after a request without a verdict.
+func TestCheckerHTML(t *testing.T) {
+	var c Checker
+	if c.HTML() != nil {
+		t.Errorf("an HTML report before any check")
+	}
+	c.Handle([]byte(mustJSON(Request{Source: "decl g;\nmain() begin g := *; assert(g); end\n", Filename: "a.bp"})))
+	if html := string(c.HTML()); !strings.Contains(html, "VERIFICATION FAILED") || !strings.Contains(html, "assert(g)") {
+		t.Errorf("HTML report:\n%.300s", html)
+	}
+	c.Handle([]byte(mustJSON(Request{Source: "main() begin x := T; end"})))
+	if c.HTML() != nil {
+		t.Errorf("an HTML report after an input error")
+	}
+}

@@ -6,6 +6,7 @@
 //
 //	boolprogEngines() string         the engines, as JSON (boolprog.Engines)
 //	boolprogCheck(request) Promise   resolves to the response, as JSON
+//	boolprogHTML() string            the last result's HTML report ("" if none)
 //
 // The request and response are package playground's Request and Response.
 // A check runs on its own goroutine, as syscall/js requires of a callback
@@ -22,6 +23,7 @@ import (
 )
 
 func main() {
+	var checker protocol.Checker
 	js.Global().Set("boolprogEngines", js.FuncOf(func(js.Value, []js.Value) any {
 		b, err := json.Marshal(boolprog.Engines())
 		if err != nil {
@@ -40,9 +42,14 @@ func main() {
 			return nil
 		}))
 		go func() {
-			resolve.Invoke(string(protocol.Handle([]byte(req))))
+			resolve.Invoke(string(checker.Handle([]byte(req))))
 		}()
 		return promise
+	}))
+	// Called only between checks (the worker handles one message at a
+	// time), so it never runs beside Handle.
+	js.Global().Set("boolprogHTML", js.FuncOf(func(js.Value, []js.Value) any {
+		return string(checker.HTML())
 	}))
 	select {} // the functions above serve the worker until it ends
 }

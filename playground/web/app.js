@@ -51,6 +51,9 @@ function onWorkerMessage(w, msg) {
     case 'fatal':
       setStatus('the checker could not start: ' + msg.message);
       break;
+    case 'html':
+      downloadHTML(msg.html);
+      break;
     case 'crash':
       state.busy = false;
       showVerdict('error', 'the checker crashed', msg.message);
@@ -84,6 +87,24 @@ function check() {
   state.worker.postMessage({ id: state.nextId++, request });
 }
 
+function requestHTML() {
+  if (!state.ready || state.busy || !state.checked || !state.checked.report) return;
+  state.worker.postMessage({ type: 'html' });
+}
+
+function downloadHTML(html) {
+  if (!html) return;
+  const url = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
+  const a = el('a');
+  a.href = url;
+  a.download = ($('filename').textContent.split('/').pop() || 'input.bp').replace(/\.bp$/, '') + '.html';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+  state.lastHTMLSize = html.length; // read by the browser test
+}
+
 function stop() {
   if (!state.busy) return;
   state.worker.terminate();
@@ -95,6 +116,7 @@ function stop() {
 function updateButtons() {
   $('check').disabled = !state.ready || state.busy;
   $('stop').disabled = !state.busy;
+  $('html-report').disabled = !state.ready || state.busy || !(state.checked && state.checked.report);
 }
 
 function setStatus(text) { $('status').textContent = text; }
@@ -356,6 +378,7 @@ function showStep(i) {
 function init() {
   $('check').onclick = check;
   $('stop').onclick = stop;
+  $('html-report').onclick = requestHTML;
   $('example').onchange = pickExample;
   $('tab-edit').onclick = showEdit;
   $('tab-trace').onclick = showTraceView;

@@ -18,6 +18,10 @@ const ready = (async () => {
 
 onmessage = async (e) => {
   await ready;
+  if (e.data.type === 'html') {
+    postMessage({ type: 'html', html: self.boolprogHTML() });
+    return;
+  }
   const t = performance.now();
   try {
     const out = await self.boolprogCheck(JSON.stringify(e.data.request));

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestWitnessCLI: check --witness writes what validate confirms, in both
+// formats; validate rejects a weakened or foreign witness (exit 10) and
+// reports a malformed one at file:line:col (exit 2); --witness is never
+// ignored silently.
+func TestWitnessCLI(t *testing.T) {
+	dir := t.TempDir()
+	fig1 := "../../examples/bebop-fig1.bp"
+	steps := []struct {
+		name      string
+		args      []string
+		code      int
+		stdoutHas string
+		stderrHas string
+	}{
+		{"violation yaml", []string{"check", "-l", "R", "--trace", "none", "--witness", dir + "/v.yml", fig1}, exitFailed, "VERIFICATION FAILED", "violation witness (22 waypoints) written to"},
+		{"validate violation yaml", []string{"validate", fig1, dir + "/v.yml"}, exitOK, "WITNESS CONFIRMED", ""},
+		{"violation graphml by extension", []string{"check", "-l", "R", "--trace", "none", "--witness", dir + "/v.graphml", fig1}, exitFailed, "VERIFICATION FAILED", "written to"},
+		{"validate violation graphml", []string{"validate", fig1, dir + "/v.graphml"}, exitOK, "WITNESS CONFIRMED", ""},
+		{"validate against another program", []string{"validate", "testdata/assert.bp", dir + "/v.yml"}, exitFailed, "WITNESS REJECTED: the witness is for another program", ""},
+		{"correctness, format flag", []string{"check", "--engine", "explicit", "--witness", dir + "/c.out", "--witness-format", "graphml", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "the invariants come from the summary engine"},
+		{"validate correctness", []string{"validate", "testdata/safe.bp", dir + "/c.out"}, exitOK, "WITNESS CONFIRMED", ""},
+		{"bounded: no witness", []string{"check", "-q", "--engine", "explicit", "--bound", "cs:0", "--witness", dir + "/b.yml", "testdata/getafix.bp"}, exitOK, "VERIFICATION SUCCESSFUL up to 0 context switches", "no witness written to " + dir + "/b.yml: a bounded answer"},
+		{"unknown: no witness", []string{"check", "--engine", "summary", "--witness", dir + "/u.yml", "testdata/threads.bp"}, exitUnknown, "VERIFICATION UNKNOWN", "no witness written to " + dir + "/u.yml: the verdict is unknown"},
+		{"format without witness", []string{"check", "--witness-format", "yaml", "testdata/safe.bp"}, exitUsage, "", "--witness-format needs --witness FILE"},
+		{"bad format", []string{"check", "--witness", dir + "/x", "--witness-format", "json", "testdata/safe.bp"}, exitUsage, "", "unknown witness format"},
+		{"two files", []string{"check", "--witness", dir + "/x", "testdata/safe.bp", "testdata/assert.bp"}, exitUsage, "", "--witness takes the witness of one FILE"},
+		{"validate usage", []string{"validate", fig1}, exitUsage, "", "want PROGRAM and WITNESS"},
+		{"validate missing witness", []string{"validate", fig1, dir + "/none.yml"}, exitInput, "", "none.yml"},
+	}
+	for _, s := range steps {
+		var out, errb bytes.Buffer
+		code := run(s.args, &out, &errb)
+		if code != s.code || !strings.Contains(out.String(), s.stdoutHas) || !strings.Contains(errb.String(), s.stderrHas) {
+			t.Fatalf("%s: %v: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", s.name, s.args, code, s.code, out.String(), errb.String())
+		}
+	}
+	if _, err := os.Stat(dir + "/b.yml"); err == nil {
+		t.Error("a bounded answer wrote a witness")
+	}
+
+	// A weakened invariant and a malformed witness.
+	data, err := os.ReadFile(dir + "/v.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.yml")
+	if err := os.WriteFile(bad, bytes.Replace(data, []byte(`value: "g & !h"`), []byte(`value: "g & (!h"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"validate", fig1, bad}, &out, &errb); code != exitInput || !strings.Contains(errb.String(), bad+":28:") {
+		t.Errorf("malformed: exit %d, stderr %q", code, errb.String())
+	}
+	cw, err := os.ReadFile(dir + "/c.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	weak := filepath.Join(dir, "weak.graphml")
+	if !strings.Contains(string(cw), `<data key="invariant">g</data>`) {
+		t.Fatalf("no invariant g to weaken:\n%s", cw)
+	}
+	if err := os.WriteFile(weak, []byte(strings.ReplaceAll(string(cw), `<data key="invariant">g</data>`, `<data key="invariant">T</data>`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run([]string{"validate", "testdata/safe.bp", weak}, &out, &errb); code != exitFailed || !strings.Contains(out.String(), "WITNESS REJECTED") {
+		t.Errorf("weakened: exit %d, stdout %q", code, out.String())
+	}
+}
