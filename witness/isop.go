@@ -106,18 +106,35 @@ func (s *isop) run(lower, upper bdd.Node) isopResult {
 // each cube's literals joined by " & " (parenthesised when there are
 // several cubes), sorted for a stable text.
 //
-// Each pair (a, b) of variables that f forces equal (a variable now and
-// its entry value, typically) is factored out first, as "(a = b)": f is
-// then (a = b) ∧ ∃b. f, whose cover is smaller.
+// Equalities are factored out first: for each pair (a, b) of variables
+// that f forces equal (or different), "(a = b)" (or "(a != b)"), and f
+// becomes ∃b. f, whose cover is smaller; f is then their conjunction
+// with the rest. The pairs given (a variable now and its entry value,
+// typically) are tried first, then any two variables of the support, the
+// later one in the order quantified.
 func coverText(m *bdd.Manager, f bdd.Node, pairs [][2]int, name func(v int) string) (string, error) {
 	var eqs []string
 	if f != bdd.False {
-		for _, pr := range pairs {
-			eq := m.Equiv(m.Ithvar(pr[0]), m.Ithvar(pr[1]))
-			if m.Imp(f, eq) != bdd.True {
-				continue
+		cands := append([][2]int(nil), pairs...)
+		sup := m.Support(f)
+		for i, a := range sup {
+			for _, b := range sup[i+1:] {
+				cands = append(cands, [2]int{a, b})
 			}
-			eqs = append(eqs, "("+name(pr[0])+" = "+name(pr[1])+")")
+		}
+		for _, pr := range cands {
+			if f == bdd.True {
+				break
+			}
+			a, b := m.Ithvar(pr[0]), m.Ithvar(pr[1])
+			op := " = "
+			if m.Imp(f, m.Equiv(a, b)) != bdd.True {
+				if m.Imp(f, m.Equiv(a, m.Not(b))) != bdd.True {
+					continue
+				}
+				op = " != "
+			}
+			eqs = append(eqs, "("+name(pr[0])+op+name(pr[1])+")")
 			f = m.Exists(f, m.VarSet(pr[1]))
 		}
 	}

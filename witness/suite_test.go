@@ -199,8 +199,9 @@ func tamperings(p *ir.Program, w *witness.Witness) []variant {
 }
 
 // weakenings returns correctness witnesses whose invariant is weakened to
-// T at a location from which an edge leads into an error: the error
-// location's invariant (a labelled statement), or the assertion's.
+// T at a location from which an edge leads into an error (the error
+// location's invariant, a labelled statement, or the assertion's), or at
+// the exit of a function whose ensures is not T.
 func weakenings(p *ir.Program, w *witness.Witness) []variant {
 	var out []variant
 	for i, inv := range w.Invariants {
@@ -219,7 +220,13 @@ func weakenings(p *ir.Program, w *witness.Witness) []variant {
 					}
 				}
 			}
-			if intoError && inv.Value != "T" {
+			// The exit invariant of a function whose ensures is not
+			// valid: T does not imply the ensures.
+			strongEnsures := false
+			for _, ct := range w.Contracts {
+				strongEnsures = strongEnsures || loc.Exit && ct.Function == proc.Name && ct.Ensures != "T"
+			}
+			if (intoError || strongEnsures) && inv.Value != "T" {
 				c := clone(w)
 				c.Invariants[i].Value = "T"
 				out = append(out, variant{"invariant at " + inv.Location.String() + " weakened to T", c})

@@ -26,6 +26,7 @@ func TestWitnessCLI(t *testing.T) {
 		{"validate violation yaml", []string{"validate", fig1, dir + "/v.yml"}, exitOK, "WITNESS CONFIRMED", ""},
 		{"violation graphml by extension", []string{"check", "-l", "R", "--trace", "none", "--witness", dir + "/v.graphml", fig1}, exitFailed, "VERIFICATION FAILED", "written to"},
 		{"validate violation graphml", []string{"validate", fig1, dir + "/v.graphml"}, exitOK, "WITNESS CONFIRMED", ""},
+		{"validate within a budget", []string{"validate", "--max-configs", "2", fig1, dir + "/v.yml"}, exitUnknown, "WITNESS UNKNOWN: searched 2 configurations", ""},
 		{"validate against another program", []string{"validate", "testdata/assert.bp", dir + "/v.yml"}, exitFailed, "WITNESS REJECTED: the witness is for another program", ""},
 		{"correctness, format flag", []string{"check", "--engine", "explicit", "--witness", dir + "/c.out", "--witness-format", "graphml", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "the invariants come from the summary engine"},
 		{"validate correctness", []string{"validate", "testdata/safe.bp", dir + "/c.out"}, exitOK, "WITNESS CONFIRMED", ""},
