@@ -8,9 +8,12 @@ import (
 	"os"
 	"time"
 
-	"boolprog/conc"
 	"boolprog/engine"
-	"boolprog/interp"
+	"boolprog/internal/engines"
+	"boolprog/internal/interruptible"
+	"boolprog/internal/labels"
+	"boolprog/internal/replay"
+	"boolprog/internal/threads"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/sema"
@@ -205,8 +208,8 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 	}
 	p := fe.p
 	if opts.Engine == "" && len(opts.EngineFlags) == 0 && p.Concurrent {
-		if eng, err = concDefault(); err != nil {
-			return nil, err
+		if eng, err = engines.ConcurrentDefault(); err != nil {
+			return nil, optionErrorf("Engine", "%v", err)
 		}
 	}
 	q := engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable, Bound: opts.Bound}
@@ -216,7 +219,7 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 	replayed := false
 	if !opts.NoReplay && res.Verdict == result.Unsafe && !res.TraceCut {
 		t := time.Now()
-		res, note = judge(ctx, p, res)
+		res, note = replay.Judge(ctx, p, res)
 		replayed = res.Verdict == result.Unsafe && note == ""
 		res.Stats.AddPhase(result.PhaseReplay, time.Since(t))
 	}
@@ -287,89 +290,26 @@ func frontEnd(ctx context.Context, name string, read func() ([]byte, error), opt
 			fe.errs = asList(name, err)
 			return fe
 		}
-		if err := checkTarget(p, opts.Target); err != nil {
+		if err := labels.CheckTarget(p, opts.Target); err != nil {
 			fe.errs = syntax.ErrorList{{Filename: name, Msg: err.Error()}}
 			return fe
 		}
-		if p, fe.errs = threadModel(name, p, opts.Threads); len(fe.errs) > 0 {
+		if p, fe.errs = threads.Apply(name, p, opts.Threads); len(fe.errs) > 0 {
 			return fe
 		}
 		fe.stats.AddPhase(result.PhaseLower, time.Since(t))
 		fe.p = p
 		return fe
 	}
-	if ctx.Done() == nil {
-		return work(), true
-	}
-	done := make(chan *frontEnded, 1)
-	go func() { done <- work() }()
-	select {
-	case fe := <-done:
-		return fe, true
-	case <-ctx.Done():
-		return nil, false
-	}
+	return interruptible.Run(ctx, work)
 }
 
 // asList returns err as a list of diagnostics.
 func asList(name string, err error) syntax.ErrorList {
-	var list syntax.ErrorList
-	if errors.As(err, &list) {
+	if list, ok := syntax.AsErrorList(err); ok {
 		return list
 	}
-	var one *syntax.Error
-	if errors.As(err, &one) {
-		return syntax.ErrorList{one}
-	}
 	return syntax.ErrorList{{Filename: name, Msg: err.Error()}}
-}
-
-// threadModel applies Options.Threads to a lowered program and reports
-// the input errors of its thread structure at file:line:col.
-func threadModel(name string, p *ir.Program, threads []string) (*ir.Program, syntax.ErrorList) {
-	wrap := func(err error) syntax.ErrorList {
-		e := &syntax.Error{Filename: name, Msg: err.Error()}
-		var ce *conc.Error
-		if errors.As(err, &ce) {
-			e.Pos, e.Msg = ce.Pos, ce.Msg
-		}
-		return syntax.ErrorList{e}
-	}
-	if len(threads) > 0 {
-		q, err := conc.WithThreads(p, threads)
-		if err != nil {
-			return nil, wrap(err)
-		}
-		p = q
-	}
-	if p.Concurrent {
-		var ce *conc.Error
-		if _, err := conc.NewModel(p, conc.Options{}); errors.As(err, &ce) {
-			return nil, wrap(err)
-		}
-	}
-	return p, nil
-}
-
-// judge replays the trace of an Unsafe result within ctx. A trace that
-// the concrete semantics rejects is a bug of the engine and must not be
-// shown as proof: the result becomes Unknown with an internal error. If
-// ctx ends during the replay, the error was established and only its
-// independent check was cut: the result stays Unsafe, with a note.
-func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Result, string) {
-	err := interp.ReplayContext(ctx, p, res.Trace)
-	switch {
-	case err == nil:
-		return res, ""
-	case ctx.Err() != nil:
-		what := "time limit"
-		if engine.StopReason(ctx) == engine.ReasonInterrupted {
-			what = "interruption"
-		}
-		return res, fmt.Sprintf("the %s cut the replay: the interpreter did not check this trace (%v)", what, err)
-	}
-	return &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats,
-		Reason: engine.InternalErrorPrefix + "the engine's trace does not replay: " + err.Error()}, ""
 }
 
 // limitReason is the Unknown reason of a check whose context ended:

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"boolprog/internal/labels"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/syntax"
@@ -170,7 +171,7 @@ func (r *Result) CheckedText() string {
 	if r.prog == nil {
 		return ""
 	}
-	return checkedText(r.prog)
+	return labels.Checked(r.prog)
 }
 
 // ErrorLine is the compiler-style line that says where the error is,

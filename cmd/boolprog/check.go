@@ -13,7 +13,10 @@ import (
 
 	"boolprog/cpa/observer"
 	"boolprog/engine"
-	"boolprog/interp"
+	"boolprog/internal/engines"
+	"boolprog/internal/interruptible"
+	"boolprog/internal/labels"
+	"boolprog/internal/replay"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/syntax"
@@ -354,7 +357,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	}
 	l, p, stats := fe.l, fe.p, fe.stats
 	if r.autoConc && p.Concurrent {
-		if eng, err = defaultConcEngine(); err != nil {
+		if eng, err = engines.ConcurrentDefault(); err != nil {
 			fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 			return exitUsage
 		}
@@ -392,7 +395,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	if !cf.noReplay && res.Verdict == result.Unsafe && !res.TraceCut {
 		prog.set(result.PhaseReplay, fmt.Sprintf("%d steps", traceLen(res.Trace)))
 		t := time.Now()
-		res, note = judge(ctx, checked, res)
+		res, note = replay.Judge(ctx, checked, res)
 		res.Stats.AddPhase(result.PhaseReplay, time.Since(t))
 	}
 	if interruption(ctx) != nil || (res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout) {
@@ -461,7 +464,7 @@ func (r *checkRun) frontEnd(ctx context.Context, path string, prog *progress) (f
 			fe.errs = errs
 			return fe
 		}
-		if err := checkTarget(p, r.cf.target); err != nil {
+		if err := labels.CheckTarget(p, r.cf.target); err != nil {
 			fe.errs = syntax.ErrorList{{Filename: l.name, Msg: err.Error()}}
 			return fe
 		}
@@ -472,50 +475,11 @@ func (r *checkRun) frontEnd(ctx context.Context, path string, prog *progress) (f
 		fe.l, fe.p = l, p
 		return fe
 	}
-	if ctx.Done() == nil {
-		return work(), true
+	fe, ok = interruptible.Run(ctx, work)
+	if ok && len(fe.errs) > 0 && ctx.Err() != nil {
+		return nil, false // standard input was still being read
 	}
-	done := make(chan *frontEnded, 1)
-	go func() { done <- work() }()
-	select {
-	case fe := <-done:
-		if len(fe.errs) > 0 && ctx.Err() != nil {
-			return nil, false // standard input was still being read
-		}
-		return fe, true
-	case <-ctx.Done():
-		return nil, false
-	}
-}
-
-// judge replays the trace of an Unsafe result in the concrete interpreter
-// within ctx. A verdict is a promise: a trace that the concrete semantics
-// rejects is a bug of the engine, and must not be shown as proof, so the
-// result becomes Unknown with an internal error. If ctx ends during the
-// replay, the engine has established the error and only its independent
-// check was cut: the result stays Unsafe, with a note that says so.
-func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Result, string) {
-	if res.Verdict != result.Unsafe || res.TraceCut {
-		return res, ""
-	}
-	err := replay(ctx, p, res.Trace)
-	switch {
-	case err == nil:
-		return res, ""
-	case ctx.Err() != nil:
-		what := "time limit"
-		if interruption(ctx) != nil {
-			what = "interruption"
-		}
-		return res, fmt.Sprintf("the %s cut the replay: the interpreter did not check this trace (%v)", what, err)
-	}
-	return &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats,
-		Reason: engine.InternalErrorPrefix + "the engine's trace does not replay: " + err.Error()}, ""
-}
-
-// replay checks tr in the concrete interpreter within ctx.
-func replay(ctx context.Context, p *ir.Program, tr *result.Trace) error {
-	return interp.ReplayContext(ctx, p, tr)
+	return fe, ok
 }
 
 // limitReason is the UNKNOWN reason of a run whose context ended:
@@ -613,7 +577,7 @@ func (r *checkRun) writeText(o *outcome) error {
 		writeStats(w, o)
 	}
 	if o.prog != nil {
-		fmt.Fprintln(w, checkedText(o.prog)+specText(o.spec))
+		fmt.Fprintln(w, labels.Checked(o.prog)+specText(o.spec))
 	}
 	_, err := fmt.Fprintln(w, res.Banner())
 	return err
