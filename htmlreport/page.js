@@ -58,9 +58,11 @@
   var items = [];
   var multi = false;
   for (var i = 0; i < steps.length; i++) { if (steps[i].h) { multi = true; break; } }
+  // Built off the document and added at once: 13,204 steps for T(400).
+  var frag = document.createDocumentFragment();
   steps.forEach(function (s, i) {
-    var li = add(list, "li");
-    li.value = i + 1;
+    var li = add(frag, "div");
+    add(li, "span", "no", (i + 1) + ".");
     // Indented by call depth, as the text trace: past maxIndent levels,
     // "[depth N]" instead.
     var pad = "";
@@ -71,6 +73,7 @@
     li.addEventListener("click", function () { go(i); });
     items.push(li);
   });
+  list.appendChild(frag);
 
   function values(s) {
     var body = $("values").tBodies[0];

@@ -62,7 +62,7 @@ type Limits struct {
 }
 
 // DefaultLimits keep the page of the Bebop template T(400) (5,206
-// locations, a trace of 13,204 steps) at 2.2 MB; a procedure of 400
+// locations, a trace of 13,204 steps) at 2.4 MB; a procedure of 400
 // locations lays out in a tenth of a second (one of 1,060 takes 0.4 s and
 // draws 4,600 x 9,800 pixels, too large to read).
 var DefaultLimits = Limits{Nodes: 1500, ProcNodes: 400}
