@@ -12,6 +12,7 @@ import (
 	"boolprog/internal/engines"
 	"boolprog/internal/interruptible"
 	"boolprog/internal/labels"
+	"boolprog/internal/product"
 	"boolprog/internal/replay"
 	"boolprog/internal/threads"
 	"boolprog/ir"
@@ -67,7 +68,15 @@ type Options struct {
 	AllReachable bool
 	// NoReplay skips replaying the trace in the concrete interpreter
 	// (Result.Replayed is then false).
-	NoReplay bool
+	NoReplay bool // Spec is the path of a specification file (an observer automaton,
+	// e.g. "no lock twice without an unlock"; README "Observer automata")
+	// to check too, as the command's --spec: any engine checks the program
+	// instrumented with it, a violation is Unsafe with Property.Observer
+	// set, and Result.Observer describes the automaton. A malformed file is
+	// an *InputError; the cpa engine also takes the specification from its
+	// configuration's observer.spec (a different file here is an
+	// *OptionError). A concurrent program is Unknown with the reason.
+	Spec string
 }
 
 // DefaultFilename is the Filename of a program when Options give none.
@@ -190,6 +199,14 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 	if err := opts.validate(info); err != nil {
 		return nil, err
 	}
+	spec, err := product.LoadSpec("Options.Spec", opts.Spec, eng)
+	var specErr *syntax.Error
+	switch {
+	case errors.As(err, &specErr):
+		return nil, &InputError{Diagnostics: diagnostics(syntax.ErrorList{specErr})}
+	case err != nil:
+		return nil, optionErrorf("Spec", "%v", err)
+	}
 	name := opts.filename()
 	ctx := parent
 	if opts.Timeout > 0 {
@@ -212,14 +229,27 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 			return nil, optionErrorf("Engine", "%v", err)
 		}
 	}
+	checked, obs := p, (*product.Observed)(nil)
+	if spec != nil {
+		o, prodEng, errs, unsupported := product.Observe(spec, p, eng)
+		if len(errs) > 0 {
+			return nil, &InputError{Diagnostics: diagnostics(errs)}
+		} else if unsupported != nil {
+			res := result.NewUnknown(eng.Name(), "Options.Spec "+spec.File+": "+unsupported.Error())
+			r := newResult(name, p, res, "", false, fe, time.Since(start))
+			r.Observer = spec.Describe()
+			return r, nil
+		}
+		obs, eng, checked = o, prodEng, o.Inst.Prog
+	}
 	q := engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable, Bound: opts.Bound}
-	res := engine.Run(ctx, eng, p, q)
+	res := engine.Run(ctx, eng, checked, q)
 
 	var note string
 	replayed := false
 	if !opts.NoReplay && res.Verdict == result.Unsafe && !res.TraceCut {
 		t := time.Now()
-		res, note = replay.Judge(ctx, p, res)
+		res, note = replay.Judge(ctx, checked, res)
 		replayed = res.Verdict == result.Unsafe && note == ""
 		res.Stats.AddPhase(result.PhaseReplay, time.Since(t))
 	}
@@ -239,7 +269,18 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 	for _, ph := range fe.stats.PhaseNames() {
 		res.Stats.AddPhase(ph, fe.stats.Phases[ph])
 	}
-	return newResult(name, p, res, note, replayed, fe, time.Since(start)), nil
+	if obs == nil {
+		return newResult(name, p, res, note, replayed, fe, time.Since(start)), nil
+	}
+	// The JSON report (and Result.Trace) keep the automaton's state
+	// variables, so that the trace states everything; the text leaves them
+	// out, as the command does.
+	r := newResult(name, p, obs.Explain(res, true), note, replayed, fe, time.Since(start))
+	r.Observer = spec.Describe()
+	if tr := obs.Explain(res, false).Trace; tr != nil && r.Trace != nil {
+		r.textTrace = tr.Steps
+	}
+	return r, nil
 }
 
 // frontEnded is what the front end made of a source: its program, or the

@@ -16,6 +16,7 @@ import (
 	"boolprog/internal/engines"
 	"boolprog/internal/interruptible"
 	"boolprog/internal/labels"
+	"boolprog/internal/product"
 	"boolprog/internal/replay"
 	"boolprog/ir"
 	"boolprog/result"
@@ -370,7 +371,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		printWarnings(s.stderr, l.warns)
 	}
 
-	checked, obs := p, (*observed)(nil)
+	checked, obs := p, (*product.Observed)(nil)
 	if r.spec != nil {
 		o, prodEng, errs, why := observe(r.spec, p, eng)
 		if len(errs) > 0 {
@@ -380,7 +381,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 			r.report(&outcome{path: l.name, prog: p, res: result.NewUnknown(eng.Name(), why), total: time.Since(start), spec: r.spec.Describe()})
 			return exitUnknown
 		}
-		obs, eng, checked = o, prodEng, o.inst.Prog
+		obs, eng, checked = o, prodEng, o.Inst.Prog
 	}
 
 	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all, Bound: cf.bound.b}
@@ -415,7 +416,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	}
 	var specDesc *result.Spec
 	if obs != nil {
-		res, specDesc = obs.explain(res, cf.format == "json"), r.spec.Describe()
+		res, specDesc = obs.Explain(res, cf.format == "json"), r.spec.Describe()
 	}
 	prog.stop()
 	if err := cf.witness.write(ctx, s.stderr, cf.quiet, l.src, p, res, cf.maxNodes); err != nil {
@@ -558,7 +559,7 @@ func (r *checkRun) writeText(o *outcome) error {
 			return err
 		}
 		if pr := res.Property; pr != nil && pr.Observer != nil {
-			fmt.Fprintln(w, observerLine(o.path, pr))
+			fmt.Fprintln(w, product.ErrorLine(o.path, pr))
 		} else {
 			fmt.Fprintln(w, errorLine(o.path, tr, o.prog.Target))
 		}
@@ -577,7 +578,7 @@ func (r *checkRun) writeText(o *outcome) error {
 		writeStats(w, o)
 	}
 	if o.prog != nil {
-		fmt.Fprintln(w, labels.Checked(o.prog)+specText(o.spec))
+		fmt.Fprintln(w, labels.Checked(o.prog)+product.CheckedText(o.spec))
 	}
 	_, err := fmt.Fprintln(w, res.Banner())
 	return err
