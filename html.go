@@ -12,6 +12,10 @@ import (
 // over the source and the control-flow automata (package htmlreport).
 func (r *Result) WriteHTML(w io.Writer) error {
 	res := r.engineResult()
+	if r.textTrace != nil {
+		// As the command's page: without the observer's state variables.
+		res.Trace = &result.Trace{Steps: r.textTrace}
+	}
 	pg := &htmlreport.Page{
 		File:     r.File,
 		Source:   r.src,
