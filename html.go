@@ -26,15 +26,6 @@ func (r *Result) WriteHTML(w io.Writer) error {
 		Total:    r.total,
 		Checked:  r.CheckedText(),
 	}
-	if r.DialectNote != "" {
-		pg.Warnings = append(pg.Warnings, result.Message{File: r.File, Message: r.DialectNote})
-	}
-	for _, d := range r.Warnings {
-		pg.Warnings = append(pg.Warnings, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: d.Message})
-	}
-	if r.Concurrent && r.Verdict == Unknown && r.ConcurrentAt.Line > 0 {
-		d := r.ConcurrentAt
-		pg.Warnings = append(pg.Warnings, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: "note: " + d.Message})
-	}
+	pg.Warnings = r.warnings("note: ")
 	return htmlreport.Write(w, pg)
 }

@@ -291,20 +291,29 @@ func (r *Result) String() string {
 func (r *Result) Report() *Report {
 	rep := result.NewReport(r.engineResult(), r.File, r.Target)
 	rep.Spec = r.Observer
-	if r.DialectNote != "" {
-		rep.Warnings = append(rep.Warnings, result.Message{File: r.File, Message: r.DialectNote})
-	}
-	for _, d := range r.Warnings {
-		rep.Warnings = append(rep.Warnings, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: d.Message})
-	}
-	if r.Concurrent && r.Verdict == Unknown && r.ConcurrentAt.Line > 0 {
-		d := r.ConcurrentAt
-		rep.Warnings = append(rep.Warnings, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: d.Message})
-	}
+	rep.Warnings = append(rep.Warnings, r.warnings("")...)
 	if r.Note != "" && !r.TraceCut {
 		rep.Reason = r.Note
 	}
 	return rep
+}
+
+// warnings are the remarks the JSON report and the HTML page list: the
+// dialect detected, the front end's warnings, and where a program that
+// got an Unknown answer became concurrent (its message after concPrefix).
+func (r *Result) warnings(concPrefix string) []result.Message {
+	var out []result.Message
+	if r.DialectNote != "" {
+		out = append(out, result.Message{File: r.File, Message: r.DialectNote})
+	}
+	for _, d := range r.Warnings {
+		out = append(out, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: d.Message})
+	}
+	if r.Concurrent && r.Verdict == Unknown && r.ConcurrentAt.Line > 0 {
+		d := r.ConcurrentAt
+		out = append(out, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: concPrefix + d.Message})
+	}
+	return out
 }
 
 // WriteJSON writes Report as indented JSON (one object and a newline).
