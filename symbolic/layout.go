@@ -161,7 +161,7 @@ func NewLayoutWith(m *bdd.Manager, p *ir.Program, opts LayoutOptions) *Layout {
 		edges := statementSlots(p, l.Slots)
 		l.atPos = force(n, edges, arrange(affinityGraph(n, affinityWeights(edges))))
 	default:
-		l.atPos = arrange(affinityGraph(n, affinityWeights(statementSlots(p, l.Slots))))
+		l.atPos = affinityOrder(p, l.Slots)
 	}
 	l.pos = make([]int, n)
 	for i, s := range l.atPos {
@@ -422,6 +422,12 @@ func (l *Layout) Values(f bdd.Node, c Copy, slots []int) []bool {
 		out[i] = one[k]
 	}
 	return out
+}
+
+// affinityOrder is OrderAffinity's arrangement of p's slots: the greedy
+// arrangement of the affinity graph (see affinityWeights).
+func affinityOrder(p *ir.Program, sl Slots) []int {
+	return arrange(affinityGraph(sl.N(), affinityWeights(statementSlots(p, sl))))
 }
 
 // statementSlots returns, for every statement of p, the slots it relates
