@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"boolprog/cpa/observer"
 	"boolprog/engine"
 	"boolprog/internal/engines"
 	"boolprog/internal/interruptible"
@@ -77,7 +78,15 @@ type Options struct {
 	// configuration's observer.spec (a different file here is an
 	// *OptionError). A concurrent program is Unknown with the reason.
 	Spec string
+	// SpecText is the specification's text instead of a file: Spec (or
+	// DefaultSpecName) then names it in diagnostics. An engine
+	// configuration that names a specification too is an *OptionError.
+	SpecText string
 }
+
+// DefaultSpecName names Options.SpecText in diagnostics when Options.Spec
+// gives no name.
+const DefaultSpecName = "input.spec"
 
 // DefaultFilename is the Filename of a program when Options give none.
 const DefaultFilename = "input.bp"
@@ -189,6 +198,33 @@ func (o *Options) validate(info engine.Info) error {
 	return nil
 }
 
+// loadSpec returns the observer automaton of Options.Spec or SpecText,
+// or of the engine's configuration (nil if none names one). A malformed
+// specification is an *InputError, two specifications an *OptionError.
+func (o *Options) loadSpec(eng engine.Engine) (*observer.Spec, error) {
+	var spec *observer.Spec
+	var err error
+	if o.SpecText == "" {
+		spec, err = product.LoadSpec("Options.Spec", o.Spec, eng)
+	} else if cfg := product.ConfigSpec(eng); cfg != "" {
+		return nil, optionErrorf("SpecText", "the engine configuration's observer.spec %s names a specification too", cfg)
+	} else {
+		name := o.Spec
+		if name == "" {
+			name = DefaultSpecName
+		}
+		spec, err = product.ParseSpec(name, o.SpecText)
+	}
+	var se *syntax.Error
+	switch {
+	case errors.As(err, &se):
+		return nil, &InputError{Diagnostics: diagnostics(syntax.ErrorList{se})}
+	case err != nil:
+		return nil, optionErrorf("Spec", "%v", err)
+	}
+	return spec, nil
+}
+
 // check is Check with the source read by read, inside the time limit.
 func check(parent context.Context, read func() ([]byte, error), opts Options) (*Result, error) {
 	start := time.Now()
@@ -199,13 +235,9 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 	if err := opts.validate(info); err != nil {
 		return nil, err
 	}
-	spec, err := product.LoadSpec("Options.Spec", opts.Spec, eng)
-	var specErr *syntax.Error
-	switch {
-	case errors.As(err, &specErr):
-		return nil, &InputError{Diagnostics: diagnostics(syntax.ErrorList{specErr})}
-	case err != nil:
-		return nil, optionErrorf("Spec", "%v", err)
+	spec, err := opts.loadSpec(eng)
+	if err != nil {
+		return nil, err
 	}
 	name := opts.filename()
 	ctx := parent

@@ -17,6 +17,10 @@ import (
 // the rule, the JSON report the command writes, and the errors.
 func TestSpec(t *testing.T) {
 	const spec = "examples/locking.spec"
+	lockingText, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.spec")
 	if err := os.WriteFile(bad, []byte("property p\ninitial nowhere\n"), 0o666); err != nil {
@@ -35,6 +39,9 @@ func TestSpec(t *testing.T) {
 		{"kept", "examples/locking-ok.bp", boolprog.Options{Spec: spec}, boolprog.Safe, ""},
 		{"malformed spec", "examples/locking.bp", boolprog.Options{Spec: bad}, 0, bad + ":"},
 		{"missing spec", "examples/locking.bp", boolprog.Options{Spec: filepath.Join(dir, "none.spec")}, 0, "none.spec"},
+		{"violated (text)", "examples/locking.bp", boolprog.Options{SpecText: string(lockingText)}, boolprog.Unsafe, ""},
+		{"malformed text", "examples/locking.bp", boolprog.Options{SpecText: "property p\ninitial nowhere\n"}, 0, boolprog.DefaultSpecName + ":"},
+		{"text and a configuration", "examples/locking.bp", boolprog.Options{SpecText: string(lockingText), Engine: "cpa", EngineFlags: map[string]string{"cpa-config": "examples/locking.cfg"}}, 0, "names a specification too"},
 		{"two specs", "examples/locking.bp", boolprog.Options{Spec: bad, Engine: "cpa", EngineFlags: map[string]string{"cpa-config": "examples/locking.cfg"}}, 0, "name different specifications"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -26,8 +26,7 @@ import (
 // (file:line:col); option and the configuration naming different files is
 // another error.
 func LoadSpec(option, file string, eng engine.Engine) (*observer.Spec, error) {
-	if o, ok := eng.(interface{ ObserverSpec() string }); ok && o.ObserverSpec() != "" {
-		cfgFile := o.ObserverSpec()
+	if cfgFile := ConfigSpec(eng); cfgFile != "" {
 		if file != "" && !sameFile(file, cfgFile) {
 			return nil, fmt.Errorf("%s %s and the engine configuration's observer.spec %s name different specifications", option, file, cfgFile)
 		}
@@ -41,6 +40,15 @@ func LoadSpec(option, file string, eng engine.Engine) (*observer.Spec, error) {
 		return nil, specError(file, err)
 	}
 	return spec, nil
+}
+
+// ConfigSpec returns the specification file that eng's configuration
+// names (the cpa engine's observer.spec), or "".
+func ConfigSpec(eng engine.Engine) string {
+	if o, ok := eng.(interface{ ObserverSpec() string }); ok {
+		return o.ObserverSpec()
+	}
+	return ""
 }
 
 // ParseSpec returns the specification text, named file in diagnostics;
