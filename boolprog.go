@@ -8,9 +8,14 @@ import (
 	"os"
 	"time"
 
-	"boolprog/conc"
+	"boolprog/cpa/observer"
 	"boolprog/engine"
-	"boolprog/interp"
+	"boolprog/internal/engines"
+	"boolprog/internal/interruptible"
+	"boolprog/internal/labels"
+	"boolprog/internal/product"
+	"boolprog/internal/replay"
+	"boolprog/internal/threads"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/sema"
@@ -64,8 +69,24 @@ type Options struct {
 	AllReachable bool
 	// NoReplay skips replaying the trace in the concrete interpreter
 	// (Result.Replayed is then false).
-	NoReplay bool
+	NoReplay bool // Spec is the path of a specification file (an observer automaton,
+	// e.g. "no lock twice without an unlock"; README "Observer automata")
+	// to check too, as the command's --spec: any engine checks the program
+	// instrumented with it, a violation is Unsafe with Property.Observer
+	// set, and Result.Observer describes the automaton. A malformed file is
+	// an *InputError; the cpa engine also takes the specification from its
+	// configuration's observer.spec (a different file here is an
+	// *OptionError). A concurrent program is Unknown with the reason.
+	Spec string
+	// SpecText is the specification's text instead of a file: Spec (or
+	// DefaultSpecName) then names it in diagnostics. An engine
+	// configuration that names a specification too is an *OptionError.
+	SpecText string
 }
+
+// DefaultSpecName names Options.SpecText in diagnostics when Options.Spec
+// gives no name.
+const DefaultSpecName = "input.spec"
 
 // DefaultFilename is the Filename of a program when Options give none.
 const DefaultFilename = "input.bp"
@@ -177,6 +198,33 @@ func (o *Options) validate(info engine.Info) error {
 	return nil
 }
 
+// loadSpec returns the observer automaton of Options.Spec or SpecText,
+// or of the engine's configuration (nil if none names one). A malformed
+// specification is an *InputError, two specifications an *OptionError.
+func (o *Options) loadSpec(eng engine.Engine) (*observer.Spec, error) {
+	var spec *observer.Spec
+	var err error
+	if o.SpecText == "" {
+		spec, err = product.LoadSpec("Options.Spec", o.Spec, eng)
+	} else if cfg := product.ConfigSpec(eng); cfg != "" {
+		return nil, optionErrorf("SpecText", "the engine configuration's observer.spec %s names a specification too", cfg)
+	} else {
+		name := o.Spec
+		if name == "" {
+			name = DefaultSpecName
+		}
+		spec, err = product.ParseSpec(name, o.SpecText)
+	}
+	var se *syntax.Error
+	switch {
+	case errors.As(err, &se):
+		return nil, &InputError{Diagnostics: diagnostics(syntax.ErrorList{se})}
+	case err != nil:
+		return nil, optionErrorf("Spec", "%v", err)
+	}
+	return spec, nil
+}
+
 // check is Check with the source read by read, inside the time limit.
 func check(parent context.Context, read func() ([]byte, error), opts Options) (*Result, error) {
 	start := time.Now()
@@ -185,6 +233,10 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 		return nil, err
 	}
 	if err := opts.validate(info); err != nil {
+		return nil, err
+	}
+	spec, err := opts.loadSpec(eng)
+	if err != nil {
 		return nil, err
 	}
 	name := opts.filename()
@@ -205,18 +257,31 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 	}
 	p := fe.p
 	if opts.Engine == "" && len(opts.EngineFlags) == 0 && p.Concurrent {
-		if eng, err = concDefault(); err != nil {
-			return nil, err
+		if eng, err = engines.ConcurrentDefault(); err != nil {
+			return nil, optionErrorf("Engine", "%v", err)
 		}
 	}
+	checked, obs := p, (*product.Observed)(nil)
+	if spec != nil {
+		o, prodEng, errs, unsupported := product.Observe(spec, p, eng)
+		if len(errs) > 0 {
+			return nil, &InputError{Diagnostics: diagnostics(errs)}
+		} else if unsupported != nil {
+			res := result.NewUnknown(eng.Name(), "Options.Spec "+spec.File+": "+unsupported.Error())
+			r := newResult(name, p, res, "", false, fe, time.Since(start))
+			r.Observer = spec.Describe()
+			return r, nil
+		}
+		obs, eng, checked = o, prodEng, o.Inst.Prog
+	}
 	q := engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable, Bound: opts.Bound}
-	res := engine.Run(ctx, eng, p, q)
+	res := engine.Run(ctx, eng, checked, q)
 
 	var note string
 	replayed := false
 	if !opts.NoReplay && res.Verdict == result.Unsafe && !res.TraceCut {
 		t := time.Now()
-		res, note = judge(ctx, p, res)
+		res, note = replay.Judge(ctx, checked, res)
 		replayed = res.Verdict == result.Unsafe && note == ""
 		res.Stats.AddPhase(result.PhaseReplay, time.Since(t))
 	}
@@ -236,7 +301,18 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 	for _, ph := range fe.stats.PhaseNames() {
 		res.Stats.AddPhase(ph, fe.stats.Phases[ph])
 	}
-	return newResult(name, p, res, note, replayed, fe, time.Since(start)), nil
+	if obs == nil {
+		return newResult(name, p, res, note, replayed, fe, time.Since(start)), nil
+	}
+	// The JSON report (and Result.Trace) keep the automaton's state
+	// variables, so that the trace states everything; the text leaves them
+	// out, as the command does.
+	r := newResult(name, p, obs.Explain(res, true), note, replayed, fe, time.Since(start))
+	r.Observer = spec.Describe()
+	if tr := obs.Explain(res, false).Trace; tr != nil && r.Trace != nil {
+		r.textTrace = tr.Steps
+	}
+	return r, nil
 }
 
 // frontEnded is what the front end made of a source: its program, or the
@@ -287,89 +363,26 @@ func frontEnd(ctx context.Context, name string, read func() ([]byte, error), opt
 			fe.errs = asList(name, err)
 			return fe
 		}
-		if err := checkTarget(p, opts.Target); err != nil {
+		if err := labels.CheckTarget(p, opts.Target); err != nil {
 			fe.errs = syntax.ErrorList{{Filename: name, Msg: err.Error()}}
 			return fe
 		}
-		if p, fe.errs = threadModel(name, p, opts.Threads); len(fe.errs) > 0 {
+		if p, fe.errs = threads.Apply(name, p, opts.Threads); len(fe.errs) > 0 {
 			return fe
 		}
 		fe.stats.AddPhase(result.PhaseLower, time.Since(t))
 		fe.p = p
 		return fe
 	}
-	if ctx.Done() == nil {
-		return work(), true
-	}
-	done := make(chan *frontEnded, 1)
-	go func() { done <- work() }()
-	select {
-	case fe := <-done:
-		return fe, true
-	case <-ctx.Done():
-		return nil, false
-	}
+	return interruptible.Run(ctx, work)
 }
 
 // asList returns err as a list of diagnostics.
 func asList(name string, err error) syntax.ErrorList {
-	var list syntax.ErrorList
-	if errors.As(err, &list) {
+	if list, ok := syntax.AsErrorList(err); ok {
 		return list
 	}
-	var one *syntax.Error
-	if errors.As(err, &one) {
-		return syntax.ErrorList{one}
-	}
 	return syntax.ErrorList{{Filename: name, Msg: err.Error()}}
-}
-
-// threadModel applies Options.Threads to a lowered program and reports
-// the input errors of its thread structure at file:line:col.
-func threadModel(name string, p *ir.Program, threads []string) (*ir.Program, syntax.ErrorList) {
-	wrap := func(err error) syntax.ErrorList {
-		e := &syntax.Error{Filename: name, Msg: err.Error()}
-		var ce *conc.Error
-		if errors.As(err, &ce) {
-			e.Pos, e.Msg = ce.Pos, ce.Msg
-		}
-		return syntax.ErrorList{e}
-	}
-	if len(threads) > 0 {
-		q, err := conc.WithThreads(p, threads)
-		if err != nil {
-			return nil, wrap(err)
-		}
-		p = q
-	}
-	if p.Concurrent {
-		var ce *conc.Error
-		if _, err := conc.NewModel(p, conc.Options{}); errors.As(err, &ce) {
-			return nil, wrap(err)
-		}
-	}
-	return p, nil
-}
-
-// judge replays the trace of an Unsafe result within ctx. A trace that
-// the concrete semantics rejects is a bug of the engine and must not be
-// shown as proof: the result becomes Unknown with an internal error. If
-// ctx ends during the replay, the error was established and only its
-// independent check was cut: the result stays Unsafe, with a note.
-func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Result, string) {
-	err := interp.ReplayContext(ctx, p, res.Trace)
-	switch {
-	case err == nil:
-		return res, ""
-	case ctx.Err() != nil:
-		what := "time limit"
-		if engine.StopReason(ctx) == engine.ReasonInterrupted {
-			what = "interruption"
-		}
-		return res, fmt.Sprintf("the %s cut the replay: the interpreter did not check this trace (%v)", what, err)
-	}
-	return &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats,
-		Reason: engine.InternalErrorPrefix + "the engine's trace does not replay: " + err.Error()}, ""
 }
 
 // limitReason is the Unknown reason of a check whose context ended:

@@ -126,7 +126,8 @@ func TestSameAsCommand(t *testing.T) {
 			trace: &boolprog.TraceOptions{Style: boolprog.StyleBebop}},
 		{golden: "fig1-R-changes.txt", file: "examples/bebop-fig1.bp", opts: boolprog.Options{Target: "R"}, // --trace changes -l R
 			trace: &boolprog.TraceOptions{Mode: boolprog.TraceChanges, Numbered: true, MarkChoices: true}},
-		{golden: "threads1.txt", file: "../shared/benchmarks/satabs-boppo/Threads1/main.bp", shared: true}, // (no flags)
+		{golden: "threads1.txt", file: "../shared/benchmarks/satabs-boppo/Threads1/main.bp", shared: true},               // (no flags)
+		{golden: "locking-spec.txt", file: "examples/locking.bp", opts: boolprog.Options{Spec: "examples/locking.spec"}}, // --spec examples/locking.spec
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {

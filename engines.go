@@ -1,7 +1,6 @@
 package boolprog
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"slices"
@@ -9,26 +8,15 @@ import (
 	"strings"
 
 	"boolprog/engine"
-	_ "boolprog/engine/conc"     // registers conc-eager and conc-lazy
-	_ "boolprog/engine/concfix"  // registers conc-fix
-	_ "boolprog/engine/cpa"      // registers the cpa engine
-	_ "boolprog/engine/explicit" // registers the explicit engine
-	_ "boolprog/engine/fixpoint" // registers the ef and efopt engines
-	_ "boolprog/engine/pushdown" // registers the post* and pre* engines
-	_ "boolprog/engine/summary"  // registers the summary engine
-	"boolprog/ir"
-	"boolprog/result"
+	"boolprog/internal/engines" // registers the engines, the command's list
 )
 
 // DefaultEngine is the engine Check runs on a sequential program when
-// Options.Engine is empty, as `boolprog check` does.
-const DefaultEngine = "summary"
-
-// concEngines are the engines Check runs, one after the other until one
-// decides, on a concurrent program when Options.Engine is empty and no
-// engine flag is set: the command's choice (cmd/boolprog/conc.go says why
-// this order).
-var concEngines = []string{"explicit", "conc-eager"}
+// Options.Engine is empty, as `boolprog check` does. On a concurrent
+// program with neither Options.Engine nor Options.EngineFlags, Check runs
+// the command's choice instead: the explicit interleaving search, then
+// conc-eager if it gives up (package internal/engines says why).
+const DefaultEngine = engines.Default
 
 // EngineInfo describes an engine that Options.Engine can name.
 type EngineInfo struct {
@@ -125,42 +113,3 @@ func flagNames(fs *flag.FlagSet) string {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
-// concDefault returns the engines of concEngines with their default flags,
-// run one after the other.
-func concDefault() (engine.Engine, error) {
-	var seq fallback
-	for _, name := range concEngines {
-		info, ok := engine.Lookup(name)
-		if !ok {
-			return nil, optionErrorf("Engine", "no engine %s", name)
-		}
-		e, err := info.New()
-		if err != nil {
-			return nil, err
-		}
-		seq = append(seq, e)
-	}
-	return seq, nil
-}
-
-// fallback runs its engines in turn until one decides (Safe or Unsafe) or
-// the context ends. When every engine answers Unknown, all their reasons
-// are given, so that none is hidden.
-type fallback []engine.Engine
-
-func (f fallback) Name() string { return f[0].Name() }
-
-func (f fallback) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
-	var why []string
-	var res *result.Result
-	for _, e := range f {
-		res = engine.Run(ctx, e, p, q)
-		if res.Verdict != result.Unknown || ctx.Err() != nil {
-			return res, nil
-		}
-		why = append(why, e.Name()+": "+res.Reason)
-	}
-	res.Reason = strings.Join(why, "; ")
-	return res, nil
-}

@@ -12,6 +12,10 @@ import (
 // over the source and the control-flow automata (package htmlreport).
 func (r *Result) WriteHTML(w io.Writer) error {
 	res := r.engineResult()
+	if r.textTrace != nil {
+		// As the command's page: without the observer's state variables.
+		res.Trace = &result.Trace{Steps: r.textTrace}
+	}
 	pg := &htmlreport.Page{
 		File:     r.File,
 		Source:   r.src,
@@ -22,15 +26,6 @@ func (r *Result) WriteHTML(w io.Writer) error {
 		Total:    r.total,
 		Checked:  r.CheckedText(),
 	}
-	if r.DialectNote != "" {
-		pg.Warnings = append(pg.Warnings, result.Message{File: r.File, Message: r.DialectNote})
-	}
-	for _, d := range r.Warnings {
-		pg.Warnings = append(pg.Warnings, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: d.Message})
-	}
-	if r.Concurrent && r.Verdict == Unknown && r.ConcurrentAt.Line > 0 {
-		d := r.ConcurrentAt
-		pg.Warnings = append(pg.Warnings, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: "note: " + d.Message})
-	}
+	pg.Warnings = r.warnings("note: ")
 	return htmlreport.Write(w, pg)
 }

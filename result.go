@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"boolprog/internal/labels"
+	"boolprog/internal/product"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/syntax"
@@ -44,6 +46,10 @@ type Value = result.Value
 // Property is the error an Unsafe answer reaches (an assertion or the
 // target label) and where it is.
 type Property = result.Property
+
+// ObserverSpec names an observer automaton checked with the program
+// (Options.Spec): its file, property and states.
+type ObserverSpec = result.Spec
 
 // Stats are the measurements of a check: its time, the time of each phase
 // (parse, lower, reach, trace, replay), states and the engine's counters.
@@ -105,11 +111,17 @@ type Result struct {
 	Concurrent   bool
 	ConcurrentAt Diagnostic
 	Stats        Stats
+	// Observer describes the observer automaton checked too (Options.Spec
+	// or the cpa configuration's observer.spec), nil if none.
+	Observer *ObserverSpec
 
-	prog  *ir.Program    // nil if the check ended before the program was lowered
-	res   *result.Result // what the engine returned, with Trace as a *result.Trace
-	src   []byte         // the program's text, for WriteHTML
-	total time.Duration  // the whole check, front end included
+	// textTrace is Trace as the text shows it: without the observer
+	// automaton's state variables (nil without an observer).
+	textTrace []Step
+	prog      *ir.Program    // nil if the check ended before the program was lowered
+	res       *result.Result // what the engine returned, with Trace as a *result.Trace
+	src       []byte         // the program's text, for WriteHTML
+	total     time.Duration  // the whole check, front end included
 }
 
 func newResult(name string, p *ir.Program, res *result.Result, note string, replayed bool, fe *frontEnded, total time.Duration) *Result {
@@ -170,7 +182,7 @@ func (r *Result) CheckedText() string {
 	if r.prog == nil {
 		return ""
 	}
-	return checkedText(r.prog)
+	return labels.Checked(r.prog) + product.CheckedText(r.Observer)
 }
 
 // ErrorLine is the compiler-style line that says where the error is,
@@ -179,6 +191,9 @@ func (r *Result) CheckedText() string {
 func (r *Result) ErrorLine() string {
 	if r.Verdict != Unsafe {
 		return ""
+	}
+	if pr := r.Property; pr != nil && pr.Observer != nil && len(r.Trace) > 0 {
+		return product.ErrorLine(r.File, pr)
 	}
 	if n := len(r.Trace); n > 0 {
 		last := r.Trace[n-1]
@@ -235,7 +250,11 @@ func (r *Result) WriteTextOptions(w io.Writer, o TraceOptions) error {
 			if o.Globals == 0 && r.prog != nil {
 				o.Globals = len(r.prog.Globals)
 			}
-			if err := result.WriteTraceOptions(&b, &result.Trace{Steps: r.Trace}, o); err != nil {
+			steps := r.Trace
+			if r.textTrace != nil {
+				steps = r.textTrace
+			}
+			if err := result.WriteTraceOptions(&b, &result.Trace{Steps: steps}, o); err != nil {
 				return err
 			}
 		}
@@ -271,20 +290,30 @@ func (r *Result) String() string {
 // stats, and the warnings.
 func (r *Result) Report() *Report {
 	rep := result.NewReport(r.engineResult(), r.File, r.Target)
-	if r.DialectNote != "" {
-		rep.Warnings = append(rep.Warnings, result.Message{File: r.File, Message: r.DialectNote})
-	}
-	for _, d := range r.Warnings {
-		rep.Warnings = append(rep.Warnings, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: d.Message})
-	}
-	if r.Concurrent && r.Verdict == Unknown && r.ConcurrentAt.Line > 0 {
-		d := r.ConcurrentAt
-		rep.Warnings = append(rep.Warnings, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: d.Message})
-	}
+	rep.Spec = r.Observer
+	rep.Warnings = append(rep.Warnings, r.warnings("")...)
 	if r.Note != "" && !r.TraceCut {
 		rep.Reason = r.Note
 	}
 	return rep
+}
+
+// warnings are the remarks the JSON report and the HTML page list: the
+// dialect detected, the front end's warnings, and where a program that
+// got an Unknown answer became concurrent (its message after concPrefix).
+func (r *Result) warnings(concPrefix string) []result.Message {
+	var out []result.Message
+	if r.DialectNote != "" {
+		out = append(out, result.Message{File: r.File, Message: r.DialectNote})
+	}
+	for _, d := range r.Warnings {
+		out = append(out, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: d.Message})
+	}
+	if r.Concurrent && r.Verdict == Unknown && r.ConcurrentAt.Line > 0 {
+		d := r.ConcurrentAt
+		out = append(out, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: concPrefix + d.Message})
+	}
+	return out
 }
 
 // WriteJSON writes Report as indented JSON (one object and a newline).

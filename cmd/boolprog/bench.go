@@ -15,6 +15,7 @@ import (
 
 	"boolprog/engine"
 	"boolprog/gen"
+	"boolprog/interp"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/sema"
@@ -267,7 +268,7 @@ func checkTemplate(ctx context.Context, eng engine.Engine, p *ir.Program, cfg be
 	m.res = engine.Run(ctx, eng, p, q)
 	if m.res.Verdict == result.Unsafe && !m.res.TraceCut && cfg.replay { // a cut trace has no steps
 		t := time.Now()
-		m.replayErr = replay(ctx, p, m.res.Trace)
+		m.replayErr = interp.ReplayContext(ctx, p, m.res.Trace)
 		m.replay = time.Since(t)
 	}
 	m.total = time.Since(start)

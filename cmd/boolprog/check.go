@@ -13,7 +13,11 @@ import (
 
 	"boolprog/cpa/observer"
 	"boolprog/engine"
-	"boolprog/interp"
+	"boolprog/internal/engines"
+	"boolprog/internal/interruptible"
+	"boolprog/internal/labels"
+	"boolprog/internal/product"
+	"boolprog/internal/replay"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/syntax"
@@ -354,7 +358,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	}
 	l, p, stats := fe.l, fe.p, fe.stats
 	if r.autoConc && p.Concurrent {
-		if eng, err = defaultConcEngine(); err != nil {
+		if eng, err = engines.ConcurrentDefault(); err != nil {
 			fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 			return exitUsage
 		}
@@ -367,7 +371,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		printWarnings(s.stderr, l.warns)
 	}
 
-	checked, obs := p, (*observed)(nil)
+	checked, obs := p, (*product.Observed)(nil)
 	if r.spec != nil {
 		o, prodEng, errs, why := observe(r.spec, p, eng)
 		if len(errs) > 0 {
@@ -377,7 +381,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 			r.report(&outcome{path: l.name, prog: p, res: result.NewUnknown(eng.Name(), why), total: time.Since(start), spec: r.spec.Describe()})
 			return exitUnknown
 		}
-		obs, eng, checked = o, prodEng, o.inst.Prog
+		obs, eng, checked = o, prodEng, o.Inst.Prog
 	}
 
 	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all, Bound: cf.bound.b}
@@ -392,7 +396,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	if !cf.noReplay && res.Verdict == result.Unsafe && !res.TraceCut {
 		prog.set(result.PhaseReplay, fmt.Sprintf("%d steps", traceLen(res.Trace)))
 		t := time.Now()
-		res, note = judge(ctx, checked, res)
+		res, note = replay.Judge(ctx, checked, res)
 		res.Stats.AddPhase(result.PhaseReplay, time.Since(t))
 	}
 	if interruption(ctx) != nil || (res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout) {
@@ -412,7 +416,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	}
 	var specDesc *result.Spec
 	if obs != nil {
-		res, specDesc = obs.explain(res, cf.format == "json"), r.spec.Describe()
+		res, specDesc = obs.Explain(res, cf.format == "json"), r.spec.Describe()
 	}
 	prog.stop()
 	if err := cf.witness.write(ctx, s.stderr, cf.quiet, l.src, p, res, cf.maxNodes); err != nil {
@@ -461,7 +465,7 @@ func (r *checkRun) frontEnd(ctx context.Context, path string, prog *progress) (f
 			fe.errs = errs
 			return fe
 		}
-		if err := checkTarget(p, r.cf.target); err != nil {
+		if err := labels.CheckTarget(p, r.cf.target); err != nil {
 			fe.errs = syntax.ErrorList{{Filename: l.name, Msg: err.Error()}}
 			return fe
 		}
@@ -472,50 +476,11 @@ func (r *checkRun) frontEnd(ctx context.Context, path string, prog *progress) (f
 		fe.l, fe.p = l, p
 		return fe
 	}
-	if ctx.Done() == nil {
-		return work(), true
+	fe, ok = interruptible.Run(ctx, work)
+	if ok && len(fe.errs) > 0 && ctx.Err() != nil {
+		return nil, false // standard input was still being read
 	}
-	done := make(chan *frontEnded, 1)
-	go func() { done <- work() }()
-	select {
-	case fe := <-done:
-		if len(fe.errs) > 0 && ctx.Err() != nil {
-			return nil, false // standard input was still being read
-		}
-		return fe, true
-	case <-ctx.Done():
-		return nil, false
-	}
-}
-
-// judge replays the trace of an Unsafe result in the concrete interpreter
-// within ctx. A verdict is a promise: a trace that the concrete semantics
-// rejects is a bug of the engine, and must not be shown as proof, so the
-// result becomes Unknown with an internal error. If ctx ends during the
-// replay, the engine has established the error and only its independent
-// check was cut: the result stays Unsafe, with a note that says so.
-func judge(ctx context.Context, p *ir.Program, res *result.Result) (*result.Result, string) {
-	if res.Verdict != result.Unsafe || res.TraceCut {
-		return res, ""
-	}
-	err := replay(ctx, p, res.Trace)
-	switch {
-	case err == nil:
-		return res, ""
-	case ctx.Err() != nil:
-		what := "time limit"
-		if interruption(ctx) != nil {
-			what = "interruption"
-		}
-		return res, fmt.Sprintf("the %s cut the replay: the interpreter did not check this trace (%v)", what, err)
-	}
-	return &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats,
-		Reason: engine.InternalErrorPrefix + "the engine's trace does not replay: " + err.Error()}, ""
-}
-
-// replay checks tr in the concrete interpreter within ctx.
-func replay(ctx context.Context, p *ir.Program, tr *result.Trace) error {
-	return interp.ReplayContext(ctx, p, tr)
+	return fe, ok
 }
 
 // limitReason is the UNKNOWN reason of a run whose context ended:
@@ -594,7 +559,7 @@ func (r *checkRun) writeText(o *outcome) error {
 			return err
 		}
 		if pr := res.Property; pr != nil && pr.Observer != nil {
-			fmt.Fprintln(w, observerLine(o.path, pr))
+			fmt.Fprintln(w, product.ErrorLine(o.path, pr))
 		} else {
 			fmt.Fprintln(w, errorLine(o.path, tr, o.prog.Target))
 		}
@@ -613,7 +578,7 @@ func (r *checkRun) writeText(o *outcome) error {
 		writeStats(w, o)
 	}
 	if o.prog != nil {
-		fmt.Fprintln(w, checkedText(o.prog)+specText(o.spec))
+		fmt.Fprintln(w, labels.Checked(o.prog)+product.CheckedText(o.spec))
 	}
 	_, err := fmt.Fprintln(w, res.Banner())
 	return err

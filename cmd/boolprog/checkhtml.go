@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"boolprog/htmlreport"
+	"boolprog/internal/labels"
 	"boolprog/result"
 )
 
@@ -68,7 +69,7 @@ func (r *checkRun) writeHTML(o *outcome) error {
 		Total:        o.total,
 	}
 	if o.prog != nil {
-		pg.Checked = checkedText(o.prog)
+		pg.Checked = labels.Checked(o.prog)
 	}
 	if !cf.quiet {
 		if o.dialectNote != "" {

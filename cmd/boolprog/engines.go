@@ -7,17 +7,11 @@ import (
 	"strings"
 
 	"boolprog/engine"
-	_ "boolprog/engine/conc"     // registers conc-eager and conc-lazy
-	_ "boolprog/engine/concfix"  // registers conc-fix
-	_ "boolprog/engine/cpa"      // registers the cpa engine
-	_ "boolprog/engine/explicit" // registers the explicit engine
-	_ "boolprog/engine/fixpoint" // registers the ef and efopt engines
-	_ "boolprog/engine/pushdown" // registers the post* and pre* engines
-	_ "boolprog/engine/summary"  // registers the summary engine
+	"boolprog/internal/engines" // registers the engines, shared with the Go API
 )
 
 // defaultEngine is the engine `check` and `bench` use without --engine.
-const defaultEngine = "summary"
+const defaultEngine = engines.Default
 
 func engineNames() string { return engine.NamesText() }
 

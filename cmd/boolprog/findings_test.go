@@ -18,6 +18,7 @@ import (
 	"boolprog/engine"
 	"boolprog/gen"
 	"boolprog/internal/jsonschema"
+	"boolprog/internal/replay"
 	"boolprog/ir"
 	"boolprog/result"
 )
@@ -118,23 +119,6 @@ func TestFinding5TargetLabel(t *testing.T) {
 			stdout: []string{"<stdin>:4:10: error: label START reached\n", "checked: 1 assertion, label START (line 4)\nVERIFICATION FAILED\n"}, last: "VERIFICATION FAILED"},
 		{name: "an existing label is accepted", args: []string{"check", "-l", "R", fig1}, code: exitFailed, last: "VERIFICATION FAILED"},
 	})
-}
-
-func TestClosestFirst(t *testing.T) {
-	tests := []struct {
-		name   string
-		labels []string
-		want   string
-	}{
-		{"reach", []string{"START", "Reach", "reach2", "each"}, "Reach,each,reach2,START"},
-		{"L1", []string{"L10", "L2", "L1x", "A"}, "L10,L1x,L2,A"},
-		{"", []string{"b", "a"}, "a,b"},
-	}
-	for _, tt := range tests {
-		if got := strings.Join(closestFirst(tt.name, tt.labels), ","); got != tt.want {
-			t.Errorf("closestFirst(%q, %v) = %s, want %s", tt.name, tt.labels, got, tt.want)
-		}
-	}
 }
 
 // zeros is an endless input, like /dev/zero.
@@ -435,7 +419,7 @@ func TestFinding4ReplayCut(t *testing.T) {
 		{"a trace that does not replay", context.Background(), &result.Result{Verdict: result.Unsafe, Trace: &result.Trace{Steps: res.Trace.Steps[1:]}}, result.Unknown, ""},
 	}
 	for _, tt := range tests {
-		got, note := judge(tt.ctx, p, tt.res)
+		got, note := replay.Judge(tt.ctx, p, tt.res)
 		if got.Verdict != tt.verdict || !strings.HasPrefix(note, tt.note) || (tt.note == "") != (note == "") {
 			t.Errorf("%s: verdict %v note %q, want %v %q", tt.name, got.Verdict, note, tt.verdict, tt.note)
 		}

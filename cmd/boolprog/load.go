@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"boolprog/internal/labels"
 	"boolprog/ir"
 	"boolprog/sema"
 	"boolprog/syntax"
@@ -236,13 +237,8 @@ func fileError(name string, err error) syntax.ErrorList {
 
 // asList returns err as a list of diagnostics.
 func asList(name string, err error) syntax.ErrorList {
-	var list syntax.ErrorList
-	if errors.As(err, &list) {
+	if list, ok := syntax.AsErrorList(err); ok {
 		return list
-	}
-	var one *syntax.Error
-	if errors.As(err, &one) {
-		return syntax.ErrorList{one}
 	}
 	return fileError(name, err)
 }
@@ -303,7 +299,7 @@ func loadProgram(ctx context.Context, path string, lf *loadFlags, target string,
 		printDiagnostics(s.stderr, errs)
 		return nil, nil, false
 	}
-	if err := checkTarget(p, target); err != nil {
+	if err := labels.CheckTarget(p, target); err != nil {
 		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
 		return nil, nil, false
 	}

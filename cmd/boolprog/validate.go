@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"boolprog/engine"
+	"boolprog/internal/labels"
 	"boolprog/ir"
 	"boolprog/syntax"
 	"boolprog/witness"
@@ -89,7 +90,7 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 		p, errs = l.lower(target)
 	}
 	if len(errs) == 0 {
-		if err := checkTarget(p, target); err != nil {
+		if err := labels.CheckTarget(p, target); err != nil {
 			errs = syntax.ErrorList{{Filename: l.name, Msg: err.Error()}}
 		}
 	}

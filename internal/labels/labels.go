@@ -1,4 +1,7 @@
-package main
+// Package labels checks the target label a user names against a lowered
+// program, and says what a check looks for (the "checked:" line), for the
+// command and the Go API alike.
+package labels
 
 import (
 	"fmt"
@@ -8,15 +11,16 @@ import (
 	"boolprog/ir"
 )
 
-// maxListedLabels bounds the labels an unknown-target error lists: a
-// generated program has thousands.
-const maxListedLabels = 10
+// maxListed bounds the labels an unknown-target error lists, and the lines
+// the "checked:" line lists: a generated program has thousands.
+const maxListed = 10
 
-// checkTarget rejects a target label the user named (-l) that occurs
-// nowhere in p: a misspelled label would otherwise prove the program safe.
-// The default target (SLIC_ERROR) may be absent. The message lists the
-// labels that do occur, closest to the one named first.
-func checkTarget(p *ir.Program, target string) error {
+// CheckTarget rejects a target label the user named (-l, Options.Target)
+// that occurs nowhere in p: a misspelled label would otherwise prove the
+// program safe. The default target (SLIC_ERROR), given as "", may be
+// absent. The message lists the labels that do occur, closest to the one
+// named first.
+func CheckTarget(p *ir.Program, target string) error {
 	if target == "" || p.HasLabel(target) {
 		return nil
 	}
@@ -26,9 +30,9 @@ func checkTarget(p *ir.Program, target string) error {
 	}
 	closest := closestFirst(target, labels)
 	more := ""
-	if len(closest) > maxListedLabels {
-		more = fmt.Sprintf(" (and %d more)", len(closest)-maxListedLabels)
-		closest = closest[:maxListedLabels]
+	if len(closest) > maxListed {
+		more = fmt.Sprintf(" (and %d more)", len(closest)-maxListed)
+		closest = closest[:maxListed]
 	}
 	return fmt.Errorf("target label %s occurs nowhere; the program's labels, closest first: %s%s", target, strings.Join(closest, ", "), more)
 }
@@ -87,12 +91,12 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// checkedText says which errors a check looks for: the assertions (how
+// Checked says which errors a check looks for: the assertions (how
 // many) and the target label (where it occurs), e.g.
 // "checked: 2 assertions, label R (line 12)". It is printed on its own line
 // just before the verdict, which stays exactly "VERIFICATION SUCCESSFUL" or
 // "VERIFICATION FAILED" for the tools that match it.
-func checkedText(p *ir.Program) string {
+func Checked(p *ir.Program) string {
 	asserts := 0
 	var lines []string
 	for _, pr := range p.Procs {
@@ -123,8 +127,8 @@ func checkedText(p *ir.Program) string {
 	if len(lines) > 1 {
 		word = "lines"
 	}
-	if len(lines) > maxListedLabels {
-		lines = append(lines[:maxListedLabels], "...")
+	if len(lines) > maxListed {
+		lines = append(lines[:maxListed], "...")
 	}
 	fmt.Fprintf(&b, ", label %s (%s %s)", p.Target, word, strings.Join(lines, ", "))
 	return b.String()

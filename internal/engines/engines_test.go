@@ -1,4 +1,4 @@
-package main
+package engines
 
 import (
 	"context"
@@ -29,8 +29,8 @@ func (e fixedEngine) Check(ctx context.Context, p *ir.Program, q engine.Query) (
 	return &result.Result{Verdict: e.verdict, Engine: e.name}, nil
 }
 
-// TestFallback: plain check's concurrent default runs its engines in turn
-// until one decides, and an Unknown of all of them keeps every reason.
+// TestFallback: the concurrent default runs its engines in turn until one
+// decides, and an Unknown of all of them keeps every reason.
 func TestFallback(t *testing.T) {
 	p := testsuite.Lower(t, "f.bp", "void main() begin skip; end\n", "")
 	for _, tc := range []struct {
@@ -47,7 +47,7 @@ func TestFallback(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var runs [2]int
-			f := fallback{
+			f := Fallback{
 				fixedEngine{"a", tc.first, "budget a", &runs[0]},
 				fixedEngine{"b", tc.then, "budget b", &runs[1]},
 			}
@@ -56,5 +56,23 @@ func TestFallback(t *testing.T) {
 				t.Errorf("got %s (%q) from %s after runs %v; want %s (%q) from %s after %v", res.Verdict, res.Reason, res.Engine, runs, tc.want, tc.wantReason, tc.wantAnswerer, tc.wantRuns)
 			}
 		})
+	}
+}
+
+// TestRegistered: every engine the defaults name is registered by this
+// package's imports, so that the command and the API can run them.
+func TestRegistered(t *testing.T) {
+	for _, name := range append([]string{Default}, Concurrent...) {
+		if _, ok := engine.Lookup(name); !ok {
+			t.Errorf("engine %s is not registered", name)
+		}
+	}
+	e, err := ConcurrentDefault()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok := e.(Fallback)
+	if !ok || len(f) != len(Concurrent) || f.Name() != Concurrent[0] {
+		t.Errorf("ConcurrentDefault() = %T named %s, want a Fallback of %v", e, e.Name(), Concurrent)
 	}
 }
