@@ -262,6 +262,9 @@ func (r *Result) WriteTextOptions(w io.Writer, o TraceOptions) error {
 	if line := r.ErrorLine(); line != "" {
 		b.WriteString(line + "\n")
 	}
+	if line := r.engineResult().BoundLine(); line != "" {
+		b.WriteString(line + "\n")
+	}
 	if r.Note != "" {
 		fmt.Fprintf(&b, "note: %s\n", r.Note)
 	}

@@ -149,6 +149,34 @@ func (r *Result) Banner() string {
 	return b
 }
 
+// BoundLine returns the line that says within which bound an Unsafe answer
+// of a bounded search was found ("bound: the error is reached within 3
+// context switches (the trace makes 3)"), or "" for an unbounded one. With
+// iterative deepening (or an engine whose search grows by switches, such
+// as the explicit search and conc-fix) the bound is the smallest at which
+// the error appears; the trace's own count is given because an engine that
+// searched a larger bound may find a trace that needs fewer.
+func (r *Result) BoundLine() string {
+	if r.Verdict != Unsafe || r.Bound.Kind == Unbounded {
+		return ""
+	}
+	line := "bound: the error is reached within " + r.Bound.String()
+	if r.Trace != nil && len(r.Trace.Steps) > 0 && !r.TraceCut {
+		n := 0
+		for _, s := range r.Trace.Steps {
+			if s.Switch {
+				n++
+			}
+		}
+		if r.Bound.Kind == ContextSwitches {
+			line += fmt.Sprintf(" (the trace makes %d)", n)
+		} else {
+			line += fmt.Sprintf(" (the trace makes %s)", Bound{Kind: ContextSwitches, K: n})
+		}
+	}
+	return line
+}
+
 // Note returns the remark that must accompany an Unsafe verdict whose
 // trace was cut ("the error is reachable, but the trace was cut: timeout"),
 // or "" when there is none.

@@ -566,6 +566,9 @@ func (r *checkRun) writeText(o *outcome) error {
 	} else if res.Property != nil {
 		fmt.Fprintln(w, propertyLine(res.Property, o.path))
 	}
+	if line := res.BoundLine(); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	if o.note != "" {
 		fmt.Fprintf(w, "note: %s\n", o.note)
 	}
