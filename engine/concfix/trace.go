@@ -40,13 +40,8 @@ import (
 // trace then lists init's steps, then context by context the steps of
 // its thread, a switch marked where the thread changes.
 
-// cstate is a concrete state: a program counter and a value per slot.
-type cstate struct {
-	pc   int
-	vals []bool
-}
-
-func (c cstate) equal(d cstate) bool { return c.pc == d.pc && slices.Equal(c.vals, d.vals) }
+// cstate is a concrete state (fixpoint.Concrete).
+type cstate = fixpoint.Concrete
 
 // fam names a family of tuples: stratum c, entry count e; c = -1 is
 // init's summaries.
@@ -102,15 +97,6 @@ func newTracer(ctx context.Context, st *strata) *tracer {
 		edges: map[[2]int]bdd.Node{}, fams: map[fam]*family{}}
 }
 
-func vars(sts ...fixpoint.StateVars) []int {
-	var out []int
-	for _, s := range sts {
-		out = append(out, s.PC...)
-		out = append(out, s.Slots...)
-	}
-	return out
-}
-
 func (t *tracer) keep(n bdd.Node) bdd.Node {
 	t.roots = append(t.roots, t.m.Keep(n))
 	return n
@@ -133,14 +119,16 @@ func (t *tracer) poll() error {
 func (t *tracer) setup() {
 	m, rels := t.m, t.rels
 	t.U, t.V, t.X, t.Y, t.Z = rels.Space(0), rels.Space(1), rels.Space(2), rels.Space(3), rels.Space(4)
-	pairs := func(from, to []fixpoint.StateVars) *bdd.Pairs { return m.NewPairs(vars(from...), vars(to...)) }
+	pairs := func(from, to []fixpoint.StateVars) *bdd.Pairs {
+		return m.NewPairs(fixpoint.Vars(from...), fixpoint.Vars(to...))
+	}
 	t.vx = pairs([]fixpoint.StateVars{t.V}, []fixpoint.StateVars{t.X})
 	t.xToV = pairs([]fixpoint.StateVars{t.X}, []fixpoint.StateVars{t.V})
 	t.uvYZ = pairs([]fixpoint.StateVars{t.U, t.V}, []fixpoint.StateVars{t.Y, t.Z})
 	t.yToU = pairs([]fixpoint.StateVars{t.Y}, []fixpoint.StateVars{t.U})
 	t.yToV = pairs([]fixpoint.StateVars{t.Y}, []fixpoint.StateVars{t.V})
-	t.setU, t.setV, t.setX = m.VarSet(vars(t.U)...), m.VarSet(vars(t.V)...), m.VarSet(vars(t.X)...)
-	t.setZV, t.setXYZ = m.VarSet(vars(t.Z, t.V)...), m.VarSet(vars(t.X, t.Y, t.Z)...)
+	t.setU, t.setV, t.setX = m.VarSet(fixpoint.Vars(t.U)...), m.VarSet(fixpoint.Vars(t.V)...), m.VarSet(fixpoint.Vars(t.X)...)
+	t.setZV, t.setXYZ = m.VarSet(fixpoint.Vars(t.Z, t.V)...), m.VarSet(fixpoint.Vars(t.X, t.Y, t.Z)...)
 	t.intXV = t.keep(rels.Internal(t.X, t.V))
 	t.intoXY = t.keep(rels.IntoCall(t.X, t.Y))
 	t.intoYU = t.keep(rels.IntoCall(t.Y, t.U))
@@ -150,7 +138,7 @@ func (t *tracer) setup() {
 
 // cube is the assignment of concrete state c to the variables of st.
 func (t *tracer) cube(st fixpoint.StateVars, c cstate) bdd.Node {
-	return t.m.Assignment(vars(st), append(enumBits(len(st.PC), c.pc), c.vals...))
+	return st.Cube(t.m, c)
 }
 
 // globalsCube is the assignment of the globals g to st's global slots.
@@ -166,16 +154,16 @@ func (t *tracer) globalsCube(st fixpoint.StateVars, g []bool) bdd.Node {
 func (t *tracer) globalsOf(c cstate) []bool {
 	g := make([]bool, len(t.p.Globals))
 	for i := range g {
-		g[i] = c.vals[t.enc.Slots.Slot(ir.VarRef{Global: true, Index: i})]
+		g[i] = c.Vals[t.enc.Slots.Slot(ir.VarRef{Global: true, Index: i})]
 	}
 	return g
 }
 
 // withGlobals returns c with the globals g.
 func (t *tracer) withGlobals(c cstate, g []bool) cstate {
-	d := cstate{pc: c.pc, vals: slices.Clone(c.vals)}
+	d := cstate{PC: c.PC, Vals: slices.Clone(c.Vals)}
 	for i, v := range g {
-		d.vals[t.enc.Slots.Slot(ir.VarRef{Global: true, Index: i})] = v
+		d.Vals[t.enc.Slots.Slot(ir.VarRef{Global: true, Index: i})] = v
 	}
 	return d
 }
@@ -196,32 +184,9 @@ func (t *tracer) atEntry(st fixpoint.StateVars, proc int) bdd.Node {
 	return t.m.Assignment(vs, vals)
 }
 
-// pick returns one assignment of f to the states sts.
+// pick returns one assignment of f to the states sts (fixpoint.Pick).
 func (t *tracer) pick(f bdd.Node, sts ...fixpoint.StateVars) []cstate {
-	set := t.m.VarSet(vars(sts...)...)
-	vals := t.m.SatOne(f, set)
-	if vals == nil {
-		return nil
-	}
-	at := map[int]bool{}
-	for i, v := range set.Vars() {
-		at[v] = vals[i]
-	}
-	out := make([]cstate, len(sts))
-	for i, st := range sts {
-		c := cstate{vals: make([]bool, len(st.Slots))}
-		for _, v := range st.PC {
-			c.pc <<= 1
-			if at[v] {
-				c.pc |= 1
-			}
-		}
-		for s, v := range st.Slots {
-			c.vals[s] = at[v]
-		}
-		out[i] = c
-	}
-	return out
+	return fixpoint.Pick(t.m, f, sts...)
 }
 
 // bitsOf reads the enum (most significant bit first) or bool vector of
@@ -295,7 +260,7 @@ func (t *tracer) family(f fam) (*family, error) {
 			}
 		}
 	}
-	toUV := m.NewPairs(vars(u, v), vars(t.U, t.V))
+	toUV := m.NewPairs(fixpoint.Vars(u, v), fixpoint.Vars(t.U, t.V))
 	fixedSet := m.VarSet(fixed...)
 	fm := &family{}
 	seen := bdd.False
@@ -359,7 +324,7 @@ func (t *tracer) across(u cstate, callers, callees, vs bdd.Node) bdd.Node {
 
 // internalEdge returns an edge that takes x to v in one internal step.
 func (t *tracer) internalEdge(x, v cstate) (int, error) {
-	proc, loc := t.enc.Loc(x.pc)
+	proc, loc := t.enc.Loc(x.PC)
 	pr := t.p.Procs[proc]
 	c := t.m.And(t.cube(t.X, x), t.cube(t.V, v))
 	for _, id := range pr.Locations[loc].Out {
@@ -377,12 +342,12 @@ func (t *tracer) internalEdge(x, v cstate) (int, error) {
 			return id, nil
 		}
 	}
-	return -1, fmt.Errorf("conc-fix: internal error: no edge from pc %d to pc %d", x.pc, v.pc)
+	return -1, fmt.Errorf("conc-fix: internal error: no edge from pc %d to pc %d", x.PC, v.PC)
 }
 
 // callEdge returns the call edge leaving the location of c.
 func (t *tracer) callEdge(c cstate) int {
-	proc, loc := t.enc.Loc(c.pc)
+	proc, loc := t.enc.Loc(c.PC)
 	pr := t.p.Procs[proc]
 	for _, id := range pr.Locations[loc].Out {
 		if _, ok := pr.Edges[id].Op.(*ir.Call); ok {
@@ -423,7 +388,7 @@ func (t *tracer) walk(u, v cstate, f fam, depth int) ([]tstep, fam, error) {
 		}
 		m := t.m
 		m.Safepoint()
-		if u.equal(v) && (f.c < 0 || f.e == f.c) {
+		if u.Equal(v) && (f.c < 0 || f.e == f.c) {
 			return out(), f, nil
 		}
 		fm, err := t.family(f)
@@ -648,7 +613,7 @@ func (t *tracer) threadPath(u, v cstate, f fam, final []tstep) ([]tstep, cstate,
 // finalStep is the arrival at a target label (none after a failing
 // assertion, whose edge was the last step).
 func (t *tracer) finalStep(v cstate, ctx int) []tstep {
-	proc, loc := t.enc.Loc(v.pc)
+	proc, loc := t.enc.Loc(v.PC)
 	if t.p.Procs[proc].Locations[loc].Kind == ir.FailLoc {
 		return nil
 	}
@@ -790,7 +755,7 @@ func (t *tracer) pickError() error {
 	if err != nil {
 		return err
 	}
-	all := append(vars(u, v), ecs...)
+	all := append(fixpoint.Vars(u, v), ecs...)
 	gbits := make([][]int, c+1)
 	tbits := make([][]int, c+1)
 	for i := 1; i <= c; i++ {
@@ -818,7 +783,7 @@ func (t *tracer) pickError() error {
 	state := func(sv fixpoint.StateVars) cstate {
 		pc, _ := bitsOf(at, sv.PC)
 		_, slots := bitsOf(at, sv.Slots)
-		return cstate{pc: pc, vals: slots}
+		return cstate{PC: pc, Vals: slots}
 	}
 	t.cstar = c
 	t.errU, t.errV = state(u), state(v)
@@ -845,7 +810,7 @@ func (t *tracer) trace(initSteps []tstep, order []threadStep) *result.Trace {
 	tr := &result.Trace{}
 	running := -1
 	for _, s := range all {
-		proc, loc := t.enc.Loc(s.st.pc)
+		proc, loc := t.enc.Loc(s.st.PC)
 		pr := t.p.Procs[proc]
 		l := pr.Locations[loc]
 		if l.Error && l.Kind != ir.FailLoc {
@@ -854,7 +819,7 @@ func (t *tracer) trace(initSteps []tstep, order []threadStep) *result.Trace {
 		// The steps are the original program's (the SATABS rewriting
 		// keeps locations, edges and variables' indices).
 		op := t.mod.orig.Procs[proc]
-		values := result.ValuesOf(t.mod.orig, op, func(v ir.VarRef) bool { return s.st.vals[t.enc.Slots.Slot(v)] })
+		values := result.ValuesOf(t.mod.orig, op, func(v ir.VarRef) bool { return s.st.Vals[t.enc.Slots.Slot(v)] })
 		step := result.NewStep(t.mod.orig, op, loc, s.edge, values, s.depth, s.thread)
 		if s.ctx >= 0 {
 			step.Switch = running >= 0 && running != s.thread

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"boolprog/bdd"
 	"boolprog/ir"
@@ -33,13 +32,8 @@ import (
 // errNoError says that the rounds hold no error state.
 var errNoError = errors.New("fixpoint: the summary relation holds no error state")
 
-// cstate is a concrete state: a program counter and a value per slot.
-type cstate struct {
-	pc   int
-	vals []bool
-}
-
-func (c cstate) equal(d cstate) bool { return c.pc == d.pc && slices.Equal(c.vals, d.vals) }
+// cstate is a concrete state (fixpoint.Concrete).
+type cstate = Concrete
 
 type tracer struct {
 	ctx    context.Context
@@ -72,17 +66,8 @@ func newTracer(ctx context.Context, r *run, track string) *tracer {
 	return &tracer{ctx: ctx, r: r, m: r.sv.Manager(), rels: r.rels, enc: r.enc, track: track, edges: map[[2]int]bdd.Node{}}
 }
 
-func vars(sts ...StateVars) []int {
-	var out []int
-	for _, s := range sts {
-		out = append(out, s.PC...)
-		out = append(out, s.Slots...)
-	}
-	return out
-}
-
 func (t *tracer) pairs(from, to []StateVars) *bdd.Pairs {
-	return t.m.NewPairs(vars(from...), vars(to...))
+	return t.m.NewPairs(Vars(from...), Vars(to...))
 }
 
 // setup renames the rounds into U, V and builds the relations over the
@@ -140,8 +125,8 @@ func (t *tracer) setup() error {
 	t.uvYZ = t.pairs([]StateVars{t.U, t.V}, []StateVars{t.Y, t.Z})
 	t.yToU = t.pairs([]StateVars{t.Y}, []StateVars{t.U})
 	t.yToV = t.pairs([]StateVars{t.Y}, []StateVars{t.V})
-	t.setU, t.setV = m.VarSet(vars(t.U)...), m.VarSet(vars(t.V)...)
-	t.setX, t.setZV, t.setXYZ = m.VarSet(vars(t.X)...), m.VarSet(vars(t.Z, t.V)...), m.VarSet(vars(t.X, t.Y, t.Z)...)
+	t.setU, t.setV = m.VarSet(Vars(t.U)...), m.VarSet(Vars(t.V)...)
+	t.setX, t.setZV, t.setXYZ = m.VarSet(Vars(t.X)...), m.VarSet(Vars(t.Z, t.V)...), m.VarSet(Vars(t.X, t.Y, t.Z)...)
 	t.intXV = t.keep(rels.Internal(t.X, t.V))
 	t.intoXY = t.keep(rels.IntoCall(t.X, t.Y))
 	t.intoYU = t.keep(rels.IntoCall(t.Y, t.U))
@@ -160,43 +145,12 @@ func (t *tracer) poll() error {
 
 // cube is the assignment of concrete state c to the variables of st.
 func (t *tracer) cube(st StateVars, c cstate) bdd.Node {
-	vs := vars(st)
-	vals := make([]bool, 0, len(vs))
-	n := len(st.PC)
-	for i := range st.PC {
-		vals = append(vals, c.pc>>(n-1-i)&1 == 1)
-	}
-	vals = append(vals, c.vals...)
-	return t.m.Assignment(vs, vals)
+	return st.Cube(t.m, c)
 }
 
-// pick returns one assignment of f to the states sts, as concrete states.
+// pick returns one assignment of f to the states sts (fixpoint.Pick).
 func (t *tracer) pick(f bdd.Node, sts ...StateVars) []cstate {
-	all := vars(sts...)
-	set := t.m.VarSet(all...)
-	vals := t.m.SatOne(f, set)
-	if vals == nil {
-		return nil
-	}
-	at := map[int]bool{}
-	for i, v := range set.Vars() {
-		at[v] = vals[i]
-	}
-	out := make([]cstate, len(sts))
-	for i, st := range sts {
-		c := cstate{vals: make([]bool, len(st.Slots))}
-		for _, v := range st.PC {
-			c.pc <<= 1
-			if at[v] {
-				c.pc |= 1
-			}
-		}
-		for s, v := range st.Slots {
-			c.vals[s] = at[v]
-		}
-		out[i] = c
-	}
-	return out
+	return Pick(t.m, f, sts...)
 }
 
 // layerOf returns the round of pair (u, v): the first layer holding it,
@@ -310,7 +264,7 @@ func (t *tracer) run() (*result.Trace, error) {
 		return nil, err
 	}
 	p := t.enc.Prog
-	if proc, loc := t.enc.Loc(v.pc); p.Procs[proc].Locations[loc].Kind != ir.FailLoc {
+	if proc, loc := t.enc.Loc(v.PC); p.Procs[proc].Locations[loc].Kind != ir.FailLoc {
 		seg = append(seg, tstep{st: v, edge: result.NoEdge})
 	}
 	segs = append(segs, seg)
@@ -344,7 +298,7 @@ func (t *tracer) run() (*result.Trace, error) {
 			// The walk may pass another error location on its way (the
 			// pairs of a round are explained by any earlier pairs): the
 			// trace ends at the first.
-			proc, loc := t.enc.Loc(s.st.pc)
+			proc, loc := t.enc.Loc(s.st.PC)
 			pr := p.Procs[proc]
 			if pr.Locations[loc].Error && pr.Locations[loc].Kind != ir.FailLoc {
 				s.edge = result.NoEdge
@@ -368,15 +322,15 @@ type tstep struct {
 
 func (t *tracer) step(s tstep, shift int) result.Step {
 	p := t.enc.Prog
-	proc, loc := t.enc.Loc(s.st.pc)
+	proc, loc := t.enc.Loc(s.st.PC)
 	pr := p.Procs[proc]
-	values := result.ValuesOf(p, pr, func(v ir.VarRef) bool { return s.st.vals[t.enc.Slots.Slot(v)] })
+	values := result.ValuesOf(p, pr, func(v ir.VarRef) bool { return s.st.Vals[t.enc.Slots.Slot(v)] })
 	return result.NewStep(p, pr, loc, s.edge, values, s.depth+shift, 0)
 }
 
 // callEdge returns the call edge leaving the location of c.
 func (t *tracer) callEdge(c cstate) int {
-	proc, loc := t.enc.Loc(c.pc)
+	proc, loc := t.enc.Loc(c.PC)
 	pr := t.enc.Prog.Procs[proc]
 	for _, id := range pr.Locations[loc].Out {
 		if _, ok := pr.Edges[id].Op.(*ir.Call); ok {
@@ -388,7 +342,7 @@ func (t *tracer) callEdge(c cstate) int {
 
 // internalEdge returns an edge that takes x to v in one internal step.
 func (t *tracer) internalEdge(x, v cstate) (int, error) {
-	proc, loc := t.enc.Loc(x.pc)
+	proc, loc := t.enc.Loc(x.PC)
 	pr := t.enc.Prog.Procs[proc]
 	c := t.m.And(t.cube(t.X, x), t.cube(t.V, v))
 	for _, id := range pr.Locations[loc].Out {
@@ -406,14 +360,14 @@ func (t *tracer) internalEdge(x, v cstate) (int, error) {
 			return id, nil
 		}
 	}
-	return -1, fmt.Errorf("fixpoint: internal error: no edge from pc %d to pc %d", x.pc, v.pc)
+	return -1, fmt.Errorf("fixpoint: internal error: no edge from pc %d to pc %d", x.PC, v.PC)
 }
 
 // path returns the steps from entry state u to state v (excluded), given
 // that (u, v) is a pair of round k, at call depth depth.
 func (t *tracer) path(u, v cstate, k, depth int) ([]tstep, error) {
 	var rev [][]tstep // pieces in reverse order
-	for !u.equal(v) {
+	for !u.Equal(v) {
 		if err := t.poll(); err != nil {
 			return nil, err
 		}
