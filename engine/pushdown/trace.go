@@ -125,27 +125,38 @@ func (x *expander) lastRule(n *wpds.Witness[symbolic.Rel]) wpds.RuleID {
 	}
 }
 
-// post appends a run of the post* witness n from state s to state e.
-func (x *expander) post(n *wpds.Witness[symbolic.Rel], s, e []bool) error {
-	md := x.md
+// leaf expands the witness kinds that post* and pre* witnesses share: the
+// initial configuration, a combine (the part whose weight relates s to e,
+// expanded by more), and a single rule. It reports done = false for an
+// extend, whose form depends on the direction of the search.
+func (x *expander) leaf(n *wpds.Witness[symbolic.Rel], s, e []bool, more func(*wpds.Witness[symbolic.Rel], []bool, []bool) error) (done bool, err error) {
 	if err := x.poll(); err != nil {
-		return err
+		return true, err
 	}
 	switch n.Kind {
 	case wpds.WitnessInitial:
 		if !slices.Equal(s, e) {
-			return x.internal("a run of no rules changes the state")
+			return true, x.internal("a run of no rules changes the state")
 		}
-		return nil
+		return true, nil
 	case wpds.WitnessCombine:
 		for _, p := range n.Parts {
-			if md.relates(p.Weight, s, e) {
-				return x.post(p, s, e)
+			if x.md.relates(p.Weight, s, e) {
+				return true, more(p, s, e)
 			}
 		}
-		return x.internal("no part of a combine relates the states")
+		return true, x.internal("no part of a combine relates the states")
 	case wpds.WitnessRule:
-		return x.emit(n.Rule, s)
+		return true, x.emit(n.Rule, s)
+	}
+	return false, nil
+}
+
+// post appends a run of the post* witness n from state s to state e.
+func (x *expander) post(n *wpds.Witness[symbolic.Rel], s, e []bool) error {
+	md := x.md
+	if done, err := x.leaf(n, s, e, x.post); done {
+		return err
 	}
 	switch {
 	case len(n.Parts) == 0:
@@ -214,24 +225,8 @@ func (x *expander) toOf(n *wpds.Witness[symbolic.Rel]) wpds.State {
 // pre appends a run of the pre* witness n from state s to state e.
 func (x *expander) pre(n *wpds.Witness[symbolic.Rel], s, e []bool) error {
 	md, m := x.md, x.md.m
-	if err := x.poll(); err != nil {
+	if done, err := x.leaf(n, s, e, x.pre); done {
 		return err
-	}
-	switch n.Kind {
-	case wpds.WitnessInitial:
-		if !slices.Equal(s, e) {
-			return x.internal("a run of no rules changes the state")
-		}
-		return nil
-	case wpds.WitnessCombine:
-		for _, p := range n.Parts {
-			if md.relates(p.Weight, s, e) {
-				return x.pre(p, s, e)
-			}
-		}
-		return x.internal("no part of a combine relates the states")
-	case wpds.WitnessRule:
-		return x.emit(n.Rule, s)
 	}
 	if len(n.Parts) == 0 || n.Parts[0].Kind != wpds.WitnessRule {
 		return x.internal("a pre* witness of an unknown form")
