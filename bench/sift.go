@@ -128,7 +128,10 @@ func MilnerRelation[N comparable](e Engine[N], n int, split bool) N {
 	return trans
 }
 
-// NQueensNode is the n-queens constraint of NQueens, returned (owned).
+// NQueensNode builds the n-queens constraint (one variable per square,
+// row-major order, as in BuDDy's example: a queen in each row, and a queen
+// on (i,j) excludes its row, column and diagonals) and returns it (owned).
+// NQueens counts its solutions; the sifting workloads reorder it.
 func NQueensNode[N comparable](e Engine[N], n int) N {
 	x := func(i, j int) int { return i*n + j }
 	queen := e.True()

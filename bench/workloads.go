@@ -4,51 +4,7 @@ package bench
 // order, as in BuDDy's example) and returns the number of solutions and the
 // node count of the result.
 func NQueens[N comparable](e Engine[N], n int) (float64, int) {
-	x := func(i, j int) int { return i*n + j }
-	queen := e.True()
-	conj := func(acc, f N) N { // acc ∧ f, consuming both
-		r := e.And(acc, f)
-		e.Release(acc)
-		e.Release(f)
-		return r
-	}
-	// At least one queen in each row.
-	for i := 0; i < n; i++ {
-		row := e.False()
-		for j := 0; j < n; j++ {
-			v := e.Ithvar(x(i, j))
-			r := e.Or(row, v)
-			e.Release(row)
-			e.Release(v)
-			row = r
-		}
-		queen = conj(queen, row)
-	}
-	// A queen on (i,j) excludes the row, column and diagonals.
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			a := e.True()
-			for k := 0; k < n; k++ {
-				if k != j {
-					a = conj(a, e.NIthvar(x(i, k)))
-				}
-				if k != i {
-					a = conj(a, e.NIthvar(x(k, j)))
-				}
-				if d := j + k - i; k != i && d >= 0 && d < n {
-					a = conj(a, e.NIthvar(x(k, d)))
-				}
-				if d := j + i - k; k != i && d >= 0 && d < n {
-					a = conj(a, e.NIthvar(x(k, d)))
-				}
-			}
-			v := e.NIthvar(x(i, j))
-			imp := e.Or(v, a)
-			e.Release(v)
-			e.Release(a)
-			queen = conj(queen, imp)
-		}
-	}
+	queen := NQueensNode(e, n)
 	all := make([]int, n*n)
 	for i := range all {
 		all[i] = i
