@@ -22,3 +22,19 @@ func TestTraceNoneEveryFormat(t *testing.T) {
 			stderr: []string{"--trace changes is for the text trace"}},
 	})
 }
+
+// TestHTMLObserver checks that the HTML page of an observer's violation
+// names the property (it said "assertion lock() fails") and, as the text
+// output's checked line, the specification checked.
+func TestHTMLObserver(t *testing.T) {
+	const spec, prog = "../../examples/locking.spec", "../../examples/locking.bp"
+	runCases(t, []cliCase{
+		{name: "text", args: []string{"check", "--trace", "none", "--spec", spec, prog}, code: exitFailed,
+			stdout: []string{"error: property locking violated: lock acquired twice without an unlock (observer locking in state locked, at lock(); " + spec + ":6)",
+				"; property locking of " + spec}},
+		{name: "html", args: []string{"check", "--format", "html", "--spec", spec, prog}, code: exitFailed,
+			stdout: []string{"property locking violated: lock acquired twice without an unlock (observer locking in state locked, at lock(); " + spec + ":6) at line 36, column 5 (main)",
+				"checked: no assertions (label SLIC_ERROR occurs nowhere); property locking of " + spec},
+			notStdout: []string{"assertion lock() fails"}},
+	})
+}
