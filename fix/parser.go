@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"context"
 	"strconv"
 )
 
@@ -12,27 +13,7 @@ const maxDepth = 2000
 // returns the declarations it could read and an ErrorList with every
 // diagnostic (file:line:col: message); it never panics.
 func ParseFile(name string, src []byte) (*File, error) {
-	var errs ErrorList
-	sc := &scanner{file: name, src: src, line: 1, col: 1, errs: &errs}
-	p := &parser{file: name, errs: &errs}
-	for {
-		t := sc.scan()
-		if t.kind == tIllegal {
-			errs.add(name, t.pos, "illegal character %q", t.text)
-			continue
-		}
-		p.toks = append(p.toks, t)
-		if t.kind == tEOF {
-			break
-		}
-	}
-	f := &File{Name: name}
-	for p.tok().kind != tEOF && len(errs) < maxErrors {
-		if d := p.decl(); d != nil {
-			f.Decls = append(f.Decls, d)
-		}
-	}
-	return f, errs.err()
+	return ParseFileContext(context.Background(), name, src)
 }
 
 type parser struct {
