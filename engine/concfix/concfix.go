@@ -189,14 +189,23 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		r.Stats.Set("no_error_location", 1)
 		return r, nil
 	}
+	// Writing, parsing and checking the model of a high bound take
+	// seconds (6 MB for Bluetooth at 20 rounds): the context is polled
+	// between them and while parsing.
 	var alg bytes.Buffer
 	m.write(&alg, false)
+	if ctx.Err() != nil {
+		return stopped(ctx, q, &result.Result{}, ctx.Err(), -1)
+	}
 	var src bytes.Buffer
 	if err := fixpoint.WritePrelude(&src, m.enc, alg.String()); err != nil {
 		return nil, err
 	}
 	src.Write(alg.Bytes())
-	f, err := fix.ParseFile("conc-fix model", src.Bytes())
+	f, err := fix.ParseFileContext(ctx, "conc-fix model", src.Bytes())
+	if ctx.Err() != nil {
+		return stopped(ctx, q, &result.Result{}, ctx.Err(), -1)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("conc-fix: the formula does not parse: %v", err)
 	}
@@ -204,6 +213,10 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	sv, err := fix.NewSolver(f, fix.Options{MaxNodes: q.MaxNodes})
 	if err != nil {
 		return nil, fmt.Errorf("conc-fix: %v", err)
+	}
+	if ctx.Err() != nil {
+		sv.Release()
+		return stopped(ctx, q, &result.Result{}, ctx.Err(), -1)
 	}
 	defer sv.Release()
 	res := &result.Result{Verdict: result.Safe, Engine: Name}

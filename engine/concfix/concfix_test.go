@@ -317,3 +317,25 @@ func TestSatabs(t *testing.T) {
 		})
 	}
 }
+
+// TestStopsBeforeSolver checks that a context that has ended stops Check
+// before it parses and checks the model and builds the solver (seconds for
+// a high bound: 6 MB for Bluetooth at 20 rounds), which did not look at
+// the context: the answer is Unknown and no build time is recorded.
+func TestStopsBeforeSolver(t *testing.T) {
+	p := testsuite.LowerFile(t, "../../examples/bluetooth/bluetooth_2_2.bp", "")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := concfix.New().Check(ctx, p, engine.Query{Bound: rounds(3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != result.Unknown || res.Reason != engine.ReasonInterrupted {
+		t.Errorf("%s %q, want Unknown %q", res.Verdict, res.Reason, engine.ReasonInterrupted)
+	}
+	for _, name := range res.Stats.CounterNames() {
+		if name == "time_build_ns" {
+			t.Error("the solver was built after the context ended")
+		}
+	}
+}
