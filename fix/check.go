@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"sort"
@@ -129,7 +130,9 @@ func (c *checker) errorf(pos Pos, format string, args ...any) {
 // through a plain bool definition, and values too wide for the solver. It
 // reports every problem as an ErrorList and does no BDD work. Solve calls
 // Check when it has not been called.
-func Check(f *File) error {
+func Check(f *File) error { return check(context.Background(), f) }
+
+func check(ctx context.Context, f *File) error {
 	c := &checker{file: f.Name, in: &info{
 		types:   map[string]typ{"bool": theBool},
 		enumVal: map[string][]*enumType{},
@@ -162,6 +165,9 @@ func Check(f *File) error {
 		c.params(def)
 	}
 	for _, d := range f.Decls {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		switch d := d.(type) {
 		case *RelDecl:
 			if def := c.in.rels[d.Name]; def != nil && def.rel == d {

@@ -37,3 +37,7 @@ func ParseFileContext(ctx context.Context, name string, src []byte) (*File, erro
 	}
 	return f, errs.err()
 }
+
+// CheckContext is Check that stops when ctx ends (it polls between
+// relations) and then returns ctx.Err(), leaving f unchecked.
+func CheckContext(ctx context.Context, f *File) error { return check(ctx, f) }

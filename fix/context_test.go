@@ -51,3 +51,24 @@ func TestParseFileContext(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckContext checks that Check stops between relations when the
+// context ends, leaving the file unchecked, and checks it otherwise.
+func TestCheckContext(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("enum N {0..3};\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "bool R%d(N x) (x=%d | x=0);\n", i, i%4)
+	}
+	f, err := ParseFile("big.mu", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := &cancelAfter{Context: context.Background(), n: 50}
+	if err := CheckContext(ctx, f); !errors.Is(err, context.Canceled) || f.checked || ctx.calls != 50 {
+		t.Errorf("cancelled at poll 50: %v, checked %v, %d polls", err, f.checked, ctx.calls)
+	}
+	if err := CheckContext(context.Background(), f); err != nil || !f.checked {
+		t.Errorf("CheckContext: %v, checked %v", err, f.checked)
+	}
+}
