@@ -210,13 +210,16 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		return nil, fmt.Errorf("conc-fix: the formula does not parse: %v", err)
 	}
 	start := time.Now()
-	sv, err := fix.NewSolver(f, fix.Options{MaxNodes: q.MaxNodes})
+	err = fix.CheckContext(ctx, f)
+	if ctx.Err() != nil {
+		return stopped(ctx, q, &result.Result{}, ctx.Err(), -1)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("conc-fix: %v", err)
 	}
-	if ctx.Err() != nil {
-		sv.Release()
-		return stopped(ctx, q, &result.Result{}, ctx.Err(), -1)
+	sv, err := fix.NewSolver(f, fix.Options{MaxNodes: q.MaxNodes})
+	if err != nil {
+		return nil, fmt.Errorf("conc-fix: %v", err)
 	}
 	defer sv.Release()
 	res := &result.Result{Verdict: result.Safe, Engine: Name}
