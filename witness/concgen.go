@@ -65,7 +65,7 @@ func FromConcurrent(ctx context.Context, p *ir.Program, meta Metadata, maxConfig
 }
 
 // quickConfigs is the budget of FromConcurrent's first search.
-const quickConfigs = 1 << 15
+const quickConfigs = 1 << 14
 
 // forget returns c with the thread that ran last forgotten (Running -1:
 // any live thread may step next).
@@ -209,7 +209,19 @@ func coverOf[T any](ctx context.Context, m *bdd.Manager, v *vars, items []T, val
 	if ctx.Err() != nil {
 		return "", context.Cause(ctx)
 	}
-	return coverText(m, set, nil, func(i int) string { return v.names[i] })
+	name := func(i int) string { return v.names[i] }
+	// Equalities factored out make a relation between the globals and
+	// the locals readable, a single configuration less so: the shorter
+	// text.
+	factored, err := coverText(m, set, nil, name)
+	if err != nil {
+		return "", err
+	}
+	plain, err := cover(m, set, name)
+	if err != nil || len(factored) <= len(plain) {
+		return factored, nil
+	}
+	return plain, nil
 }
 
 // tstate is a thread state of the thread-modular abstraction: one thread
