@@ -44,13 +44,20 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 	if *hf.modes != "" {
 		modes = strings.Split(*hf.modes, ",")
 	}
-	for _, md := range modes {
-		fs, build := info.FlagSet()
-		if fs.Lookup("reorder") == nil {
+	if fs, _ := info.FlagSet(); fs.Lookup("reorder") == nil {
+		// An engine without reordering (ef, pre*, cpa, ...) runs each
+		// program once, in the mode column "-".
+		if *hf.modes != "" {
 			return c.usageError(s, "the %s engine has no --reorder flag", info.Name())
 		}
-		if err := fs.Set("reorder", md); err != nil {
-			return c.usageError(s, "--reorder %q: %v", md, err)
+		modes = []string{"-"}
+	}
+	for _, md := range modes {
+		fs, build := info.FlagSet()
+		if md != "-" {
+			if err := fs.Set("reorder", md); err != nil {
+				return c.usageError(s, "--reorder %q: %v", md, err)
+			}
 		}
 		if *hf.order != "" {
 			if fs.Lookup("order") == nil {
@@ -82,7 +89,9 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 		}
 		for _, md := range modes {
 			fs, build := info.FlagSet()
-			fs.Set("reorder", md)
+			if md != "-" {
+				fs.Set("reorder", md)
+			}
 			if *hf.order != "" {
 				fs.Set("order", *hf.order)
 			}
