@@ -155,7 +155,7 @@ func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs
 		}
 		c := work[0]
 		work = work[1:]
-		trs, err := interp.Successors(p, c)
+		trs, err := interp.SuccessorsContext(ctx, p, c)
 		if err != nil {
 			return nil, err
 		}
@@ -240,7 +240,7 @@ func threadWitness(ctx context.Context, p *ir.Program, meta Metadata, maxStates 
 	if err != nil {
 		return nil, err
 	}
-	ts := newThreadSpace(p, maxStates)
+	ts := newThreadSpace(ctx, p, maxStates)
 	for _, c := range inits {
 		for _, f := range c.Threads {
 			if f != nil {
@@ -284,6 +284,7 @@ func threadWitness(ctx context.Context, p *ir.Program, meta Metadata, maxStates 
 // and by stack (for the invariants), and the changes of the globals that
 // the steps from states with given globals make.
 type threadSpace struct {
+	ctx     context.Context
 	p       *ir.Program
 	max     int
 	seen    map[string]bool
@@ -295,8 +296,8 @@ type threadSpace struct {
 	effSeen map[string]bool
 }
 
-func newThreadSpace(p *ir.Program, max int) *threadSpace {
-	return &threadSpace{p: p, max: max, seen: map[string]bool{}, byStack: map[string][]tstate{},
+func newThreadSpace(ctx context.Context, p *ir.Program, max int) *threadSpace {
+	return &threadSpace{ctx: ctx, p: p, max: max, seen: map[string]bool{}, byStack: map[string][]tstate{},
 		byGlob: map[string][]tstate{}, effects: map[string][][]bool{}, effSeen: map[string]bool{}}
 }
 
@@ -346,7 +347,7 @@ func (ts *threadSpace) add(g []bool, top *interp.Frame) error {
 // threads it starts, and, when its step changes the globals, the states
 // of every thread with the same globals under the new ones.
 func (ts *threadSpace) expand(s tstate) error {
-	trs, err := interp.Successors(ts.p, s)
+	trs, err := interp.SuccessorsContext(ts.ctx, ts.p, s)
 	if err != nil {
 		return err
 	}
