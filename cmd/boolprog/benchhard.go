@@ -102,7 +102,7 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 				runCtx, stop = cpuLimit(ctx, cpu0, timeout)
 				wallLimit = 1000 * timeout
 			}
-			m := measure(runCtx, eng, p, benchConfig{replay: true, timeout: wallLimit})
+			m := measure(runCtx, eng, p, benchConfig{replay: true, timeout: wallLimit, firstError: true})
 			stop()
 			cpu1, _ := processCPU()
 			cpu := "-"
