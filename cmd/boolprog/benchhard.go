@@ -125,6 +125,8 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 			verdict := m.res.Verdict.String()
 			if m.res.TraceCut {
 				verdict += " (no trace: " + m.res.Reason + ")"
+			} else if v, ok := c["trace_shortest"]; ok && v == 0 {
+				verdict += " (trace not shortest)"
 			}
 			fmt.Fprintf(s.stderr, "%s %s: %s in %v\n", h.Name, md, verdict, ms3(m.total))
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%v\t%s\t%d\t%d\t%v\t%d\t\n", h.Name, inScope(p), md, verdict, dec,
