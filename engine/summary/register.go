@@ -12,7 +12,7 @@ import (
 func init() {
 	engine.Register(engine.Info{
 		Names: []string{Name, "bebop"},
-		Doc:   "Bebop: BDD path and summary edges (RHS tabulation), shortest hierarchical traces",
+		Doc:   "Bebop: BDD path and summary edges (RHS tabulation), shortest hierarchical traces (within a budget: --shortest)",
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
 			reorder := DefaultReorder
 			fs.Var(&reorder, "reorder", "dynamic BDD variable reordering: off, sift (sift whenever the live nodes double), or auto (sift while it pays)")

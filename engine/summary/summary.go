@@ -49,6 +49,18 @@
 // Dijkstra-like search over rings in which a summary edge weighs the
 // callee's same-level distance (see rings.go).
 //
+// The ring search is a second search, by distance, and can cost far more
+// than the first (on the hard set of gen.HardSet, 3-10 times). It has a
+// budget (Options.ShortestBudget: by default twice the first search's
+// time plus a second); past it, or at the node limit, the trace is built
+// instead from the first search's own history (history.go): the path
+// edges each propagation added, stamped in order, walked back one image
+// at a time to predecessors with smaller stamps. That trace is a real
+// execution, concretized and replayed like a shortest one, but not
+// necessarily a shortest; the stats say which (trace_shortest, and
+// trace_shortest_over_budget or trace_shortest_node_limit with
+// trace_shortest_budget_ns).
+//
 // # Limits
 //
 // Concurrent programs get Unknown. Query.MaxNodes bounds the BDD node
@@ -167,8 +179,9 @@ var errTimeout = errors.New("timeout")
 // restarted after a reordering in their middle) and the live nodes before and after
 // the last reordering (bdd_nodes_before_last_reorder,
 // bdd_nodes_after_last_reorder), and for unsafe programs rings (distances searched),
-// time_rings_ns (the ring search), trace_steps and time_trace_ns (ring
-// search and trace).
+// time_rings_ns (the ring search), trace_steps, trace_shortest (1 for a
+// shortest trace, 0 for a history trace, with the reason and
+// time_history_trace_ns) and time_trace_ns (ring search and trace).
 //
 // Timing, panics and the other common duties are engine.Run's; Check
 // itself still validates the query and refuses what Supports refuses, so
