@@ -91,9 +91,13 @@ type Witness struct {
 	Metadata Metadata
 	// Segments is the violation sequence (Violation only).
 	Segments []Segment
-	// Invariants and Contracts (Correctness only).
+	// Invariants and Contracts (Correctness of a sequential program).
 	Invariants []Invariant
 	Contracts  []Contract
+	// Configurations or ThreadInvariants (Correctness of a concurrent
+	// program; one kind or the other).
+	Configurations   []ConfigInvariant
+	ThreadInvariants []ThreadInvariant
 }
 
 // Metadata describes who produced a witness for which program.
