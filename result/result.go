@@ -255,13 +255,17 @@ func (b Bound) String() string {
 }
 
 // Validate reports an error for a bound with a negative K or an unknown
-// kind, or a K set without a kind.
+// kind, a K set without a kind, or 0 rounds: a run of 0 rounds takes no
+// step of any thread, so that engines could only disagree on what it
+// proves (init's errors found or not).
 func (b Bound) Validate() error {
 	switch {
 	case b.Kind < Unbounded || b.Kind > Rounds:
 		return fmt.Errorf("unknown bound kind %d", int(b.Kind))
 	case b.K < 0:
 		return fmt.Errorf("negative bound %d", b.K)
+	case b.Kind == Rounds && b.K == 0:
+		return fmt.Errorf("a bound of 0 rounds allows no step: rounds:K needs K >= 1")
 	case b.Kind == Unbounded && b.K != 0:
 		return fmt.Errorf("bound %d without a kind (context switches or rounds)", b.K)
 	}

@@ -83,3 +83,27 @@ func TestVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundValidate checks which bounds a query may carry: 0 rounds is
+// refused (engines answered SUCCESSFUL, FAILED and UNKNOWN to the same
+// program: a run of 0 rounds takes no step).
+func TestBoundValidate(t *testing.T) {
+	for _, c := range []struct {
+		b  Bound
+		ok bool
+	}{
+		{Bound{}, true},
+		{Bound{Kind: ContextSwitches, K: 0}, true},
+		{Bound{Kind: ContextSwitches, K: 3}, true},
+		{Bound{Kind: Rounds, K: 1}, true},
+		{Bound{Kind: Rounds, K: 0}, false},
+		{Bound{Kind: Rounds, K: -1}, false},
+		{Bound{Kind: ContextSwitches, K: -1}, false},
+		{Bound{K: 2}, false},
+		{Bound{Kind: 7}, false},
+	} {
+		if err := c.b.Validate(); (err == nil) != c.ok {
+			t.Errorf("%+v: Validate() = %v, want ok %v", c.b, err, c.ok)
+		}
+	}
+}
