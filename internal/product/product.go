@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -65,6 +66,10 @@ func ParseSpec(file, text string) (*observer.Spec, error) {
 func specError(file string, err error) *syntax.Error {
 	if se := (*syntax.Error)(nil); errors.As(err, &se) {
 		return se
+	}
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+		// "x.spec: open: no such file ...", not "x.spec: open x.spec: ...".
+		return &syntax.Error{Filename: file, Msg: pe.Op + ": " + pe.Err.Error()}
 	}
 	return &syntax.Error{Filename: file, Msg: err.Error()}
 }
