@@ -194,7 +194,7 @@ func ParseBound(s string) (boolprog.Bound, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(k))
 	b := boolprog.Bound{Kind: bk, K: n}
 	if !ok || !okKind || bk == boolprog.Unbounded || err != nil || b.Validate() != nil {
-		return boolprog.Bound{}, fmt.Errorf("bound: want none, cs:K (K >= 0) or rounds:K (K >= 1), not %q", s)
+		return boolprog.Bound{}, fmt.Errorf("bound: want none, cs:K or rounds:K with K >= 0 (K >= 1 for rounds), not %q", s)
 	}
 	return b, nil
 }

@@ -25,7 +25,7 @@ A(a1, a2) begin if (a1) then A(a2, a1); skip; else g := a2; fi end
 		{"endless loop", mustJSON(Request{Source: "decl g;\nmain() begin while (T) do g := !g; od end\n", TimeoutMS: 60000, Engine: "summary"}), 0, "safe", "checked: no assertions"},
 		{"bound refused", mustJSON(Request{Source: fig1, Bound: "cs:2"}), 5, "unknown", "VERIFICATION UNKNOWN: "},
 		{"input error", mustJSON(Request{Source: "main() begin x := T; end"}), 2, "", "input.bp:1:14: undeclared variable x"},
-		{"bad bound", mustJSON(Request{Source: fig1, Bound: "cs:x"}), 1, "", `bound: want none, cs:K (K >= 0) or rounds:K (K >= 1), not "cs:x"`},
+		{"bad bound", mustJSON(Request{Source: fig1, Bound: "cs:x"}), 1, "", `bound: want none, cs:K or rounds:K with K >= 0 (K >= 1 for rounds), not "cs:x"`},
 		{"bad dialect", mustJSON(Request{Source: fig1, Dialect: "c"}), 1, "", `unknown dialect "c"`},
 		{"unknown engine", mustJSON(Request{Source: fig1, Engine: "nope"}), 1, "", `Engine: unknown engine "nope"`},
 		{"warning", mustJSON(Request{Source: "decl a, b, c;\nmain() begin assert(a & b = c); end\n"}), 10, "unsafe", "input.bp:2:21: warning: "},
