@@ -245,7 +245,7 @@ func (f *boundFlag) Set(s string) error {
 	n, err := strconv.Atoi(k)
 	b := result.Bound{Kind: bk, K: n}
 	if !ok || !okKind || bk == result.Unbounded || err != nil || b.Validate() != nil {
-		return fmt.Errorf("want none, cs:K or rounds:K with K >= 0, not %q", s)
+		return fmt.Errorf("want none, cs:K or rounds:K with K >= 0 (K >= 1 for rounds), not %q", s)
 	}
 	f.b = b
 	return nil

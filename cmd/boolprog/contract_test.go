@@ -1,6 +1,14 @@
 package main
 
-import "testing"
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // TestTraceNoneEveryFormat checks that --trace none holds in every format:
 // the JSON report wrote the whole trace anyway.
@@ -37,4 +45,86 @@ func TestHTMLObserver(t *testing.T) {
 				"checked: no assertions (label SLIC_ERROR occurs nowhere); property locking of " + spec},
 			notStdout: []string{"assertion lock() fails"}},
 	})
+}
+
+// TestBadInput runs the commands with bad input: a missing file, a
+// directory, an empty file, a binary file, syntax and semantic errors, and
+// flags that are empty, contradictory or out of range. Input errors are
+// `file[:line:col]: message` with exit 2, usage errors exit 1, and nothing
+// panics.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	var bin []byte
+	for i := range 3000 {
+		bin = append(bin, byte(i*7+i/256))
+	}
+	missing := filepath.Join(dir, "none.bp")
+	empty := write("empty.bp", "")
+	binary := write("bin.bp", string(bin))
+	sem := write("sem.bp", "void main() begin x := T; end\n")
+	syn := write("syn.bp", "void main( begin\n")
+	initFails := write("init.bp", "decl g;\nvoid init() begin g := T; assert(!g); end\nvoid thread1() begin g := F; end\nvoid thread2() begin g := F; end\n")
+	var mu strings.Builder
+	mu.WriteString("enum N {0..3};\n")
+	for i := range 3000 {
+		fmt.Fprintf(&mu, "bool R%d(N x) (x=%d | x=0);\n", i, i%4)
+	}
+	mu.WriteString("this is not a formula\n")
+	bigMu := write("big.mu", mu.String())
+
+	var cases []cliCase
+	for _, cmd := range []string{"check", "fmt", "graph", "seq"} {
+		cases = append(cases,
+			cliCase{name: cmd + " missing", args: []string{cmd, missing}, code: exitInput, stderr: []string{missing + ": open: no such file or directory\n"}},
+			cliCase{name: cmd + " directory", args: []string{cmd, dir}, code: exitInput, stderr: []string{dir + ": is a directory\n"}},
+			cliCase{name: cmd + " empty", args: []string{cmd, empty}, code: exitInput, stderr: []string{empty + ":1:1: no procedure main\n"}},
+			cliCase{name: cmd + " binary", args: []string{cmd, binary}, code: exitInput, stderr: []string{binary + ":1:"}},
+			cliCase{name: cmd + " semantic", args: []string{cmd, sem}, code: exitInput, stderr: []string{sem + ":1:19: undeclared variable x\n"}},
+			cliCase{name: cmd + " syntax", args: []string{cmd, syn}, code: exitInput, stderr: []string{syn + ":1:12: "}},
+		)
+	}
+	for _, cmd := range []string{"mucke", "pds"} {
+		cases = append(cases,
+			// The path once, not "none.bp: open none.bp: ...".
+			cliCase{name: cmd + " missing", args: []string{cmd, missing}, code: exitInput, stderr: []string{missing + ": open: no such file or directory\n"}},
+			cliCase{name: cmd + " directory", args: []string{cmd, dir}, code: exitInput, stderr: []string{dir + ": is a directory\n"}},
+			cliCase{name: cmd + " binary", args: []string{cmd, binary}, code: exitInput, stderr: []string{binary + ":1:"}},
+		)
+	}
+	cases = append(cases,
+		cliCase{name: "spec missing", args: []string{"check", "--spec", missing, fig1}, code: exitInput, stderr: []string{missing + ": open: no such file or directory\n"}},
+		// An empty label or file is not "no flag": it was silently
+		// ignored (SLIC_ERROR checked, the trace printed).
+		cliCase{name: "empty label", args: []string{"check", "-l", "", fig1}, code: exitUsage, stderr: []string{"flag -l is given an empty value"}},
+		cliCase{name: "empty target", args: []string{"graph", "--target", "", fig1}, code: exitUsage, stderr: []string{"flag --target is given an empty value"}},
+		cliCase{name: "empty trace file", args: []string{"check", "--trace-file", "", fig1}, code: exitUsage, stderr: []string{"flag --trace-file is given an empty value"}},
+		cliCase{name: "empty spec", args: []string{"check", "--spec", "", fig1}, code: exitUsage, stderr: []string{"flag --spec is given an empty value"}},
+		// 0 rounds allow no step: explicit answered SUCCESSFUL, conc-fix
+		// FAILED (init fails) and conc-eager UNKNOWN.
+		cliCase{name: "0 rounds", args: []string{"check", "--engine", "explicit", "--bound", "rounds:0", initFails}, code: exitUsage, stderr: []string{`invalid value "rounds:0"`}},
+		cliCase{name: "0 rounds, emit", args: []string{"mucke", "--emit", "conc", "--bound", "rounds:0", initFails}, code: exitUsage, stderr: []string{`invalid value "rounds:0"`}},
+		cliCase{name: "1 round", args: []string{"check", "-q", "--trace", "none", "--engine", "explicit", "--bound", "rounds:1", initFails}, code: exitFailed, last: "VERIFICATION FAILED"},
+		cliCase{name: "0 switches", args: []string{"check", "-q", "--trace", "none", "--engine", "explicit", "--bound", "cs:0", initFails}, code: exitFailed, last: "VERIFICATION FAILED"},
+		// The time is up before the parse reaches the error at the end:
+		// --timeout covers parsing and checking the formula too.
+		cliCase{name: "mucke timeout while parsing", args: []string{"mucke", "--timeout", "1ns", bigMu}, code: exitUnknown, last: "UNKNOWN: timeout (1ns)"},
+		cliCase{name: "mucke syntax error", args: []string{"mucke", bigMu}, code: exitInput, stderr: []string{bigMu + ":3002:"}},
+	)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := runContext(context.Background(), tc.args, &streams{stdin: strings.NewReader(tc.stdin), stdout: &stdout, stderr: &stderr})
+			checkOutput(t, tc, code, stdout.String(), stderr.String())
+			if s := stdout.String() + stderr.String(); strings.Contains(s, "panic") || strings.Contains(s, "goroutine ") {
+				t.Errorf("a panic:\n%s", s)
+			}
+		})
+	}
 }

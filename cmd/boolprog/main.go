@@ -213,6 +213,9 @@ func (c *command) parse(args []string, s *streams) ([]string, error) {
 			return nil, err
 		}
 		if c.fs.NArg() == 0 {
+			if name := emptyFlag(c.fs); name != "" {
+				return nil, fmt.Errorf("flag %s is given an empty value: give one, or leave the flag out", name)
+			}
 			return append(pos, after...), nil
 		}
 		// Parse stopped at a non-flag argument ("-" alone is one: standard
@@ -220,6 +223,28 @@ func (c *command) parse(args []string, s *streams) ([]string, error) {
 		pos = append(pos, c.fs.Arg(0))
 		args = c.fs.Args()[1:]
 	}
+}
+
+// emptyFlag returns the flag (as "--name" or "-l") set to "" whose
+// default is "" (a label, a file, an output), or "": such a flag would be
+// silently ignored (`-l ""` checked SLIC_ERROR).
+func emptyFlag(fs *flag.FlagSet) string {
+	name := ""
+	fs.Visit(func(f *flag.Flag) {
+		// Only plain string flags: an engine's flag proxy or a custom
+		// Value may print "" whatever it holds.
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		if v, isString := g.Get().(string); isString && v == "" && f.DefValue == "" && name == "" {
+			name = "--" + f.Name
+			if len(f.Name) == 1 {
+				name = "-" + f.Name
+			}
+		}
+	})
+	return name
 }
 
 // usageError reports a usage error of command c on stderr, pointing at -h,

@@ -94,14 +94,20 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	}
 	src, err := readInput(ctx, files[0], int64(lf.maxInput), s.stdin)
 	if err != nil {
-		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: displayName(files[0]), Msg: err.Error()}})
+		printDiagnostics(s.stderr, fileError(displayName(files[0]), err))
 		return exitInput
 	}
-	f, err := fix.ParseFile(displayName(files[0]), src)
+	// A large file takes seconds to parse and check: --timeout and
+	// signals stop them too (and then answer UNKNOWN below).
+	f, err := fix.ParseFileContext(ctx, displayName(files[0]), src)
 	if err == nil {
-		err = fix.Check(f)
+		err = fix.CheckContext(ctx, f)
 	}
-	if err != nil {
+	var ans *fix.Answer
+	switch {
+	case err == nil:
+		ans, err = fix.Solve(ctx, f, fix.Options{MaxNodes: maxNodes})
+	case ctx.Err() == nil:
 		var list fix.ErrorList
 		if errors.As(err, &list) {
 			for _, e := range list {
@@ -112,7 +118,6 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 		}
 		return exitInput
 	}
-	ans, err := fix.Solve(ctx, f, fix.Options{MaxNodes: maxNodes})
 	if stats && ans != nil {
 		ans.WriteStats(s.stdout)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"boolprog/syntax"
 	"boolprog/wpds/pdsfile"
 )
 
@@ -53,7 +52,7 @@ func runPDS(ctx context.Context, args []string, s *streams) int {
 	name := displayName(files[0])
 	src, err := readInput(ctx, files[0], int64(lf.maxInput), s.stdin)
 	if err != nil {
-		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: name, Msg: err.Error()}})
+		printDiagnostics(s.stderr, fileError(name, err))
 		return exitInput
 	}
 	f, err := pdsfile.Parse(name, src)
