@@ -38,11 +38,11 @@ func runGenRandom(args []string, s *streams) int {
 	fs := c.fs
 	seed := fs.Int64("seed", 1, "seed: the same seed gives the same program")
 	var opt gen.Options
-	fs.IntVar(&opt.Globals, "globals", 0, "number of globals (0: default)")
-	fs.IntVar(&opt.MaxLocals, "locals", 0, "maximum parameters plus locals per procedure (0: default)")
+	fs.IntVar(&opt.Globals, "globals", 0, "number of globals (0: default, negative: none)")
+	fs.IntVar(&opt.MaxLocals, "locals", 0, "maximum parameters plus locals per procedure (0: default, negative: none)")
 	fs.IntVar(&opt.Procs, "procs", 0, "number of procedures, main included (0: default)")
 	fs.IntVar(&opt.Stmts, "stmts", 0, "maximum statements at the top level of a body (0: default)")
-	fs.IntVar(&opt.Depth, "depth", 0, "maximum nesting of if and while (0: default)")
+	fs.IntVar(&opt.Depth, "depth", 0, "maximum nesting of if and while (0: default, negative: none)")
 	threads := fs.Int("threads", 0, "a concurrent program with `n` threads (0: a sequential one); the other flags then shape each thread's code")
 	style := fs.String("style", "any", "concurrent programs: how threads are created: getafix (init, threadN, the atomic global), satabs (main starts them, atomic_begin/end) or any (by seed)")
 	rest, err := c.parse(args, s)
@@ -51,6 +51,11 @@ func runGenRandom(args []string, s *streams) int {
 	}
 	if len(rest) != 0 {
 		return c.usageError(s, "unexpected argument %q", rest[0])
+	}
+	// A negative count of procedures or statements has no meaning of its
+	// own: gen would silently make it 1.
+	if opt.Procs < 0 || opt.Stmts < 0 {
+		return c.usageError(s, "--procs and --stmts must not be negative (0: the default)")
 	}
 	st, ok := gen.ParseStyle(*style)
 	if !ok {
