@@ -112,6 +112,12 @@ func TestBadInput(t *testing.T) {
 		cliCase{name: "0 rounds, emit", args: []string{"mucke", "--emit", "conc", "--bound", "rounds:0", initFails}, code: exitUsage, stderr: []string{`invalid value "rounds:0"`}},
 		cliCase{name: "1 round", args: []string{"check", "-q", "--trace", "none", "--engine", "explicit", "--bound", "rounds:1", initFails}, code: exitFailed, last: "VERIFICATION FAILED"},
 		cliCase{name: "0 switches", args: []string{"check", "-q", "--trace", "none", "--engine", "explicit", "--bound", "cs:0", initFails}, code: exitFailed, last: "VERIFICATION FAILED"},
+		cliCase{name: "gen negative procs", args: []string{"gen", "random", "--procs", "-3"}, code: exitUsage, stderr: []string{"--procs and --stmts must not be negative"}},
+		cliCase{name: "gen negative stmts", args: []string{"gen", "random", "--stmts", "-1"}, code: exitUsage, stderr: []string{"--procs and --stmts must not be negative"}},
+		cliCase{name: "gen no globals", args: []string{"gen", "random", "--globals", "-1"}, code: exitOK, stdout: []string{"void main()"}, notStdout: []string{"\ndecl "}},
+		cliCase{name: "version with an argument", args: []string{"version", "extra"}, code: exitUsage, stderr: []string{`unexpected argument "extra"`}},
+		cliCase{name: "help of an unknown command", args: []string{"help", "nope"}, code: exitUsage, stderr: []string{`unknown command "nope"`}},
+		cliCase{name: "help of a command", args: []string{"help", "check"}, code: exitOK, stdout: []string{"usage: boolprog check [flags] FILE..."}},
 		// The time is up before the parse reaches the error at the end:
 		// --timeout covers parsing and checking the formula too.
 		cliCase{name: "mucke timeout while parsing", args: []string{"mucke", "--timeout", "1ns", bigMu}, code: exitUnknown, last: "UNKNOWN: timeout (1ns)"},

@@ -90,7 +90,7 @@ Usage:
   boolprog batch [flags] TASKS|DIR...  many checks in parallel, with time and memory limits, scored
   boolprog validate PROGRAM WITNESS  check a witness of check --witness (exit 0 confirmed, 10 rejected)
   boolprog version                print the version (also: boolprog --version)
-  boolprog help                   print this text
+  boolprog help [COMMAND]         print this text, or a command's flags (as COMMAND -h)
 
 A FILE named - is standard input. Run 'boolprog COMMAND -h' for the flags of
 a command.
@@ -136,9 +136,22 @@ func runContext(ctx context.Context, args []string, s *streams) int {
 	case "validate":
 		return runValidate(ctx, rest, s)
 	case "version", "-version", "--version":
+		if len(rest) > 0 {
+			fmt.Fprintf(s.stderr, "boolprog version: unexpected argument %q\n", rest[0])
+			return exitUsage
+		}
 		fmt.Fprintln(s.stdout, versionLine())
 		return exitOK
 	case "help", "-h", "-help", "--help":
+		switch {
+		case len(rest) > 1:
+			fmt.Fprintf(s.stderr, "boolprog help: unexpected argument %q (help COMMAND shows one command's flags)\n", rest[1])
+			return exitUsage
+		case len(rest) == 1 && !strings.HasPrefix(rest[0], "-") && rest[0] != "help" && rest[0] != "version":
+			// help COMMAND: the command's own help (an unknown
+			// command is reported as such).
+			return runContext(ctx, []string{rest[0], "-h"}, s)
+		}
 		fmt.Fprint(s.stdout, usage)
 		return exitOK
 	}
