@@ -27,6 +27,11 @@ type Info struct {
 	// Query.MaxNodes; the CLI refuses --max-nodes for an engine that would
 	// ignore it.
 	NodeLimited bool
+	// AllReachable says that the engine honours Query.AllReachable
+	// (computes the whole reachable state space instead of stopping at
+	// the first error); the CLI refuses --all for an engine that would
+	// ignore it.
+	AllReachable bool
 }
 
 // Name returns the canonical name.

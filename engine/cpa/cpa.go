@@ -95,7 +95,8 @@ func init() {
 				return New(c), nil
 			}
 		},
-		NodeLimited: true,
+		NodeLimited:  true,
+		AllReachable: true, // cpa.Options.All
 	})
 }
 

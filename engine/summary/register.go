@@ -26,7 +26,8 @@ func init() {
 			}
 		},
 		// The node limit bounds the BDD manager of every run.
-		NodeLimited: true,
+		NodeLimited:  true,
+		AllReachable: true,
 	})
 }
 
