@@ -186,6 +186,8 @@ func (o *Options) validate(info engine.Info) error {
 		return optionErrorf("MaxInput", "negative input limit %d", o.MaxInput)
 	case o.MaxNodes > 0 && !info.NodeLimited:
 		return optionErrorf("MaxNodes", "the %s engine uses no BDDs: a node limit would have no effect", info.Name())
+	case o.AllReachable && !info.AllReachable:
+		return optionErrorf("AllReachable", "the %s engine stops at the first error: it would have no effect", info.Name())
 	}
 	if err := o.Bound.Validate(); err != nil {
 		return optionErrorf("Bound", "%v", err)

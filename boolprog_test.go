@@ -293,6 +293,7 @@ func TestOptionErrors(t *testing.T) {
 		{"flag of another engine", boolprog.Options{Engine: "summary", EngineFlags: map[string]string{"max-vars": "8"}}, "EngineFlags", `"max-vars" is not an option of the summary engine`},
 		{"bad flag value", boolprog.Options{Engine: "explicit", EngineFlags: map[string]string{"max-vars": "65"}}, "EngineFlags", "engine explicit:"},
 		{"max nodes without BDDs", boolprog.Options{Engine: "explicit", MaxNodes: 1000}, "MaxNodes", "uses no BDDs"},
+		{"all reachable, ignored", boolprog.Options{Engine: "explicit", AllReachable: true}, "AllReachable", "stops at the first error"},
 		{"negative timeout", boolprog.Options{Timeout: -time.Second}, "Timeout", "negative"},
 		{"negative max nodes", boolprog.Options{MaxNodes: -1}, "MaxNodes", "negative"},
 		{"bad bound", boolprog.Options{Bound: boolprog.Bound{Kind: boolprog.ContextSwitches, K: -1}}, "Bound", "negative"},

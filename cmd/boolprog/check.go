@@ -87,7 +87,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.BoolVar(&cf.marks, "trace-choices", cf.marks, "mark with '* ' the steps of a forward trace that make a nondeterministic choice")
 	fs.IntVar(&cf.maxIndent, "trace-indent", result.DefaultMaxIndent, "call depth past which a trace step is no longer indented and shows '[depth N]'")
 	fs.BoolVar(&cf.stats, "stats", false, "print statistics: each phase's time (parse, lower, reach, trace, replay), states, BDD nodes, ...")
-	fs.BoolVar(&cf.all, "all", false, "compute every reachable state instead of stopping at the first error")
+	fs.BoolVar(&cf.all, "all", false, "compute every reachable state instead of stopping at the first error (the summary and cpa engines)")
 	fs.BoolVar(&cf.noReplay, "no-replay", false, "do not replay the trace in the concrete interpreter before printing it")
 	fs.BoolVar(&cf.quiet, "q", false, "print no warnings and no progress line")
 	fs.BoolVar(&cf.verbose, "v", false, "print the progress line on stderr even if it is not a terminal")
@@ -184,6 +184,11 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if set["max-nodes"] {
 		if info, _ := engine.Lookup(cf.engineName); !info.NodeLimited {
 			return checkUsageError(c, s, jsonOut, "--max-nodes bounds BDD nodes, which the %s engine does not use", info.Name())
+		}
+	}
+	if cf.all {
+		if info, _ := engine.Lookup(cf.engineName); !info.AllReachable {
+			return checkUsageError(c, s, jsonOut, "--all: the %s engine stops at the first error (summary and cpa compute every reachable state)", info.Name())
 		}
 	}
 	if cf.projection.on && cf.format == "json" {

@@ -115,6 +115,9 @@ func TestBadInput(t *testing.T) {
 		cliCase{name: "gen negative procs", args: []string{"gen", "random", "--procs", "-3"}, code: exitUsage, stderr: []string{"--procs and --stmts must not be negative"}},
 		cliCase{name: "gen negative stmts", args: []string{"gen", "random", "--stmts", "-1"}, code: exitUsage, stderr: []string{"--procs and --stmts must not be negative"}},
 		cliCase{name: "gen no globals", args: []string{"gen", "random", "--globals", "-1"}, code: exitOK, stdout: []string{"void main()"}, notStdout: []string{"\ndecl "}},
+		// --all was silently ignored by every engine but summary and cpa.
+		cliCase{name: "--all, explicit", args: []string{"check", "--all", "--engine", "explicit", fig1}, code: exitUsage, stderr: []string{"--all: the explicit engine stops at the first error"}},
+		cliCase{name: "--all, summary", args: []string{"check", "--all", "-q", "--trace", "none", "-l", "R", fig1}, code: exitFailed, last: "VERIFICATION FAILED"},
 		cliCase{name: "version with an argument", args: []string{"version", "extra"}, code: exitUsage, stderr: []string{`unexpected argument "extra"`}},
 		cliCase{name: "help of an unknown command", args: []string{"help", "nope"}, code: exitUsage, stderr: []string{`unknown command "nope"`}},
 		cliCase{name: "help of a command", args: []string{"help", "check"}, code: exitOK, stdout: []string{"usage: boolprog check [flags] FILE..."}},
