@@ -65,7 +65,7 @@ func FromConcurrent(ctx context.Context, p *ir.Program, meta Metadata, maxConfig
 }
 
 // quickConfigs is the budget of FromConcurrent's first search.
-const quickConfigs = 1 << 15
+const quickConfigs = 1 << 14
 
 // forget returns c with the thread that ran last forgotten (Running -1:
 // any live thread may step next).
@@ -155,7 +155,7 @@ func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs
 		}
 		c := work[0]
 		work = work[1:]
-		trs, err := interp.Successors(p, c)
+		trs, err := interp.SuccessorsContext(ctx, p, c)
 		if err != nil {
 			return nil, err
 		}
@@ -209,7 +209,19 @@ func coverOf[T any](ctx context.Context, m *bdd.Manager, v *vars, items []T, val
 	if ctx.Err() != nil {
 		return "", context.Cause(ctx)
 	}
-	return coverText(m, set, nil, func(i int) string { return v.names[i] })
+	name := func(i int) string { return v.names[i] }
+	// Equalities factored out make a relation between the globals and
+	// the locals readable, a single configuration less so: the shorter
+	// text.
+	factored, err := coverText(m, set, nil, name)
+	if err != nil {
+		return "", err
+	}
+	plain, err := cover(m, set, name)
+	if err != nil || len(factored) <= len(plain) {
+		return factored, nil
+	}
+	return plain, nil
 }
 
 // tstate is a thread state of the thread-modular abstraction: one thread
@@ -228,7 +240,7 @@ func threadWitness(ctx context.Context, p *ir.Program, meta Metadata, maxStates 
 	if err != nil {
 		return nil, err
 	}
-	ts := newThreadSpace(p, maxStates)
+	ts := newThreadSpace(ctx, p, maxStates)
 	for _, c := range inits {
 		for _, f := range c.Threads {
 			if f != nil {
@@ -272,6 +284,7 @@ func threadWitness(ctx context.Context, p *ir.Program, meta Metadata, maxStates 
 // and by stack (for the invariants), and the changes of the globals that
 // the steps from states with given globals make.
 type threadSpace struct {
+	ctx     context.Context
 	p       *ir.Program
 	max     int
 	seen    map[string]bool
@@ -283,8 +296,8 @@ type threadSpace struct {
 	effSeen map[string]bool
 }
 
-func newThreadSpace(p *ir.Program, max int) *threadSpace {
-	return &threadSpace{p: p, max: max, seen: map[string]bool{}, byStack: map[string][]tstate{},
+func newThreadSpace(ctx context.Context, p *ir.Program, max int) *threadSpace {
+	return &threadSpace{ctx: ctx, p: p, max: max, seen: map[string]bool{}, byStack: map[string][]tstate{},
 		byGlob: map[string][]tstate{}, effects: map[string][][]bool{}, effSeen: map[string]bool{}}
 }
 
@@ -334,7 +347,7 @@ func (ts *threadSpace) add(g []bool, top *interp.Frame) error {
 // threads it starts, and, when its step changes the globals, the states
 // of every thread with the same globals under the new ones.
 func (ts *threadSpace) expand(s tstate) error {
-	trs, err := interp.Successors(ts.p, s)
+	trs, err := interp.SuccessorsContext(ts.ctx, ts.p, s)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"boolprog/bdd"
 	"boolprog/interp"
@@ -114,7 +115,7 @@ func validateConcurrent(ctx context.Context, p *ir.Program, w *Witness, opts Opt
 // formulaBDD parses an invariant's formula over v's slots and builds its
 // BDD.
 func formulaBDD(m *bdd.Manager, p *ir.Program, v *vars, src string, pos syntax.Pos, where string) (bdd.Node, *Outcome) {
-	f, err := parseFormula(src, scope{p: p, slots: v, where: where})
+	f, err := parseFormula(src, scope{p: p, slots: v})
 	if err != nil {
 		return bdd.False, formulaOutcome(err, pos, "invariant "+where)
 	}
@@ -224,9 +225,9 @@ func validateConfigs(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 		}
 		inv := &w.Configurations[cs.from[j]]
 		if why := errorIn(p, c); why != "" {
-			return rejectAt(inv.Pos, "the invariant at %s admits the configuration %s, where %s", inv.Tuple(), c.String(p), why)
+			return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the configuration %s, where %s", inv.Tuple(), c.String(p), why))
 		}
-		trs, err := interp.Successors(p, c)
+		trs, err := interp.SuccessorsContext(ctx, p, c)
 		if err != nil {
 			return &Outcome{Verdict: Unknown, Work: work, Reason: err.Error()}
 		}
@@ -234,10 +235,10 @@ func validateConfigs(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 			n := forget(tr.Next)
 			edge := p.Procs[c.Threads[tr.Thread].Proc].Edges[tr.Edge]
 			if why := errorIn(p, n); why != "" {
-				return rejectAt(inv.Pos, "the invariant at %s admits the configuration %s, from which thread %d's step %s leads to an error: %s", inv.Tuple(), c.String(p), tr.Thread, edge.Text, why)
+				return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the configuration %s, from which thread %d's step %s leads to an error: %s", inv.Tuple(), c.String(p), tr.Thread, edge.Text, why))
 			}
 			if _, ok := cs.index[n.Key()]; !ok {
-				return rejectAt(inv.Pos, "the invariant at %s admits the configuration %s, from which thread %d's step %s leads to %s, which is not admitted: %s", inv.Tuple(), c.String(p), tr.Thread, edge.Text, n.String(p), describe(n))
+				return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the configuration %s, from which thread %d's step %s leads to %s, which is not admitted: %s", inv.Tuple(), c.String(p), tr.Thread, edge.Text, n.String(p), describe(n)))
 			}
 		}
 	}
@@ -308,7 +309,7 @@ func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 	for _, c := range inits {
 		for t, f := range c.Threads {
 			if s := state(c.Globals, f); f != nil && !admitted(s) {
-				return &Outcome{Verdict: Rejected, Reason: fmt.Sprintf("thread %d of the initial configuration %s is not admitted: %s", t, c.String(p), describe(s))}
+				return &Outcome{Verdict: Rejected, Reason: fmt.Sprintf("thread %d of the initial configuration %s, in the state %s, is not admitted: %s", t, c.String(p), stateText(p, s), describe(s))}
 			}
 		}
 	}
@@ -323,9 +324,9 @@ func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 		}
 		inv := &w.ThreadInvariants[cs.from[j]]
 		if why := errorIn(p, s); why != "" {
-			return rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, where %s", inv.Stack, s.String(p), why)
+			return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, where %s", inv.Stack, stateText(p, s), theThread(why)))
 		}
-		trs, err := interp.Successors(p, s)
+		trs, err := interp.SuccessorsContext(ctx, p, s)
 		if err != nil {
 			return &Outcome{Verdict: Unknown, Work: work, Reason: err.Error()}
 		}
@@ -333,7 +334,7 @@ func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 			n := tr.Next
 			edge := p.Procs[s.Threads[0].Proc].Edges[tr.Edge].Text
 			if why := errorIn(p, n); why != "" {
-				return rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, whose step %s leads to an error: %s", inv.Stack, s.String(p), edge, why)
+				return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, whose step %s leads to an error: %s", inv.Stack, stateText(p, s), edge, theThread(why)))
 			}
 			for t, f := range n.Threads {
 				if f == nil {
@@ -344,7 +345,7 @@ func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 					if t > 0 {
 						what = "starts a thread in"
 					}
-					return rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, whose step %s %s %s, which is not admitted: %s", inv.Stack, s.String(p), edge, what, ns.String(p), describe(ns))
+					return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, whose step %s %s %s, which is not admitted: %s", inv.Stack, stateText(p, s), edge, what, stateText(p, ns), describe(ns)))
 				}
 			}
 			gk, nk := globKey(s.Globals), globKey(n.Globals)
@@ -364,9 +365,31 @@ func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 			if ns := state(g, s.Threads[0]); !admitted(ns) {
 				o := cs.list[cause[gk+">"+globKey(g)]]
 				inv := &w.ThreadInvariants[cs.from[j]]
-				return rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, which another thread's step from %s turns into %s, which is not admitted: %s", inv.Stack, s.String(p), o.String(p), ns.String(p), describe(ns))
+				return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, which another thread's step from %s turns into %s, which is not admitted: %s", inv.Stack, stateText(p, s), stateText(p, o), stateText(p, ns), describe(ns)))
 			}
 		}
 	}
 	return &Outcome{Verdict: Confirmed, Work: work}
+}
+
+// stateText shows a thread state: the globals, then the thread's frames
+// from the bottom, e.g. "g=1 | main@7 | f@3 x=0".
+func stateText(p *ir.Program, s interp.Config) string {
+	text := s.String(p)
+	if i := strings.Index(text, " || t0: "); i >= 0 {
+		text = text[:i] + " | " + text[i+len(" || t0: "):]
+	}
+	return strings.TrimPrefix(text, " | ")
+}
+
+// theThread rewrites errorIn's reason about a thread state's only thread.
+func theThread(why string) string {
+	why = strings.Replace(why, "thread 0's", "the thread's", 1)
+	return strings.Replace(why, "thread 0 is", "the thread is", 1)
+}
+
+// withWork records the work done before a rejection.
+func withWork(work int, o *Outcome) *Outcome {
+	o.Work = work
+	return o
 }

@@ -48,9 +48,8 @@ type scope struct {
 	old     bool
 	results int
 	// slots, if not nil, names the variables of a concurrent invariant
-	// instead of proc and p's globals; where says where, for messages.
+	// instead of proc and p's globals.
 	slots *vars
-	where string
 }
 
 // formulaError is an error at a byte offset of a formula.
@@ -269,7 +268,7 @@ func (ps *fparser) variable(tok string, at int, old bool) *formula {
 			return &formula{op: 'c'}
 		case !ok:
 			ps.tokPos = at
-			ps.failName("unknown variable %s %s", tok, sc.where)
+			ps.failName("unknown variable %s", tok)
 			return &formula{op: 'c'}
 		}
 		return &formula{op: 'v', atom: atom{kind: atomSlot, ret: i, name: tok, offset: at}}
