@@ -78,7 +78,7 @@ const maxMinSizeWords = 1 << 24
 
 // minSizeTable is MinSize on a truth table of n variables.
 func minSizeTable(tt []uint64, n int) (int, error) {
-	fs := &funcs{n: n, ids: make(map[uint64][]int32), cof: make(map[int64]int32)}
+	fs := &funcs{n: n, ids: make(map[uint64][]int32)}
 	root := fs.id(tt)
 	full := 1<<n - 1
 	// sub[T]: the distinct subfunctions under the assignments to T.
@@ -118,13 +118,17 @@ func minSizeTable(tt []uint64, n int) (int, error) {
 	return best[full], nil
 }
 
+// lowHalf[j] has the bits of a word whose index has bit j clear.
+var lowHalf = [6]uint64{0x5555555555555555, 0x3333333333333333, 0x0f0f0f0f0f0f0f0f,
+	0x00ff00ff00ff00ff, 0x0000ffff0000ffff, 0x00000000ffffffff}
+
 // funcs numbers the distinct truth tables of a MinSize run and memoizes
 // their cofactors.
 type funcs struct {
 	n      int
 	tables [][]uint64
 	ids    map[uint64][]int32 // by hash
-	cof    map[int64]int32
+	cofs   [][]int32          // per table: its cofactors by 2j+b, -1 until computed
 }
 
 // id returns the number of truth table t (kept if new).
@@ -141,25 +145,43 @@ func (fs *funcs) id(t []uint64) int32 {
 	id := int32(len(fs.tables))
 	fs.tables = append(fs.tables, t)
 	fs.ids[h] = append(fs.ids[h], id)
+	c := make([]int32, 2*fs.n)
+	for i := range c {
+		c[i] = -1
+	}
+	fs.cofs = append(fs.cofs, c)
 	return id
 }
 
 // cofactor returns the number of the table of g with variable j fixed to
 // b (as a table over all n variables that no longer depends on j).
 func (fs *funcs) cofactor(g int32, j int, b uint64) int32 {
-	k := int64(g)<<6 | int64(j)<<1 | int64(b)
-	if id, ok := fs.cof[k]; ok {
+	if id := fs.cofs[g][2*j+int(b)]; id >= 0 {
 		return id
 	}
 	src := fs.tables[g]
 	t := make([]uint64, len(src))
-	for i := 0; i < 1<<fs.n; i++ {
-		from := i&^(1<<j) | int(b)<<j
-		if src[from/64]>>(from%64)&1 == 1 {
-			t[i/64] |= 1 << (i % 64)
+	if j >= 6 {
+		// Whole words: word w takes the word with bit j-6 of w set to b.
+		bit := 1 << (j - 6)
+		for w := range t {
+			t[w] = src[w&^bit|int(b)*bit]
+		}
+	} else {
+		// Within words: keep the half where bit j is b and copy it
+		// onto the other half (no bit crosses a word).
+		sh := uint(1) << j
+		for w, x := range src {
+			if b == 0 {
+				x &= lowHalf[j]
+				t[w] = x | x<<sh
+			} else {
+				x &^= lowHalf[j]
+				t[w] = x | x>>sh
+			}
 		}
 	}
 	id := fs.id(t)
-	fs.cof[k] = id
+	fs.cofs[g][2*j+int(b)] = id
 	return id
 }

@@ -97,3 +97,32 @@ func TestMinSize(t *testing.T) {
 		t.Errorf("MinSize over too few variables: no error")
 	}
 }
+
+// BenchmarkMinSize: the exact minimum of a function of 12 variables with
+// many subfunctions (a hidden-weighted-bit-like selection).
+func BenchmarkMinSize(b *testing.B) {
+	const n = 12
+	m := New(Config{InitialNodes: 1 << 12})
+	m.ExtVarNum(n)
+	vars := make([]int, n)
+	for i := range vars {
+		vars[i] = i
+	}
+	// x_(popcount of the first 8 variables mod 4) among the last 4.
+	tt := make([]uint64, (1<<n)/64)
+	for i := 0; i < 1<<n; i++ {
+		w := 0
+		for j := 0; j < 8; j++ {
+			w += i >> j & 1
+		}
+		if i>>(8+w%4)&1 == 1 {
+			tt[i/64] |= 1 << (i % 64)
+		}
+	}
+	f := fromTable(m, tt, vars)
+	for i := 0; i < b.N; i++ {
+		if _, err := m.MinSize(f, vars); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

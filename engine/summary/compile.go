@@ -220,6 +220,19 @@ func (md *model) compile(ei *edgeInfo) *edgeInfo {
 	return ei
 }
 
+// resetSummaries forgets the summary edges of a search (they belong to
+// the model's call sites), so that another search starts afresh.
+func (md *model) resetSummaries() {
+	for _, pi := range md.procs {
+		for _, ei := range pi.edges {
+			if ei.summary != nil {
+				ei.summary.Release()
+				ei.summary = nil
+			}
+		}
+	}
+}
+
 // release frees the roots of the model.
 func (md *model) release() {
 	for _, im := range md.images {

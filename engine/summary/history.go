@@ -11,9 +11,10 @@ import (
 
 // A history trace is the fallback when the ring search for a shortest
 // trace costs too much (see Options.ShortestBudget): a trace rebuilt from
-// what the reachability search itself found, one image at a time, with no
-// second search. It is a real execution (concretized and replayed like a
-// shortest one) but not necessarily a shortest.
+// what the reachability search itself found (run again, recording its
+// history), one image at a time, with no search by distance. It is a real
+// execution (concretized and replayed like a shortest one) but not
+// necessarily a shortest.
 //
 // The search records, per location, the path edges each propagation
 // added, with the propagation's number (its stamp; reach.hist). What a

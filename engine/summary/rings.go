@@ -194,7 +194,7 @@ func (rs *rings) run() (*hit, error) {
 				continue
 			}
 			steps++
-			if steps&255 == 0 && rs.ctx.Err() != nil {
+			if steps&255 == 1 && rs.ctx.Err() != nil { // from the first step: a spent budget stops at once
 				return nil, errTimeout
 			}
 			rs.finalize(lr, x.Node())
