@@ -24,9 +24,9 @@ var errTooMany = errors.New("too many configurations")
 // FromConcurrent returns the correctness witness of a safe concurrent
 // program, computed from the concrete semantics (package interp) alone,
 // whatever engine proved the program safe: the configurations reachable
-// when which thread ran last is forgotten (every live thread may take the
-// next step, subject to the atomic section; this matters only for
-// Getafix's global `atomic`), grouped by their thread stacks, one
+// (which thread ran last forgotten: every live thread may take the next
+// step, subject to the atomic section; except where Getafix's global
+// `atomic` makes it matter), grouped by their thread stacks, one
 // configuration invariant per group, each an irredundant sum of products
 // over the globals and the threads' locals. If there are more than
 // maxConfigs of them (0: DefaultMaxConfigs), as when the program creates
@@ -68,10 +68,19 @@ func FromConcurrent(ctx context.Context, p *ir.Program, meta Metadata, maxConfig
 const quickConfigs = 1 << 14
 
 // forget returns c with the thread that ran last forgotten (Running -1:
-// any live thread may step next).
-func forget(c interp.Config) interp.Config {
-	c.Running = -1
+// any live thread may step next), unless it matters (runningMatters).
+func forget(p *ir.Program, c interp.Config) interp.Config {
+	if !runningMatters(p) {
+		c.Running = -1
+	}
 	return c
+}
+
+// runningMatters reports whether the thread that ran last decides which
+// may step next: in the Getafix convention with a global named atomic
+// (see package interp).
+func runningMatters(p *ir.Program) bool {
+	return len(p.Threads) > 0 && slices.Contains(p.Globals, "atomic")
 }
 
 // errorIn describes an error that configuration c is at, or "".
@@ -103,7 +112,7 @@ type group struct {
 // of (procedure, location), the atomic section's owner, init.
 func configKey(c interp.Config) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d/%t", c.Atomic, c.Init)
+	fmt.Fprintf(&b, "%d/%d/%t", c.Atomic, c.Running, c.Init)
 	for _, top := range c.Threads {
 		b.WriteString("|")
 		for _, f := range top.Stack() {
@@ -124,7 +133,7 @@ func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs
 	var order []string
 	groups := map[string][]interp.Config{}
 	add := func(c interp.Config) error {
-		c = forget(c)
+		c = forget(p, c)
 		k := c.Key()
 		if seen[k] {
 			return nil
@@ -175,7 +184,7 @@ func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs
 		if v.clash != "" {
 			return nil, fmt.Errorf("two variables would be named %s in an invariant", qualText(v.clash))
 		}
-		inv := ConfigInvariant{Atomic: c0.Atomic, Init: c0.Init}
+		inv := ConfigInvariant{Atomic: c0.Atomic, Running: c0.Running, Init: c0.Init}
 		for _, top := range c0.Threads {
 			inv.Threads = append(inv.Threads, stackOf(p, top))
 		}
@@ -233,9 +242,6 @@ type tstate = interp.Config
 // threads) and under the changes of the globals that the steps of another
 // thread's states with the same globals make.
 func threadWitness(ctx context.Context, p *ir.Program, meta Metadata, maxStates int) (*Witness, error) {
-	if p.Init >= 0 && len(p.Threads) > 0 && p.Procs[p.Init].Entry != p.Procs[p.Init].Exit {
-		return nil, fmt.Errorf("thread invariants do not speak of Getafix's init, which runs before the threads")
-	}
 	inits, err := interp.Initials(p)
 	if err != nil {
 		return nil, err
@@ -244,7 +250,7 @@ func threadWitness(ctx context.Context, p *ir.Program, meta Metadata, maxStates 
 	for _, c := range inits {
 		for _, f := range c.Threads {
 			if f != nil {
-				if err := ts.add(c.Globals, f); err != nil {
+				if err := ts.add(c.Globals, f, c.Init); err != nil {
 					return nil, err
 				}
 			}
@@ -274,7 +280,7 @@ func threadWitness(ctx context.Context, p *ir.Program, meta Metadata, maxStates 
 		if err != nil {
 			return nil, fmt.Errorf("the invariant at %s: %w", st, err)
 		}
-		w.ThreadInvariants = append(w.ThreadInvariants, ThreadInvariant{Stack: st, Value: val})
+		w.ThreadInvariants = append(w.ThreadInvariants, ThreadInvariant{Stack: st, Init: ss[0].Init, Value: val})
 	}
 	return w, nil
 }
@@ -312,10 +318,11 @@ func globKey(g []bool) string {
 	return string(b)
 }
 
-// add records the state of a thread at frame top with the globals g, and
-// applies to it the changes of the globals already known for g.
-func (ts *threadSpace) add(g []bool, top *interp.Frame) error {
-	s := tstate{Globals: slices.Clone(g), Threads: []*interp.Frame{top}, Running: -1, Atomic: -1}
+// add records the state of a thread at frame top with the globals g (of
+// Getafix's init, running alone, if init), and applies to it the changes
+// of the globals already known for g.
+func (ts *threadSpace) add(g []bool, top *interp.Frame, init bool) error {
+	s := tstate{Globals: slices.Clone(g), Threads: []*interp.Frame{top}, Running: -1, Atomic: -1, Init: init}
 	k := s.Key()
 	if ts.seen[k] {
 		return nil
@@ -333,10 +340,13 @@ func (ts *threadSpace) add(g []bool, top *interp.Frame) error {
 		ts.order = append(ts.order, sk)
 	}
 	ts.byStack[sk] = append(ts.byStack[sk], s)
+	if init {
+		return nil // init runs alone: no other thread changes the globals
+	}
 	gk := globKey(g)
 	ts.byGlob[gk] = append(ts.byGlob[gk], s)
 	for _, e := range ts.effects[gk] {
-		if err := ts.add(e, top); err != nil {
+		if err := ts.add(e, top, false); err != nil {
 			return err
 		}
 	}
@@ -356,7 +366,7 @@ func (ts *threadSpace) expand(s tstate) error {
 		n := tr.Next
 		for _, f := range n.Threads {
 			if f != nil {
-				if err := ts.add(n.Globals, f); err != nil {
+				if err := ts.add(n.Globals, f, n.Init); err != nil {
 					return err
 				}
 			}
@@ -365,13 +375,13 @@ func (ts *threadSpace) expand(s tstate) error {
 			return fmt.Errorf("the thread-modular abstraction reaches an error: %s", why)
 		}
 		ek := gk + ">" + globKey(n.Globals)
-		if slices.Equal(n.Globals, s.Globals) || ts.effSeen[ek] {
+		if s.Init || slices.Equal(n.Globals, s.Globals) || ts.effSeen[ek] {
 			continue
 		}
 		ts.effSeen[ek] = true
 		ts.effects[gk] = append(ts.effects[gk], n.Globals)
 		for _, o := range slices.Clone(ts.byGlob[gk]) {
-			if err := ts.add(n.Globals, o.Threads[0]); err != nil {
+			if err := ts.add(n.Globals, o.Threads[0], false); err != nil {
 				return err
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
+	"boolprog/result"
 	"boolprog/witness"
 )
 
@@ -284,5 +285,66 @@ func TestConcurrentTimeout(t *testing.T) {
 	}
 	if _, err := witness.FromConcurrent(ctx, p, w.Metadata, 0); err == nil {
 		t.Error("FromConcurrent ignored the ended context")
+	}
+}
+
+// TestGetafix: safe programs of the Getafix convention get witnesses that
+// validate in both formats: configuration invariants that say which
+// thread ran last where the global atomic makes it matter (testGetafix,
+// testGetafixAtomic), and thread invariants with init's states
+// (testsyntax, whose configurations are too many).
+func TestGetafix(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "benchmarks", "getafix")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skipf("shared benchmarks not found: %v", err)
+	}
+	cases := []struct {
+		file    string
+		running bool // some configuration invariant says which thread ran last
+		threads bool // thread invariants, some of init
+	}{
+		{"testGetafix.bp", true, false},
+		{"testGetafixAtomic.bp", true, false},
+		{"testNewformula.bp", true, false},
+		{"testsyntax.bp", false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			file := filepath.Join(dir, c.file)
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := testsuite.LowerFile(t, file, "")
+			res := run(t, "explicit", p)
+			if res.Verdict != result.Safe || res.Bound.Kind != result.Unbounded {
+				t.Fatalf("%s %s: %s", res.Verdict, res.Bound, res.Reason)
+			}
+			w, err := witness.FromReachable(context.Background(), p, witness.Meta(p, src, "test", "engine explicit", stamp, witness.Correctness), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			running, init := false, false
+			for _, inv := range w.Configurations {
+				running = running || inv.Running >= 0
+			}
+			for _, inv := range w.ThreadInvariants {
+				init = init || inv.Init
+			}
+			if running != c.running || (len(w.ThreadInvariants) > 0) != c.threads || init != c.threads {
+				t.Errorf("running stated %v, %d thread invariants (init %v)", running, len(w.ThreadInvariants), init)
+			}
+			for _, f := range formats {
+				back, data := roundTrip(t, w, f)
+				o := validate(t, p, src, back)
+				if o.Verdict != witness.Confirmed {
+					t.Fatalf("%s: %s: %s", f, o.Verdict, o.Reason)
+				}
+				t.Logf("%s: %d configuration, %d thread invariants, %d bytes, %d checks", f, len(back.Configurations), len(back.ThreadInvariants), len(data), o.Work)
+			}
+		})
 	}
 }
