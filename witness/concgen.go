@@ -101,13 +101,6 @@ func errorIn(p *ir.Program, c interp.Config) string {
 	return ""
 }
 
-// group is the configurations (or thread states) at one tuple of stacks.
-type group struct {
-	inv   ConfigInvariant
-	v     *vars
-	cover bdd.Node
-}
-
 // configKey identifies the group of a configuration: its threads' stacks
 // of (procedure, location), the atomic section's owner, init.
 func configKey(c interp.Config) string {
