@@ -102,7 +102,7 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 				runCtx, stop = cpuLimit(ctx, cpu0, timeout)
 				wallLimit = 1000 * timeout
 			}
-			m := measure(runCtx, eng, p, benchConfig{replay: true, timeout: wallLimit})
+			m := measure(runCtx, eng, p, benchConfig{replay: true, timeout: wallLimit, firstError: true})
 			stop()
 			cpu1, _ := processCPU()
 			cpu := "-"
@@ -125,6 +125,8 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 			verdict := m.res.Verdict.String()
 			if m.res.TraceCut {
 				verdict += " (no trace: " + m.res.Reason + ")"
+			} else if v, ok := c["trace_shortest"]; ok && v == 0 {
+				verdict += " (trace not shortest)"
 			}
 			fmt.Fprintf(s.stderr, "%s %s: %s in %v\n", h.Name, md, verdict, ms3(m.total))
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%v\t%s\t%d\t%d\t%v\t%d\t\n", h.Name, inScope(p), md, verdict, dec,
