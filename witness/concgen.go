@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,11 +44,12 @@ func FromConcurrent(ctx context.Context, p *ir.Program, meta Metadata, maxConfig
 		maxConfigs = DefaultMaxConfigs
 	}
 	// A program that creates threads without end has no end of
-	// configurations: a first search within a small budget leaves time
-	// for the thread-modular invariants, and a second, within the full
-	// one, is for a program that they do not prove.
+	// configurations: a first search within a small budget, which stops
+	// at the first thread started twice by the same site, leaves time for
+	// the thread-modular invariants, and a second, within the full
+	// budget, is for a program that they do not prove.
 	first := min(maxConfigs, quickConfigs)
-	w, err := configWitness(ctx, p, meta, first)
+	w, err := configWitness(ctx, p, meta, first, threadSites(p))
 	if !errors.Is(err, errTooMany) {
 		return w, err
 	}
@@ -56,7 +58,7 @@ func FromConcurrent(ctx context.Context, p *ir.Program, meta Metadata, maxConfig
 		return w, nil
 	}
 	if first < maxConfigs {
-		w, err = configWitness(ctx, p, meta, maxConfigs)
+		w, err = configWitness(ctx, p, meta, maxConfigs, math.MaxInt)
 		if !errors.Is(err, errTooMany) {
 			return w, err
 		}
@@ -115,8 +117,25 @@ func configKey(c interp.Config) string {
 	return b.String()
 }
 
-// configWitness explores the configurations and writes their groups.
-func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs int) (*Witness, error) {
+// threadSites is the number of threads that exist once the program has
+// started, plus one per thread-creation site: a configuration with more
+// threads has created some twice, as in a loop that may not end.
+func threadSites(p *ir.Program) int {
+	n := max(len(p.Threads), 1)
+	for _, proc := range p.Procs {
+		for _, e := range proc.Edges {
+			if _, ok := e.Op.(*ir.StartThread); ok {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// configWitness explores the configurations and writes their groups. More
+// than maxConfigs of them, or one with more than maxThreads threads, is
+// errTooMany.
+func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs, maxThreads int) (*Witness, error) {
 	inits, err := interp.Initials(p)
 	if err != nil {
 		return nil, err
@@ -131,7 +150,7 @@ func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs
 		if seen[k] {
 			return nil
 		}
-		if len(seen) >= maxConfigs {
+		if len(seen) >= maxConfigs || len(c.Threads) > maxThreads {
 			return errTooMany
 		}
 		if why := errorIn(p, c); why != "" {
