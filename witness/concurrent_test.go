@@ -3,15 +3,20 @@ package witness_test
 import (
 	"bytes"
 	"context"
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"boolprog/engine"
+	"boolprog/gen"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
+	"boolprog/syntax"
 	"boolprog/witness"
 )
 
@@ -346,5 +351,72 @@ func TestGetafix(t *testing.T) {
 				t.Logf("%s: %d configuration, %d thread invariants, %d bytes, %d checks", f, len(back.Configurations), len(back.ThreadInvariants), len(data), o.Work)
 			}
 		})
+	}
+}
+
+// TestRandomConcurrentCorrectness: on random concurrent programs (Getafix
+// and SATABS styles, atomic sections, recursion in the threads) that the
+// explicit engine proves safe without a bound, FromConcurrent's witness
+// validates; on those it finds unsafe, FromConcurrent writes none (it
+// finds the error too). -random-conc N runs N programs.
+var randomConcN = flag.Int64("random-conc", 40, "random programs for TestRandomConcurrentCorrectness (8 with -short)")
+
+func TestRandomConcurrentCorrectness(t *testing.T) {
+	n := *randomConcN
+	if testing.Short() {
+		n = min(n, 15)
+	}
+	var safe, unsafe, configs, threads int
+	for seed := int64(1); seed <= n; seed++ {
+		src := []byte(gen.RandomConcurrent(seed, gen.ConcOptions{}))
+		name := fmt.Sprintf("conc%d.bp", seed)
+		p := testsuite.LowerDialect(t, name, string(src), syntax.Auto, "")
+		info, _ := engine.Lookup("explicit")
+		eng, err := info.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Programs that create threads without end, or recurse
+		// without end, keep the search busy: those past a short limit
+		// are left out.
+		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+		res := engine.Run(ctx, eng, p, engine.Query{})
+		cancel()
+		if res.Verdict == result.Unknown || res.Bound.Kind != result.Unbounded && res.Verdict == result.Safe {
+			continue
+		}
+		meta := witness.Meta(p, src, "test", "", stamp, witness.Correctness)
+		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+		w, err := witness.FromConcurrent(ctx, p, meta, 1<<12)
+		cancel()
+		switch {
+		case res.Verdict == result.Unsafe:
+			unsafe++
+			if err == nil {
+				t.Errorf("%s: unsafe, but a correctness witness was written\n%s", name, src)
+			}
+			continue
+		case res.Verdict != result.Safe || res.Bound.Kind != result.Unbounded:
+			continue
+		case err != nil:
+			// Thread-modular invariants may fail where the
+			// configurations are too many for this test's budget.
+			t.Logf("%s: safe, no witness: %v", name, err)
+			continue
+		}
+		safe++
+		if len(w.Configurations) > 0 {
+			configs++
+		} else {
+			threads++
+		}
+		back, _ := roundTrip(t, w, witness.YAML)
+		if o := validate(t, p, src, back); o.Verdict != witness.Confirmed {
+			t.Fatalf("%s: %s: %s\n%s", name, o.Verdict, o.Reason, src)
+		}
+	}
+	t.Logf("%d programs: %d safe with a confirmed witness (%d of configuration, %d of thread invariants), %d unsafe without one", n, safe, configs, threads, unsafe)
+	if safe == 0 || unsafe == 0 {
+		t.Errorf("the random programs should include safe and unsafe ones")
 	}
 }
