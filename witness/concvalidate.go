@@ -178,8 +178,10 @@ func validateConfigs(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 			}
 			stacks[t] = fs
 		}
-		if inv.Atomic >= len(inv.Threads) || inv.Atomic >= 0 && len(inv.Threads[inv.Atomic]) == 0 {
-			return rejectAt(inv.Pos, "invariant at %s: the atomic section's owner is no running thread", inv.Tuple())
+		// A thread that ends inside its atomic section still owns it
+		// (the program is stuck): the owner may have ended.
+		if inv.Atomic >= len(inv.Threads) {
+			return rejectAt(inv.Pos, "invariant at %s: there is no thread %d to own the atomic section", inv.Tuple(), inv.Atomic)
 		}
 		running := inv.Running
 		switch {
