@@ -154,7 +154,7 @@ func formulaBDD(m *bdd.Manager, p *ir.Program, v *vars, src string, pos syntax.P
 // tooMany is the rejection of an invariant that admits more
 // configurations than the budget.
 func tooMany(pos syntax.Pos, what string, n float64, budget int) *Outcome {
-	return rejectAt(pos, "the invariants admit more than %d %s (%s alone admits %.0f): too many to check by enumeration (raise --max-configs)", budget, "configurations", what, n)
+	return rejectAt(pos, "the invariants admit more than %d configurations (%s alone admits %.0f): too many to check by enumeration (raise --max-configs)", budget, what, n)
 }
 
 // validateConfigs checks configuration invariants: every initial
@@ -163,7 +163,7 @@ func tooMany(pos syntax.Pos, what string, n float64, budget int) *Outcome {
 // with any live thread free to step) is admitted.
 func validateConfigs(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witness, budget int) *Outcome {
 	cs := &cset{p: p, index: map[string]int{}}
-	tuples := map[string]int{} // configKey of an invariant's tuple -> its first invariant
+	tuples := map[string]bool{} // the configKeys of the invariants' tuples
 	total := 0.0
 	for i := range w.Configurations {
 		inv := &w.Configurations[i]
@@ -204,14 +204,12 @@ func validateConfigs(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 			return tooMany(inv.Pos, "the invariant at "+inv.Tuple(), n, budget)
 		}
 		cs.admit(m, f, v, stacks, inv.Atomic, running, inv.Init, i)
-		if k := tupleKey(p, stacks, inv.Atomic, running, inv.Init); tuples[k] == 0 {
-			tuples[k] = i + 1
-		}
+		tuples[tupleKey(p, stacks, inv.Atomic, running, inv.Init)] = true
 	}
 	// describe says why configuration c is not admitted.
 	describe := func(c interp.Config) string {
 		tuple := (&ConfigInvariant{Atomic: c.Atomic, Running: c.Running, Init: c.Init}).withThreads(p, c).Tuple()
-		if _, ok := tuples[configKey(c)]; ok {
+		if tuples[configKey(c)] {
 			return fmt.Sprintf("the invariant at %s does not hold in it", tuple)
 		}
 		return fmt.Sprintf("no invariant is at %s", tuple)
@@ -271,7 +269,7 @@ func (c *ConfigInvariant) withThreads(p *ir.Program, cf interp.Config) *ConfigIn
 // the new ones too.
 func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witness, budget int) *Outcome {
 	cs := &cset{p: p, index: map[string]int{}}
-	stacks := map[string]int{}
+	stacks := map[string]bool{} // the configKeys of the invariants' stacks
 	total := 0.0
 	for i := range w.ThreadInvariants {
 		inv := &w.ThreadInvariants[i]
@@ -292,14 +290,14 @@ func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 			return rejectAt(inv.Pos, "the thread invariants admit more than %d thread states (the one at %s alone admits %.0f): too many to check by enumeration (raise --max-configs)", budget, inv.where(), n)
 		}
 		cs.admit(m, f, v, []frames{fs}, -1, -1, inv.Init, i)
-		stacks[tupleKey(p, []frames{fs}, -1, -1, inv.Init)] = i
+		stacks[tupleKey(p, []frames{fs}, -1, -1, inv.Init)] = true
 	}
 	state := func(g []bool, top *interp.Frame, init bool) interp.Config {
 		return interp.Config{Globals: g, Threads: []*interp.Frame{top}, Running: -1, Atomic: -1, Init: init}
 	}
 	describe := func(s interp.Config) string {
 		st := (&ThreadInvariant{Stack: stackOf(p, s.Threads[0]), Init: s.Init}).where()
-		if _, ok := stacks[configKey(s)]; ok {
+		if stacks[configKey(s)] {
 			return fmt.Sprintf("the invariant at %s does not hold in it", st)
 		}
 		return fmt.Sprintf("no thread invariant is at %s", st)
