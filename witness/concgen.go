@@ -24,18 +24,18 @@ var errTooMany = errors.New("too many configurations")
 
 // FromConcurrent returns the correctness witness of a safe concurrent
 // program, computed from the concrete semantics (package interp) alone,
-// whatever engine proved the program safe: the configurations reachable
-// (which thread ran last forgotten: every live thread may take the next
-// step, subject to the atomic section; except where Getafix's global
-// `atomic` makes it matter), grouped by their thread stacks, one
-// configuration invariant per group, each an irredundant sum of products
-// over the globals and the threads' locals. If there are more than
-// maxConfigs of them (0: DefaultMaxConfigs), as when the program creates
-// threads without end, it falls back to thread-modular invariants: the
+// whatever engine proved the program safe: the reachable configurations
+// (which thread ran last forgotten where it does not matter, see
+// runningMatters), grouped by their thread stacks, one configuration
+// invariant per group, each a simplified formula over the globals and the
+// threads' locals. When they are too many (a first search stops at 2^14
+// of them, or at a thread that a site starts twice, as when the program
+// creates threads without end), it tries thread-modular invariants: the
 // states (a stack, the globals, its locals) that one thread reaches by its
-// own steps and the changes of the globals by the others, grouped by
-// stack. It fails if an error is reachable in that abstraction too, at a
-// limit, or if ctx ends.
+// own steps and the others' changes of the globals, grouped by stack; if
+// those reach an error, it searches the configurations again, up to
+// maxConfigs (0: DefaultMaxConfigs), which also bounds the thread states.
+// It fails if an error is reachable, at the limits, or if ctx ends.
 func FromConcurrent(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs int) (*Witness, error) {
 	if !p.Concurrent {
 		return nil, fmt.Errorf("the program is sequential")
@@ -154,7 +154,7 @@ func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs
 			return errTooMany
 		}
 		if why := errorIn(p, c); why != "" {
-			return fmt.Errorf("an error is reachable when the thread that ran last is forgotten: %s in %s", why, c.String(p))
+			return fmt.Errorf("an error is reachable: %s in %s", why, c.String(p))
 		}
 		seen[k] = true
 		work = append(work, c)
