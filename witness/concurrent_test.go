@@ -248,14 +248,17 @@ func TestConcurrentRejected(t *testing.T) {
 func TestConcurrentMalformed(t *testing.T) {
 	conc := goldenWitness(t, "conc.correctness.yaml")
 	concG := goldenWitness(t, "conc.correctness.graphml")
+	spawn := goldenWitness(t, "spawn.correctness.yaml")
 	cases := []struct {
 		name, text, old, new, want string
 	}{
-		{"stack", conc, `- "worker 19:3"`, `- "worker 19"`, `w:`},
 		{"stack text", conc, `- "worker 19:3"`, `- "worker 19"`, `frame "worker 19": expected "function line:col"`},
 		{"threads", conc, "        threads:\n          - \"main 25:3\"", "        threads: \"main 25:3\"", "threads: expected a list"},
 		{"atomic owner", conc, "atomic_owner: 1", "atomic_owner: one", `atomic_owner: expected a number, found "one"`},
 		{"no value", conc, "        value: \"T\"\n", "", `missing "value"`},
+		{"running", conc, "        atomic_owner: 1\n", "        atomic_owner: 1\n        running: -1\n", `running: expected a number, found "-1"`},
+		{"init", spawn, "        stack: \"main 12:3\"\n", "        stack: \"main 12:3\"\n        init: maybe\n", `init: expected true or false, found "maybe"`},
+		{"thread stack", spawn, `stack: "main 12:3"`, `stack: "main 12:3 > "`, `expected "function line:col"`},
 		{"graphml stack", concG, `<data key="threads">main 25:3</data>`, `<data key="threads">main</data>`, `frame "main": expected`},
 		{"graphml atomic owner", concG, `<data key="atomic.owner">1</data>`, `<data key="atomic.owner">x</data>`, `atomic.owner: expected a number`},
 	}
