@@ -423,3 +423,36 @@ func TestRandomConcurrentCorrectness(t *testing.T) {
 		t.Errorf("the random programs should include safe and unsafe ones")
 	}
 }
+
+// BenchmarkConcurrentWitness: writing and validating p-peterson's
+// correctness witness (2,432 configuration invariants, 9,844
+// configurations).
+func BenchmarkConcurrentWitness(b *testing.B) {
+	var file string
+	for _, c := range testsuite.SatabsBoppoOrSkip(b) {
+		if c.Name == "p-peterson" {
+			file = c.File
+		}
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := testsuite.LowerFile(b, file, "SLIC_ERROR")
+	meta := witness.Meta(p, src, "test", "", stamp, witness.Correctness)
+	var w *witness.Witness
+	b.Run("write", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if w, err = witness.FromConcurrent(context.Background(), p, meta, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("validate", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if o := witness.Validate(context.Background(), p, src, w, witness.Options{}); o.Verdict != witness.Confirmed {
+				b.Fatalf("%s: %s", o.Verdict, o.Reason)
+			}
+		}
+	})
+}
