@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,18 +24,18 @@ var errTooMany = errors.New("too many configurations")
 
 // FromConcurrent returns the correctness witness of a safe concurrent
 // program, computed from the concrete semantics (package interp) alone,
-// whatever engine proved the program safe: the configurations reachable
-// when which thread ran last is forgotten (every live thread may take the
-// next step, subject to the atomic section; this matters only for
-// Getafix's global `atomic`), grouped by their thread stacks, one
-// configuration invariant per group, each an irredundant sum of products
-// over the globals and the threads' locals. If there are more than
-// maxConfigs of them (0: DefaultMaxConfigs), as when the program creates
-// threads without end, it falls back to thread-modular invariants: the
+// whatever engine proved the program safe: the reachable configurations
+// (which thread ran last forgotten where it does not matter, see
+// runningMatters), grouped by their thread stacks, one configuration
+// invariant per group, each a simplified formula over the globals and the
+// threads' locals. When they are too many (a first search stops at 2^14
+// of them, or at a thread that a site starts twice, as when the program
+// creates threads without end), it tries thread-modular invariants: the
 // states (a stack, the globals, its locals) that one thread reaches by its
-// own steps and the changes of the globals by the others, grouped by
-// stack. It fails if an error is reachable in that abstraction too, at a
-// limit, or if ctx ends.
+// own steps and the others' changes of the globals, grouped by stack; if
+// those reach an error, it searches the configurations again, up to
+// maxConfigs (0: DefaultMaxConfigs), which also bounds the thread states.
+// It fails if an error is reachable, at the limits, or if ctx ends.
 func FromConcurrent(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs int) (*Witness, error) {
 	if !p.Concurrent {
 		return nil, fmt.Errorf("the program is sequential")
@@ -43,11 +44,12 @@ func FromConcurrent(ctx context.Context, p *ir.Program, meta Metadata, maxConfig
 		maxConfigs = DefaultMaxConfigs
 	}
 	// A program that creates threads without end has no end of
-	// configurations: a first search within a small budget leaves time
-	// for the thread-modular invariants, and a second, within the full
-	// one, is for a program that they do not prove.
+	// configurations: a first search within a small budget, which stops
+	// at the first thread started twice by the same site, leaves time for
+	// the thread-modular invariants, and a second, within the full
+	// budget, is for a program that they do not prove.
 	first := min(maxConfigs, quickConfigs)
-	w, err := configWitness(ctx, p, meta, first)
+	w, err := configWitness(ctx, p, meta, first, threadSites(p))
 	if !errors.Is(err, errTooMany) {
 		return w, err
 	}
@@ -56,7 +58,7 @@ func FromConcurrent(ctx context.Context, p *ir.Program, meta Metadata, maxConfig
 		return w, nil
 	}
 	if first < maxConfigs {
-		w, err = configWitness(ctx, p, meta, maxConfigs)
+		w, err = configWitness(ctx, p, meta, maxConfigs, math.MaxInt)
 		if !errors.Is(err, errTooMany) {
 			return w, err
 		}
@@ -68,10 +70,19 @@ func FromConcurrent(ctx context.Context, p *ir.Program, meta Metadata, maxConfig
 const quickConfigs = 1 << 14
 
 // forget returns c with the thread that ran last forgotten (Running -1:
-// any live thread may step next).
-func forget(c interp.Config) interp.Config {
-	c.Running = -1
+// any live thread may step next), unless it matters (runningMatters).
+func forget(p *ir.Program, c interp.Config) interp.Config {
+	if !runningMatters(p) {
+		c.Running = -1
+	}
 	return c
+}
+
+// runningMatters reports whether the thread that ran last decides which
+// may step next: in the Getafix convention with a global named atomic
+// (see package interp).
+func runningMatters(p *ir.Program) bool {
+	return len(p.Threads) > 0 && slices.Contains(p.Globals, "atomic")
 }
 
 // errorIn describes an error that configuration c is at, or "".
@@ -92,18 +103,11 @@ func errorIn(p *ir.Program, c interp.Config) string {
 	return ""
 }
 
-// group is the configurations (or thread states) at one tuple of stacks.
-type group struct {
-	inv   ConfigInvariant
-	v     *vars
-	cover bdd.Node
-}
-
 // configKey identifies the group of a configuration: its threads' stacks
 // of (procedure, location), the atomic section's owner, init.
 func configKey(c interp.Config) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d/%t", c.Atomic, c.Init)
+	fmt.Fprintf(&b, "%d/%d/%t", c.Atomic, c.Running, c.Init)
 	for _, top := range c.Threads {
 		b.WriteString("|")
 		for _, f := range top.Stack() {
@@ -113,8 +117,25 @@ func configKey(c interp.Config) string {
 	return b.String()
 }
 
-// configWitness explores the configurations and writes their groups.
-func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs int) (*Witness, error) {
+// threadSites is the number of threads that exist once the program has
+// started, plus one per thread-creation site: a configuration with more
+// threads has created some twice, as in a loop that may not end.
+func threadSites(p *ir.Program) int {
+	n := max(len(p.Threads), 1)
+	for _, proc := range p.Procs {
+		for _, e := range proc.Edges {
+			if _, ok := e.Op.(*ir.StartThread); ok {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// configWitness explores the configurations and writes their groups. More
+// than maxConfigs of them, or one with more than maxThreads threads, is
+// errTooMany.
+func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs, maxThreads int) (*Witness, error) {
 	inits, err := interp.Initials(p)
 	if err != nil {
 		return nil, err
@@ -124,16 +145,16 @@ func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs
 	var order []string
 	groups := map[string][]interp.Config{}
 	add := func(c interp.Config) error {
-		c = forget(c)
+		c = forget(p, c)
 		k := c.Key()
 		if seen[k] {
 			return nil
 		}
-		if len(seen) >= maxConfigs {
+		if len(seen) >= maxConfigs || len(c.Threads) > maxThreads {
 			return errTooMany
 		}
 		if why := errorIn(p, c); why != "" {
-			return fmt.Errorf("an error is reachable when the thread that ran last is forgotten: %s in %s", why, c.String(p))
+			return fmt.Errorf("an error is reachable: %s in %s", why, c.String(p))
 		}
 		seen[k] = true
 		work = append(work, c)
@@ -175,7 +196,7 @@ func configWitness(ctx context.Context, p *ir.Program, meta Metadata, maxConfigs
 		if v.clash != "" {
 			return nil, fmt.Errorf("two variables would be named %s in an invariant", qualText(v.clash))
 		}
-		inv := ConfigInvariant{Atomic: c0.Atomic, Init: c0.Init}
+		inv := ConfigInvariant{Atomic: c0.Atomic, Running: c0.Running, Init: c0.Init}
 		for _, top := range c0.Threads {
 			inv.Threads = append(inv.Threads, stackOf(p, top))
 		}
@@ -233,9 +254,6 @@ type tstate = interp.Config
 // threads) and under the changes of the globals that the steps of another
 // thread's states with the same globals make.
 func threadWitness(ctx context.Context, p *ir.Program, meta Metadata, maxStates int) (*Witness, error) {
-	if p.Init >= 0 && len(p.Threads) > 0 && p.Procs[p.Init].Entry != p.Procs[p.Init].Exit {
-		return nil, fmt.Errorf("thread invariants do not speak of Getafix's init, which runs before the threads")
-	}
 	inits, err := interp.Initials(p)
 	if err != nil {
 		return nil, err
@@ -244,7 +262,7 @@ func threadWitness(ctx context.Context, p *ir.Program, meta Metadata, maxStates 
 	for _, c := range inits {
 		for _, f := range c.Threads {
 			if f != nil {
-				if err := ts.add(c.Globals, f); err != nil {
+				if err := ts.add(c.Globals, f, c.Init); err != nil {
 					return nil, err
 				}
 			}
@@ -274,7 +292,7 @@ func threadWitness(ctx context.Context, p *ir.Program, meta Metadata, maxStates 
 		if err != nil {
 			return nil, fmt.Errorf("the invariant at %s: %w", st, err)
 		}
-		w.ThreadInvariants = append(w.ThreadInvariants, ThreadInvariant{Stack: st, Value: val})
+		w.ThreadInvariants = append(w.ThreadInvariants, ThreadInvariant{Stack: st, Init: ss[0].Init, Value: val})
 	}
 	return w, nil
 }
@@ -312,10 +330,11 @@ func globKey(g []bool) string {
 	return string(b)
 }
 
-// add records the state of a thread at frame top with the globals g, and
-// applies to it the changes of the globals already known for g.
-func (ts *threadSpace) add(g []bool, top *interp.Frame) error {
-	s := tstate{Globals: slices.Clone(g), Threads: []*interp.Frame{top}, Running: -1, Atomic: -1}
+// add records the state of a thread at frame top with the globals g (of
+// Getafix's init, running alone, if init), and applies to it the changes
+// of the globals already known for g.
+func (ts *threadSpace) add(g []bool, top *interp.Frame, init bool) error {
+	s := tstate{Globals: slices.Clone(g), Threads: []*interp.Frame{top}, Running: -1, Atomic: -1, Init: init}
 	k := s.Key()
 	if ts.seen[k] {
 		return nil
@@ -333,10 +352,13 @@ func (ts *threadSpace) add(g []bool, top *interp.Frame) error {
 		ts.order = append(ts.order, sk)
 	}
 	ts.byStack[sk] = append(ts.byStack[sk], s)
+	if init {
+		return nil // init runs alone: no other thread changes the globals
+	}
 	gk := globKey(g)
 	ts.byGlob[gk] = append(ts.byGlob[gk], s)
 	for _, e := range ts.effects[gk] {
-		if err := ts.add(e, top); err != nil {
+		if err := ts.add(e, top, false); err != nil {
 			return err
 		}
 	}
@@ -356,7 +378,7 @@ func (ts *threadSpace) expand(s tstate) error {
 		n := tr.Next
 		for _, f := range n.Threads {
 			if f != nil {
-				if err := ts.add(n.Globals, f); err != nil {
+				if err := ts.add(n.Globals, f, n.Init); err != nil {
 					return err
 				}
 			}
@@ -365,13 +387,13 @@ func (ts *threadSpace) expand(s tstate) error {
 			return fmt.Errorf("the thread-modular abstraction reaches an error: %s", why)
 		}
 		ek := gk + ">" + globKey(n.Globals)
-		if slices.Equal(n.Globals, s.Globals) || ts.effSeen[ek] {
+		if s.Init || slices.Equal(n.Globals, s.Globals) || ts.effSeen[ek] {
 			continue
 		}
 		ts.effSeen[ek] = true
 		ts.effects[gk] = append(ts.effects[gk], n.Globals)
 		for _, o := range slices.Clone(ts.byGlob[gk]) {
-			if err := ts.add(n.Globals, o.Threads[0]); err != nil {
+			if err := ts.add(n.Globals, o.Threads[0], false); err != nil {
 				return err
 			}
 		}

@@ -64,12 +64,16 @@ func ParseStack(text, file string) (Stack, error) {
 // ConfigInvariant is an invariant of a concurrent program's configurations
 // at one tuple of thread stacks: in every reachable configuration whose
 // threads are exactly Threads (thread i's stack is Threads[i]), with the
-// atomic section owned by Atomic (-1: by none) and Getafix's init running
-// or not (Init), Value holds. Value names the globals and the threads'
+// atomic section owned by Atomic (-1: by none), Running, and Getafix's
+// init running or not (Init), Value holds. Value names the globals and the threads'
 // locals (see the package doc, "Concurrent programs").
 type ConfigInvariant struct {
-	Threads    []Stack
-	Atomic     int
+	Threads []Stack
+	Atomic  int
+	// Running is the thread that ran last, where it decides which thread
+	// may step next (Getafix's global atomic); -1 otherwise: any thread
+	// may.
+	Running    int
 	Init       bool
 	Value      string
 	Pos        syntax.Pos // where the invariant is in the witness file
@@ -89,6 +93,9 @@ func (c *ConfigInvariant) Tuple() string {
 	if c.Atomic >= 0 {
 		s += fmt.Sprintf(", atomic t%d", c.Atomic)
 	}
+	if c.Running >= 0 {
+		s += fmt.Sprintf(", running t%d", c.Running)
+	}
 	if c.Init {
 		s += ", init"
 	}
@@ -100,7 +107,10 @@ func (c *ConfigInvariant) Tuple() string {
 // named t.x (see the package doc). A stack that no thread invariant names
 // is never reached.
 type ThreadInvariant struct {
-	Stack    Stack
+	Stack Stack
+	// Init marks the states of Getafix's init, which runs alone before
+	// the threads start.
+	Init     bool
 	Value    string
 	Pos      syntax.Pos
 	ValuePos syntax.Pos

@@ -3,14 +3,20 @@ package witness_test
 import (
 	"bytes"
 	"context"
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"boolprog/engine"
+	"boolprog/gen"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
+	"boolprog/result"
+	"boolprog/syntax"
 	"boolprog/witness"
 )
 
@@ -242,14 +248,17 @@ func TestConcurrentRejected(t *testing.T) {
 func TestConcurrentMalformed(t *testing.T) {
 	conc := goldenWitness(t, "conc.correctness.yaml")
 	concG := goldenWitness(t, "conc.correctness.graphml")
+	spawn := goldenWitness(t, "spawn.correctness.yaml")
 	cases := []struct {
 		name, text, old, new, want string
 	}{
-		{"stack", conc, `- "worker 19:3"`, `- "worker 19"`, `w:`},
 		{"stack text", conc, `- "worker 19:3"`, `- "worker 19"`, `frame "worker 19": expected "function line:col"`},
 		{"threads", conc, "        threads:\n          - \"main 25:3\"", "        threads: \"main 25:3\"", "threads: expected a list"},
 		{"atomic owner", conc, "atomic_owner: 1", "atomic_owner: one", `atomic_owner: expected a number, found "one"`},
 		{"no value", conc, "        value: \"T\"\n", "", `missing "value"`},
+		{"running", conc, "        atomic_owner: 1\n", "        atomic_owner: 1\n        running: -1\n", `running: expected a number, found "-1"`},
+		{"init", spawn, "        stack: \"main 12:3\"\n", "        stack: \"main 12:3\"\n        init: maybe\n", `init: expected true or false, found "maybe"`},
+		{"thread stack", spawn, `stack: "main 12:3"`, `stack: "main 12:3 > "`, `expected "function line:col"`},
 		{"graphml stack", concG, `<data key="threads">main 25:3</data>`, `<data key="threads">main</data>`, `frame "main": expected`},
 		{"graphml atomic owner", concG, `<data key="atomic.owner">1</data>`, `<data key="atomic.owner">x</data>`, `atomic.owner: expected a number`},
 	}
@@ -285,4 +294,165 @@ func TestConcurrentTimeout(t *testing.T) {
 	if _, err := witness.FromConcurrent(ctx, p, w.Metadata, 0); err == nil {
 		t.Error("FromConcurrent ignored the ended context")
 	}
+}
+
+// TestGetafix: safe programs of the Getafix convention get witnesses that
+// validate in both formats: configuration invariants that say which
+// thread ran last where the global atomic makes it matter (testGetafix,
+// testGetafixAtomic), and thread invariants with init's states
+// (testsyntax, whose configurations are too many).
+func TestGetafix(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "benchmarks", "getafix")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skipf("shared benchmarks not found: %v", err)
+	}
+	cases := []struct {
+		file    string
+		running bool // some configuration invariant says which thread ran last
+		threads bool // thread invariants, some of init
+	}{
+		{"testGetafix.bp", true, false},
+		{"testGetafixAtomic.bp", true, false},
+		{"testNewformula.bp", true, false},
+		{"testsyntax.bp", false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			file := filepath.Join(dir, c.file)
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := testsuite.LowerFile(t, file, "")
+			res := run(t, "explicit", p)
+			if res.Verdict != result.Safe || res.Bound.Kind != result.Unbounded {
+				t.Fatalf("%s %s: %s", res.Verdict, res.Bound, res.Reason)
+			}
+			w, err := witness.FromReachable(context.Background(), p, witness.Meta(p, src, "test", "engine explicit", stamp, witness.Correctness), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			running, init := false, false
+			for _, inv := range w.Configurations {
+				running = running || inv.Running >= 0
+			}
+			for _, inv := range w.ThreadInvariants {
+				init = init || inv.Init
+			}
+			if running != c.running || (len(w.ThreadInvariants) > 0) != c.threads || init != c.threads {
+				t.Errorf("running stated %v, %d thread invariants (init %v)", running, len(w.ThreadInvariants), init)
+			}
+			for _, f := range formats {
+				back, data := roundTrip(t, w, f)
+				o := validate(t, p, src, back)
+				if o.Verdict != witness.Confirmed {
+					t.Fatalf("%s: %s: %s", f, o.Verdict, o.Reason)
+				}
+				t.Logf("%s: %d configuration, %d thread invariants, %d bytes, %d checks", f, len(back.Configurations), len(back.ThreadInvariants), len(data), o.Work)
+			}
+		})
+	}
+}
+
+// TestRandomConcurrentCorrectness: on random concurrent programs (Getafix
+// and SATABS styles, atomic sections, recursion in the threads) that the
+// explicit engine proves safe without a bound, FromConcurrent's witness
+// validates; on those it finds unsafe, FromConcurrent writes none (it
+// finds the error too). -random-conc N runs N programs.
+var randomConcN = flag.Int64("random-conc", 40, "random programs for TestRandomConcurrentCorrectness (8 with -short)")
+
+func TestRandomConcurrentCorrectness(t *testing.T) {
+	n := *randomConcN
+	if testing.Short() {
+		n = min(n, 15)
+	}
+	var safe, unsafe, configs, threads int
+	for seed := int64(1); seed <= n; seed++ {
+		src := []byte(gen.RandomConcurrent(seed, gen.ConcOptions{}))
+		name := fmt.Sprintf("conc%d.bp", seed)
+		p := testsuite.LowerDialect(t, name, string(src), syntax.Auto, "")
+		info, _ := engine.Lookup("explicit")
+		eng, err := info.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Programs that create threads without end, or recurse
+		// without end, keep the search busy: those past a short limit
+		// are left out.
+		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+		res := engine.Run(ctx, eng, p, engine.Query{})
+		cancel()
+		if res.Verdict == result.Unknown || res.Bound.Kind != result.Unbounded && res.Verdict == result.Safe {
+			continue
+		}
+		meta := witness.Meta(p, src, "test", "", stamp, witness.Correctness)
+		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+		w, err := witness.FromConcurrent(ctx, p, meta, 1<<12)
+		cancel()
+		switch {
+		case res.Verdict == result.Unsafe:
+			unsafe++
+			if err == nil {
+				t.Errorf("%s: unsafe, but a correctness witness was written\n%s", name, src)
+			}
+			continue
+		case res.Verdict != result.Safe || res.Bound.Kind != result.Unbounded:
+			continue
+		case err != nil:
+			// Thread-modular invariants may fail where the
+			// configurations are too many for this test's budget.
+			t.Logf("%s: safe, no witness: %v", name, err)
+			continue
+		}
+		safe++
+		if len(w.Configurations) > 0 {
+			configs++
+		} else {
+			threads++
+		}
+		back, _ := roundTrip(t, w, witness.YAML)
+		if o := validate(t, p, src, back); o.Verdict != witness.Confirmed {
+			t.Fatalf("%s: %s: %s\n%s", name, o.Verdict, o.Reason, src)
+		}
+	}
+	t.Logf("%d programs: %d safe with a confirmed witness (%d of configuration, %d of thread invariants), %d unsafe without one", n, safe, configs, threads, unsafe)
+	if safe == 0 || unsafe == 0 {
+		t.Errorf("the random programs should include safe and unsafe ones")
+	}
+}
+
+// BenchmarkConcurrentWitness: writing and validating p-peterson's
+// correctness witness (2,432 configuration invariants, 9,844
+// configurations).
+func BenchmarkConcurrentWitness(b *testing.B) {
+	var file string
+	for _, c := range testsuite.SatabsBoppoOrSkip(b) {
+		if c.Name == "p-peterson" {
+			file = c.File
+		}
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := testsuite.LowerFile(b, file, "SLIC_ERROR")
+	meta := witness.Meta(p, src, "test", "", stamp, witness.Correctness)
+	var w *witness.Witness
+	b.Run("write", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if w, err = witness.FromConcurrent(context.Background(), p, meta, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("validate", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if o := witness.Validate(context.Background(), p, src, w, witness.Options{}); o.Verdict != witness.Confirmed {
+				b.Fatalf("%s: %s", o.Verdict, o.Reason)
+			}
+		}
+	})
 }

@@ -29,13 +29,13 @@ type cset struct {
 
 // admit adds the configurations of invariant i: the valuations of f over
 // v's slots, at the resolved stacks.
-func (cs *cset) admit(m *bdd.Manager, f bdd.Node, v *vars, stacks []frames, atomic int, init bool, i int) {
+func (cs *cset) admit(m *bdd.Manager, f bdd.Node, v *vars, stacks []frames, atomic, running int, init bool, i int) {
 	all := make([]int, v.n())
 	for j := range all {
 		all[j] = j
 	}
 	m.AllSat(f, m.VarSet(all...))(func(vals []bool) bool {
-		c := interp.Config{Globals: slices.Clone(vals[:len(cs.p.Globals)]), Running: -1, Atomic: atomic, Init: init}
+		c := interp.Config{Globals: slices.Clone(vals[:len(cs.p.Globals)]), Running: running, Atomic: atomic, Init: init}
 		for t, fs := range stacks {
 			var top *interp.Frame
 			if len(fs) > 0 {
@@ -54,8 +54,8 @@ func (cs *cset) admit(m *bdd.Manager, f bdd.Node, v *vars, stacks []frames, atom
 }
 
 // tupleKey is the configKey of the configurations at the given stacks.
-func tupleKey(p *ir.Program, stacks []frames, atomic int, init bool) string {
-	c := interp.Config{Atomic: atomic, Init: init}
+func tupleKey(p *ir.Program, stacks []frames, atomic, running int, init bool) string {
+	c := interp.Config{Atomic: atomic, Running: running, Init: init}
 	for _, fs := range stacks {
 		var top *interp.Frame
 		if len(fs) > 0 {
@@ -154,7 +154,7 @@ func formulaBDD(m *bdd.Manager, p *ir.Program, v *vars, src string, pos syntax.P
 // tooMany is the rejection of an invariant that admits more
 // configurations than the budget.
 func tooMany(pos syntax.Pos, what string, n float64, budget int) *Outcome {
-	return rejectAt(pos, "the invariants admit more than %d %s (%s alone admits %.0f): too many to check by enumeration (raise --max-configs)", budget, "configurations", what, n)
+	return rejectAt(pos, "the invariants admit more than %d configurations (%s alone admits %.0f): too many to check by enumeration (raise --max-configs)", budget, what, n)
 }
 
 // validateConfigs checks configuration invariants: every initial
@@ -163,7 +163,7 @@ func tooMany(pos syntax.Pos, what string, n float64, budget int) *Outcome {
 // with any live thread free to step) is admitted.
 func validateConfigs(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witness, budget int) *Outcome {
 	cs := &cset{p: p, index: map[string]int{}}
-	tuples := map[string]int{} // configKey of an invariant's tuple -> its first invariant
+	tuples := map[string]bool{} // the configKeys of the invariants' tuples
 	total := 0.0
 	for i := range w.Configurations {
 		inv := &w.Configurations[i]
@@ -178,8 +178,17 @@ func validateConfigs(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 			}
 			stacks[t] = fs
 		}
-		if inv.Atomic >= len(inv.Threads) || inv.Atomic >= 0 && len(inv.Threads[inv.Atomic]) == 0 {
-			return rejectAt(inv.Pos, "invariant at %s: the atomic section's owner is no running thread", inv.Tuple())
+		// A thread that ends inside its atomic section still owns it
+		// (the program is stuck): the owner may have ended.
+		if inv.Atomic >= len(inv.Threads) {
+			return rejectAt(inv.Pos, "invariant at %s: there is no thread %d to own the atomic section", inv.Tuple(), inv.Atomic)
+		}
+		running := inv.Running
+		switch {
+		case running >= len(inv.Threads):
+			return rejectAt(inv.Pos, "invariant at %s: no thread %d ran last", inv.Tuple(), running)
+		case !runningMatters(p):
+			running = -1 // any thread may step next anyway
 		}
 		procs := make([][]int, len(stacks))
 		for t, fs := range stacks {
@@ -194,15 +203,13 @@ func validateConfigs(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 		if total += n; total > float64(budget) {
 			return tooMany(inv.Pos, "the invariant at "+inv.Tuple(), n, budget)
 		}
-		cs.admit(m, f, v, stacks, inv.Atomic, inv.Init, i)
-		if k := tupleKey(p, stacks, inv.Atomic, inv.Init); tuples[k] == 0 {
-			tuples[k] = i + 1
-		}
+		cs.admit(m, f, v, stacks, inv.Atomic, running, inv.Init, i)
+		tuples[tupleKey(p, stacks, inv.Atomic, running, inv.Init)] = true
 	}
 	// describe says why configuration c is not admitted.
 	describe := func(c interp.Config) string {
-		tuple := (&ConfigInvariant{Atomic: c.Atomic, Init: c.Init}).withThreads(p, c).Tuple()
-		if _, ok := tuples[configKey(c)]; ok {
+		tuple := (&ConfigInvariant{Atomic: c.Atomic, Running: c.Running, Init: c.Init}).withThreads(p, c).Tuple()
+		if tuples[configKey(c)] {
 			return fmt.Sprintf("the invariant at %s does not hold in it", tuple)
 		}
 		return fmt.Sprintf("no invariant is at %s", tuple)
@@ -212,7 +219,7 @@ func validateConfigs(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 		return &Outcome{Verdict: Unknown, Reason: err.Error()}
 	}
 	for _, c := range inits {
-		c = forget(c)
+		c = forget(p, c)
 		if _, ok := cs.index[c.Key()]; !ok {
 			return &Outcome{Verdict: Rejected, Reason: fmt.Sprintf("the initial configuration %s is not admitted: %s", c.String(p), describe(c))}
 		}
@@ -232,7 +239,7 @@ func validateConfigs(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 			return &Outcome{Verdict: Unknown, Work: work, Reason: err.Error()}
 		}
 		for _, tr := range trs {
-			n := forget(tr.Next)
+			n := forget(p, tr.Next)
 			edge := p.Procs[c.Threads[tr.Thread].Proc].Edges[tr.Edge]
 			if why := errorIn(p, n); why != "" {
 				return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the configuration %s, from which thread %d's step %s leads to an error: %s", inv.Tuple(), c.String(p), tr.Thread, edge.Text, why))
@@ -261,11 +268,8 @@ func (c *ConfigInvariant) withThreads(p *ir.Program, cf interp.Config) *ConfigIn
 // the globals, every admitted state with the same globals is admitted with
 // the new ones too.
 func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witness, budget int) *Outcome {
-	if p.Init >= 0 && len(p.Threads) > 0 && p.Procs[p.Init].Entry != p.Procs[p.Init].Exit {
-		return rejectAt(w.ThreadInvariants[0].Pos, "thread invariants do not speak of Getafix's init, which runs before the threads")
-	}
 	cs := &cset{p: p, index: map[string]int{}}
-	stacks := map[string]int{}
+	stacks := map[string]bool{} // the configKeys of the invariants' stacks
 	total := 0.0
 	for i := range w.ThreadInvariants {
 		inv := &w.ThreadInvariants[i]
@@ -274,26 +278,26 @@ func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 		}
 		fs, why := resolveStack(p, inv.Stack)
 		if why != "" {
-			return rejectAt(inv.Pos, "thread invariant at %s: %s", inv.Stack, why)
+			return rejectAt(inv.Pos, "thread invariant at %s: %s", inv.where(), why)
 		}
 		v := newVars(p, [][]int{fs.procs()}, func(int) string { return threadPrefix })
-		f, bad := formulaBDD(m, p, v, inv.Value, inv.ValuePos, "at "+inv.Stack.String())
+		f, bad := formulaBDD(m, p, v, inv.Value, inv.ValuePos, "at "+inv.where())
 		if bad != nil {
 			return bad
 		}
 		n := count(m, f, v)
 		if total += n; total > float64(budget) {
-			return rejectAt(inv.Pos, "the thread invariants admit more than %d thread states (the one at %s alone admits %.0f): too many to check by enumeration (raise --max-configs)", budget, inv.Stack, n)
+			return rejectAt(inv.Pos, "the thread invariants admit more than %d thread states (the one at %s alone admits %.0f): too many to check by enumeration (raise --max-configs)", budget, inv.where(), n)
 		}
-		cs.admit(m, f, v, []frames{fs}, -1, false, i)
-		stacks[tupleKey(p, []frames{fs}, -1, false)] = i
+		cs.admit(m, f, v, []frames{fs}, -1, -1, inv.Init, i)
+		stacks[tupleKey(p, []frames{fs}, -1, -1, inv.Init)] = true
 	}
-	state := func(g []bool, top *interp.Frame) interp.Config {
-		return interp.Config{Globals: g, Threads: []*interp.Frame{top}, Running: -1, Atomic: -1}
+	state := func(g []bool, top *interp.Frame, init bool) interp.Config {
+		return interp.Config{Globals: g, Threads: []*interp.Frame{top}, Running: -1, Atomic: -1, Init: init}
 	}
 	describe := func(s interp.Config) string {
-		st := stackOf(p, s.Threads[0])
-		if _, ok := stacks[configKey(s)]; ok {
+		st := (&ThreadInvariant{Stack: stackOf(p, s.Threads[0]), Init: s.Init}).where()
+		if stacks[configKey(s)] {
 			return fmt.Sprintf("the invariant at %s does not hold in it", st)
 		}
 		return fmt.Sprintf("no thread invariant is at %s", st)
@@ -308,7 +312,7 @@ func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 	}
 	for _, c := range inits {
 		for t, f := range c.Threads {
-			if s := state(c.Globals, f); f != nil && !admitted(s) {
+			if s := state(c.Globals, f, c.Init); f != nil && !admitted(s) {
 				return &Outcome{Verdict: Rejected, Reason: fmt.Sprintf("thread %d of the initial configuration %s, in the state %s, is not admitted: %s", t, c.String(p), stateText(p, s), describe(s))}
 			}
 		}
@@ -324,7 +328,7 @@ func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 		}
 		inv := &w.ThreadInvariants[cs.from[j]]
 		if why := errorIn(p, s); why != "" {
-			return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, where %s", inv.Stack, stateText(p, s), theThread(why)))
+			return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, where %s", inv.where(), stateText(p, s), theThread(why)))
 		}
 		trs, err := interp.SuccessorsContext(ctx, p, s)
 		if err != nil {
@@ -334,22 +338,22 @@ func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 			n := tr.Next
 			edge := p.Procs[s.Threads[0].Proc].Edges[tr.Edge].Text
 			if why := errorIn(p, n); why != "" {
-				return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, whose step %s leads to an error: %s", inv.Stack, stateText(p, s), edge, theThread(why)))
+				return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, whose step %s leads to an error: %s", inv.where(), stateText(p, s), edge, theThread(why)))
 			}
 			for t, f := range n.Threads {
 				if f == nil {
 					continue
 				}
-				if ns := state(n.Globals, f); !admitted(ns) {
+				if ns := state(n.Globals, f, n.Init); !admitted(ns) {
 					what := "leads to"
 					if t > 0 {
 						what = "starts a thread in"
 					}
-					return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, whose step %s %s %s, which is not admitted: %s", inv.Stack, stateText(p, s), edge, what, stateText(p, ns), describe(ns)))
+					return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, whose step %s %s %s, which is not admitted: %s", inv.where(), stateText(p, s), edge, what, stateText(p, ns), describe(ns)))
 				}
 			}
 			gk, nk := globKey(s.Globals), globKey(n.Globals)
-			if gk != nk {
+			if gk != nk && !s.Init { // init runs alone
 				if _, ok := cause[gk+">"+nk]; !ok {
 					cause[gk+">"+nk] = j
 					effects[gk] = append(effects[gk], n.Globals)
@@ -359,13 +363,16 @@ func validateThreads(ctx context.Context, p *ir.Program, m *bdd.Manager, w *Witn
 	}
 	// Interference: another thread's step changes the globals.
 	for j, s := range cs.list {
+		if s.Init {
+			continue // init runs alone
+		}
 		gk := globKey(s.Globals)
 		for _, g := range effects[gk] {
 			work++
-			if ns := state(g, s.Threads[0]); !admitted(ns) {
+			if ns := state(g, s.Threads[0], false); !admitted(ns) {
 				o := cs.list[cause[gk+">"+globKey(g)]]
 				inv := &w.ThreadInvariants[cs.from[j]]
-				return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, which another thread's step from %s turns into %s, which is not admitted: %s", inv.Stack, stateText(p, s), stateText(p, o), stateText(p, ns), describe(ns)))
+				return withWork(work, rejectAt(inv.Pos, "the invariant at %s admits the thread state %s, which another thread's step from %s turns into %s, which is not admitted: %s", inv.where(), stateText(p, s), stateText(p, o), stateText(p, ns), describe(ns)))
 			}
 		}
 	}
@@ -392,4 +399,12 @@ func theThread(why string) string {
 func withWork(work int, o *Outcome) *Outcome {
 	o.Work = work
 	return o
+}
+
+// where names the thread invariant's stack, and init's.
+func (t *ThreadInvariant) where() string {
+	if t.Init {
+		return t.Stack.String() + " (init)"
+	}
+	return t.Stack.String()
 }

@@ -42,6 +42,7 @@ var graphmlKeys = []struct{ id, for_, typ, def string }{
 	{"contract.scope", "node", "string", ""},
 	{"threads", "node", "string", ""},
 	{"atomic.owner", "node", "int", ""},
+	{"running", "node", "int", ""},
 	{"init", "node", "boolean", "false"},
 	{"thread.stack", "node", "string", ""},
 	{"waypoint", "edge", "string", ""},
@@ -152,6 +153,9 @@ func (w *Witness) WriteGraphML(out io.Writer) error {
 			if c.Atomic >= 0 {
 				data("   ", "atomic.owner", strconv.Itoa(c.Atomic))
 			}
+			if c.Running >= 0 {
+				data("   ", "running", strconv.Itoa(c.Running))
+			}
 			if c.Init {
 				data("   ", "init", "true")
 			}
@@ -164,6 +168,9 @@ func (w *Witness) WriteGraphML(out io.Writer) error {
 				data("   ", "entry", "true")
 			}
 			data("   ", "thread.stack", t.Stack.String())
+			if t.Init {
+				data("   ", "init", "true")
+			}
 			data("   ", "invariant", t.Value)
 			b.WriteString("  </node>\n")
 		}
@@ -332,7 +339,7 @@ func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
 				return nil, err
 			}
 			if _, ok := n.data["threads"]; ok {
-				c := ConfigInvariant{Atomic: -1, Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"], ThreadsPos: n.dataPos["threads"]}
+				c := ConfigInvariant{Atomic: -1, Running: -1, Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"], ThreadsPos: n.dataPos["threads"]}
 				for _, text := range strings.Split(n.data["threads"], " | ") {
 					st, err := ParseStack(text, file)
 					if err != nil {
@@ -345,12 +352,11 @@ func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
 					return nil, err
 				}
 				c.Atomic = a
-				switch n.data["init"] {
-				case "true":
-					c.Init = true
-				case "", "false":
-				default:
-					return fail(n.dataPos["init"], "init: expected true or false, found %q", n.data["init"])
+				if c.Running, err = num(n, "running", false); err != nil {
+					return nil, err
+				}
+				if c.Init, err = boolData(n, "init"); err != nil {
+					return nil, err
 				}
 				w.Configurations = append(w.Configurations, c)
 				continue
@@ -360,7 +366,11 @@ func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
 				if err != nil {
 					return fail(n.dataPos["thread.stack"], "%v", err)
 				}
-				w.ThreadInvariants = append(w.ThreadInvariants, ThreadInvariant{Stack: st, Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"]})
+				init, berr := boolData(n, "init")
+				if berr != nil {
+					return nil, berr
+				}
+				w.ThreadInvariants = append(w.ThreadInvariants, ThreadInvariant{Stack: st, Init: init, Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"]})
 				continue
 			}
 			switch {
@@ -449,4 +459,15 @@ func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
 		}
 	}
 	return w, nil
+}
+
+// boolData returns the optional Boolean data key of a node.
+func boolData(n *gelem, key string) (bool, *syntax.Error) {
+	switch n.data[key] {
+	case "true":
+		return true, nil
+	case "", "false":
+		return false, nil
+	}
+	return false, &syntax.Error{Pos: n.dataPos[key], Msg: fmt.Sprintf("%s: expected true or false, found %q", key, n.data[key])}
 }

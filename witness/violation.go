@@ -155,8 +155,10 @@ type Outcome struct {
 	Reason  string
 	// Pos is the place in the witness file the reason speaks of, if any.
 	Pos syntax.Pos
-	// Work is the number of configurations explored (violation) or of
-	// inductiveness checks made (correctness).
+	// Work is the number of configurations explored (violation), of
+	// inductiveness checks made (correctness of a sequential program), or
+	// of configurations, thread states and interferences checked
+	// (correctness of a concurrent program).
 	Work int
 	// Malformed marks a Rejected outcome whose reason is a formula that
 	// does not parse (at Pos): the witness is malformed, rather than
@@ -167,7 +169,10 @@ type Outcome struct {
 // Options configure a validation.
 type Options struct {
 	// MaxConfigs bounds the configurations a violation's search explores
-	// (0: 1<<20); past it the outcome is Unknown.
+	// (0: 1<<20; past it the outcome is Unknown), and the configurations
+	// (or thread states) that the invariants of a concurrent program's
+	// correctness witness may admit (0: DefaultMaxConfigs; past it the
+	// witness is Rejected, with the count).
 	MaxConfigs int
 	// MaxNodes bounds the BDD nodes of a correctness check (0: the bdd
 	// package's default).

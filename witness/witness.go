@@ -67,7 +67,8 @@
 // by number: a stack lists its frames from the bottom, each "function
 // line:col" (the callers at their pending calls), joined by " > ", or is
 // "ended"; the tuple also says which thread owns the atomic section
-// (atomic_owner) and whether Getafix's init runs (init). Its formula names
+// (atomic_owner), which thread ran last (running) where that matters, and
+// whether Getafix's init runs (init). Its formula names
 // the globals and the threads' locals: t1.x is local x of thread 1's top
 // frame, t1.0.x local x of its frame at depth 0 (the bottom) when that is
 // not the top; a name that is more than letters, digits, '_' and '.' is
@@ -77,18 +78,20 @@
 // of valuations written as an irredundant sum of products (or with the
 // equalities factored out, the shorter).
 //
-// The configurations forget which thread ran last: any live thread may
-// take the next step, subject to the atomic section. This adds steps only
-// where Getafix's global `atomic` forbids a switch, so the invariant still
-// covers every reachable configuration.
+// The configurations forget which thread ran last (any live thread may
+// take the next step, subject to the atomic section), except in programs
+// of the Getafix convention with a global named atomic, where it decides
+// which thread may step (see package interp). Forgetting it only adds
+// steps, so the invariant still covers every reachable configuration.
 //
 // When the configurations are too many (threads started without end), a
 // thread-modular witness may prove the program instead: thread invariants
 // (ThreadInvariant, thread_invariant), each at one stack, over the globals
 // and that thread's locals (t.x, t.0.x), holding for every thread at that
-// stack. FromConcurrent computes them as the least set of thread states
-// closed under a thread's own steps and the other threads' changes of the
-// globals.
+// stack (with init: true, for Getafix's init, which runs alone before the
+// threads). FromConcurrent computes them as the least set of thread
+// states closed under a thread's own steps and the other threads' changes
+// of the globals.
 //
 // ValidateCorrectness checks a concurrent witness by enumeration, within
 // Options.MaxConfigs (past it: Rejected, with the count; the invariants

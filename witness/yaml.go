@@ -104,6 +104,9 @@ func (w *Witness) WriteYAML(out io.Writer) error {
 		if c.Atomic >= 0 {
 			p(8, "atomic_owner: %d", c.Atomic)
 		}
+		if c.Running >= 0 {
+			p(8, "running: %d", c.Running)
+		}
 		if c.Init {
 			p(8, "init: true")
 		}
@@ -114,6 +117,9 @@ func (w *Witness) WriteYAML(out io.Writer) error {
 		p(4, "- invariant:")
 		p(8, "type: %s", threadInvariant)
 		p(8, "stack: %s", q(t.Stack.String()))
+		if t.Init {
+			p(8, "init: true")
+		}
 		p(8, "value: %s", q(t.Value))
 		p(8, "format: %s", FormatExpression)
 	}
@@ -281,7 +287,7 @@ func (d *ydecoder) witness(root *ynode) *Witness {
 		}
 		switch typ {
 		case configurationInvariant:
-			c := ConfigInvariant{Atomic: -1, Pos: inv.pos}
+			c := ConfigInvariant{Atomic: -1, Running: -1, Pos: inv.pos}
 			if th := d.field(inv, "threads"); d.want(th, 's', "threads") {
 				c.ThreadsPos = th.pos
 				for _, it := range th.items {
@@ -297,15 +303,10 @@ func (d *ydecoder) witness(root *ynode) *Witness {
 			if a := inv.get("atomic_owner"); a != nil {
 				c.Atomic = d.int(inv, "atomic_owner")
 			}
-			if in := inv.get("init"); in != nil && d.want(in, 'v', "init") {
-				switch in.value {
-				case "true":
-					c.Init = true
-				case "false":
-				default:
-					d.fail(in.pos, "init: expected true or false, found %q", in.value)
-				}
+			if r := inv.get("running"); r != nil {
+				c.Running = d.int(inv, "running")
 			}
+			c.Init = d.bool(inv, "init")
 			c.Value, c.ValuePos = d.str(inv, "value")
 			w.Configurations = append(w.Configurations, c)
 		case threadInvariant:
@@ -318,6 +319,7 @@ func (d *ydecoder) witness(root *ynode) *Witness {
 				}
 				t.Stack = s
 			}
+			t.Init = d.bool(inv, "init")
 			t.Value, t.ValuePos = d.str(inv, "value")
 			w.ThreadInvariants = append(w.ThreadInvariants, t)
 		case "location_invariant", "loop_invariant":
@@ -340,6 +342,22 @@ func (d *ydecoder) witness(root *ynode) *Witness {
 		}
 	}
 	return w
+}
+
+// bool returns the optional Boolean key of mapping n (false if absent).
+func (d *ydecoder) bool(n *ynode, key string) bool {
+	v := n.get(key)
+	if v == nil || !d.want(v, 'v', key) {
+		return false
+	}
+	switch v.value {
+	case "true":
+		return true
+	case "false":
+	default:
+		d.fail(v.pos, "%s: expected true or false, found %q", key, v.value)
+	}
+	return false
 }
 
 func (d *ydecoder) location(n *ynode) Location {
