@@ -37,7 +37,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
+	"strings"
 	"time"
 
 	"boolprog/conc"
@@ -70,17 +72,13 @@ func init() {
 				fs.IntVar(&e.Rounds, "rounds", 0, fmt.Sprintf("round-robin rounds to explore (same as --bound rounds:K); 0: deepen up to %d", DefaultRounds))
 				fs.BoolVar(&e.Deepen, "deepen", false, "iterative deepening: 1, 2, ... rounds up to the bound; reports the smallest at which the error appears")
 				fs.IntVar(&e.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site)")
-				fs.StringVar(&e.SeqEngine, "seq-engine", "summary", "the sequential engine that checks the sequentialised program")
+				fs.StringVar(&e.SeqEngine, "seq-engine", "summary", "the sequential engine that checks the sequentialised program, with its own flags after its name (`'summary --order declaration'`)")
 				return func() (engine.Engine, error) {
 					if e.Rounds < 0 || e.MaxThreads < 0 {
 						return nil, errors.New("--rounds and --max-threads must not be negative")
 					}
-					info, ok := engine.Lookup(e.SeqEngine)
-					if !ok {
-						return nil, fmt.Errorf("--seq-engine: unknown engine %q (have %s)", e.SeqEngine, engine.NamesText())
-					}
-					if info.Name() == "conc-eager" || info.Name() == "conc-lazy" {
-						return nil, fmt.Errorf("--seq-engine: %s is not a sequential engine", info.Name())
+					if _, err := e.seqEngine(); err != nil {
+						return nil, fmt.Errorf("--seq-engine: %w", err)
 					}
 					return e, nil
 				}
@@ -95,7 +93,7 @@ type Engine struct {
 	Rounds     int    // the bound in rounds; 0: from the query, or deepen to DefaultRounds
 	Deepen     bool   // deepen from 1 round
 	MaxThreads int    // at most this many threads, the initial ones included (as the explicit engine's --max-threads); 0: one more per creation site
-	SeqEngine  string // the sequential engine ("" means summary)
+	SeqEngine  string // the sequential engine and its flags ("summary --order declaration"; "" means summary)
 }
 
 // Name returns conc-eager or conc-lazy.
@@ -106,16 +104,30 @@ func (e *Engine) Name() string {
 	return "conc-eager"
 }
 
+// seqEngine builds the sequential engine that SeqEngine names: its name,
+// then its own flags ("summary --order declaration"), separated by
+// spaces.
 func (e *Engine) seqEngine() (engine.Engine, error) {
-	name := e.SeqEngine
-	if name == "" {
-		name = "summary"
+	words := strings.Fields(e.SeqEngine)
+	if len(words) == 0 {
+		words = []string{"summary"}
 	}
-	info, ok := engine.Lookup(name)
+	info, ok := engine.Lookup(words[0])
 	if !ok {
-		return nil, fmt.Errorf("no sequential engine %q registered", name)
+		return nil, fmt.Errorf("unknown engine %q (have %s)", words[0], engine.NamesText())
 	}
-	return info.New()
+	if info.Name() == "conc-eager" || info.Name() == "conc-lazy" {
+		return nil, fmt.Errorf("%s is not a sequential engine", info.Name())
+	}
+	fs, build := info.FlagSet()
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(words[1:]); err != nil {
+		return nil, fmt.Errorf("%s: %w", info.Name(), err)
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%s: unexpected %q (only flags follow the name)", info.Name(), fs.Arg(0))
+	}
+	return build()
 }
 
 // Supports refuses a query that gives the bound twice, differently.

@@ -156,3 +156,42 @@ func TestDifferential(t *testing.T) {
 		})
 	}
 }
+
+// TestSeqEngineFlags: --seq-engine takes the sequential engine's own
+// flags after its name, and refuses what it cannot build.
+func TestSeqEngineFlags(t *testing.T) {
+	info, ok := engine.Lookup("conc-lazy")
+	if !ok {
+		t.Fatal("conc-lazy not registered")
+	}
+	p := testsuite.Lower(t, "chain.bp", chain, "")
+	for _, c := range []struct {
+		spec string
+		ok   bool
+	}{
+		{"summary", true},
+		{"summary --order declaration --reorder off", true},
+		{"  post*  ", true},
+		{"summary --no-such-flag", false},
+		{"summary declaration", false},
+		{"conc-eager", false},
+		{"no-such-engine", false},
+	} {
+		fs, build := info.FlagSet()
+		if err := fs.Parse([]string{"--seq-engine", c.spec}); err != nil {
+			t.Fatal(err)
+		}
+		e, err := build()
+		if (err == nil) != c.ok {
+			t.Errorf("--seq-engine %q: error %v, want ok=%v", c.spec, err, c.ok)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		res := testsuite.Check(t, e, p, engine.Query{Bound: result.Bound{Kind: result.ContextSwitches, K: 2}})
+		if res.Verdict != result.Unsafe {
+			t.Errorf("--seq-engine %q: %s (%s), want unsafe", c.spec, res.Verdict, res.Reason)
+		}
+	}
+}
