@@ -10,6 +10,7 @@ import (
 
 	"boolprog/engine"
 	conceng "boolprog/engine/conc"
+	"boolprog/engine/concfix"
 	_ "boolprog/engine/explicit"
 	_ "boolprog/engine/pushdown" // post* and pre*, for -seq-engine
 	_ "boolprog/engine/summary"
@@ -21,7 +22,10 @@ import (
 var (
 	long      = flag.Bool("long", false, "also run the slow benchmarks (Threads4, Threads5, Threads7, p-peterson, Getafix's fib) and the long differential")
 	programs  = flag.Int("programs", 1000, "with -long: the random programs of TestDifferential")
-	seqEngine = flag.String("seq-engine", "summary", "the sequential engine of TestDifferential")
+	seqEngine = flag.String("seq-engine", "summary", "the sequential engine of TestDifferential and TestJointDifferential, with its flags")
+	eagerSeq  = flag.String("eager-seq-engine", "", "conc-eager's sequential engine in TestJointDifferential (default: -seq-engine)")
+	joint     = flag.Bool("joint", false, "with -long: run TestJointDifferential (conc-eager, conc-lazy and conc-fix on the same -programs)")
+	seed      = flag.Int64("seed", 1, "the first seed of TestDifferential and TestJointDifferential")
 )
 
 const bench = "../../../shared/benchmarks"
@@ -146,7 +150,7 @@ func TestDifferential(t *testing.T) {
 				},
 				Programs: n,
 				Bounds:   bounds,
-				Seed:     1,
+				Seed:     *seed,
 				Options:  gen.Options{Omit: gen.Recursion},
 				Timeout:  time.Minute,
 			})
@@ -192,6 +196,48 @@ func TestSeqEngineFlags(t *testing.T) {
 		res := testsuite.Check(t, e, p, engine.Query{Bound: result.Bound{Kind: result.ContextSwitches, K: 2}})
 		if res.Verdict != result.Unsafe {
 			t.Errorf("--seq-engine %q: %s (%s), want unsafe", c.spec, res.Verdict, res.Reason)
+		}
+	}
+}
+
+// TestJointDifferential (with -long -joint) checks conc-eager, conc-lazy
+// and conc-fix against the explicit oracle on the same random programs at
+// the same bounds as TestDifferential's long run (2 switches and 2
+// rounds), so that their figures compare in one table; where the oracle
+// does not decide, the engines that do must agree with each other.
+func TestJointDifferential(t *testing.T) {
+	if !*long || !*joint {
+		t.Skip("with -long -joint")
+	}
+	oracle, ok := engine.Lookup("explicit")
+	if !ok {
+		t.Fatal("no explicit engine registered")
+	}
+	es := *eagerSeq
+	if es == "" {
+		es = *seqEngine
+	}
+	st := testsuite.ConcurrentDifferentials(t, testsuite.ConcConfig{
+		Oracle: func() engine.Engine {
+			e, err := oracle.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		},
+		Programs: *programs,
+		Bounds:   []result.Bound{{Kind: result.ContextSwitches, K: 2}, {Kind: result.Rounds, K: 2}},
+		Seed:     *seed,
+		Options:  gen.Options{Omit: gen.Recursion},
+		Timeout:  time.Minute,
+	},
+		func() engine.Engine { return &conceng.Engine{SeqEngine: es} },
+		func() engine.Engine { return &conceng.Engine{Lazy: true, SeqEngine: *seqEngine} },
+		func() engine.Engine { return concfix.New() },
+	)
+	for _, s := range st {
+		if s.Agree == 0 {
+			t.Errorf("%s: no check decided by both: the test lost its power", s.Engine)
 		}
 	}
 }
