@@ -117,7 +117,13 @@ func TestSequential(t *testing.T) {
 // and it decides) at 0-2 context switches and 1-2 rounds: wherever both
 // decide, the verdicts agree, and every trace replays and fits its bound.
 // 4 programs by default; -long runs -programs of them (default 1,000) at
-// 2 switches and 2 rounds.
+// 2 switches and 2 rounds. The lazy run of 1,000 programs takes about
+// 17 CPU minutes with
+//
+//	go test ./engine/conc -run TestDifferential/lazy -long -programs 1000 -seq-engine 'summary --order declaration'
+//
+// (summary's default FORCE order is 2.5 times slower on the lazy
+// programs, pre* and post* run out of time on many).
 func TestDifferential(t *testing.T) {
 	n := 4
 	var bounds []result.Bound // testsuite.DefaultConcBounds
