@@ -10,8 +10,9 @@
 //
 // Answers are bounded, and a bound means what it says. A Rounds bound K
 // asks about every run of at most K rounds. A ContextSwitches bound K is
-// asked first as K+1 rounds, which hold every run of K switches and some
-// with more: a safe answer is then final, and so is an error whose trace
+// asked first as the fewest rounds that hold every run of K switches
+// among the program's threads (K+1 at most, fewer for few threads: 2
+// threads need 1+K-K/2) and some runs with more: a safe answer is then final, and so is an error whose trace
 // has at most K switches; an error that needs more is asked again with the
 // sequentialisation counting the non-empty contexts up to the error (at
 // most K+1, conc.SeqOptions.Contexts), which keeps exactly the runs of at
@@ -36,7 +37,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
+	"strings"
 	"time"
 
 	"boolprog/conc"
@@ -69,17 +72,13 @@ func init() {
 				fs.IntVar(&e.Rounds, "rounds", 0, fmt.Sprintf("round-robin rounds to explore (same as --bound rounds:K); 0: deepen up to %d", DefaultRounds))
 				fs.BoolVar(&e.Deepen, "deepen", false, "iterative deepening: 1, 2, ... rounds up to the bound; reports the smallest at which the error appears")
 				fs.IntVar(&e.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site)")
-				fs.StringVar(&e.SeqEngine, "seq-engine", "summary", "the sequential engine that checks the sequentialised program")
+				fs.StringVar(&e.SeqEngine, "seq-engine", "summary", "the sequential engine that checks the sequentialised program, with its own flags after its name (`'summary --order declaration'`)")
 				return func() (engine.Engine, error) {
 					if e.Rounds < 0 || e.MaxThreads < 0 {
 						return nil, errors.New("--rounds and --max-threads must not be negative")
 					}
-					info, ok := engine.Lookup(e.SeqEngine)
-					if !ok {
-						return nil, fmt.Errorf("--seq-engine: unknown engine %q (have %s)", e.SeqEngine, engine.NamesText())
-					}
-					if info.Name() == "conc-eager" || info.Name() == "conc-lazy" {
-						return nil, fmt.Errorf("--seq-engine: %s is not a sequential engine", info.Name())
+					if _, err := e.seqEngine(); err != nil {
+						return nil, fmt.Errorf("--seq-engine: %w", err)
 					}
 					return e, nil
 				}
@@ -94,7 +93,7 @@ type Engine struct {
 	Rounds     int    // the bound in rounds; 0: from the query, or deepen to DefaultRounds
 	Deepen     bool   // deepen from 1 round
 	MaxThreads int    // at most this many threads, the initial ones included (as the explicit engine's --max-threads); 0: one more per creation site
-	SeqEngine  string // the sequential engine ("" means summary)
+	SeqEngine  string // the sequential engine and its flags ("summary --order declaration"; "" means summary)
 }
 
 // Name returns conc-eager or conc-lazy.
@@ -105,16 +104,30 @@ func (e *Engine) Name() string {
 	return "conc-eager"
 }
 
+// seqEngine builds the sequential engine that SeqEngine names: its name,
+// then its own flags ("summary --order declaration"), separated by
+// spaces.
 func (e *Engine) seqEngine() (engine.Engine, error) {
-	name := e.SeqEngine
-	if name == "" {
-		name = "summary"
+	words := strings.Fields(e.SeqEngine)
+	if len(words) == 0 {
+		words = []string{"summary"}
 	}
-	info, ok := engine.Lookup(name)
+	info, ok := engine.Lookup(words[0])
 	if !ok {
-		return nil, fmt.Errorf("no sequential engine %q registered", name)
+		return nil, fmt.Errorf("unknown engine %q (have %s)", words[0], engine.NamesText())
 	}
-	return info.New()
+	if info.Name() == "conc-eager" || info.Name() == "conc-lazy" {
+		return nil, fmt.Errorf("%s is not a sequential engine", info.Name())
+	}
+	fs, build := info.FlagSet()
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(words[1:]); err != nil {
+		return nil, fmt.Errorf("%s: %w", info.Name(), err)
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%s: unexpected %q (only flags follow the name)", info.Name(), fs.Arg(0))
+	}
+	return build()
 }
 
 // Supports refuses a query that gives the bound twice, differently.
@@ -268,16 +281,17 @@ func levelStat(switches bool) string {
 
 // level decides one level of the bound: k rounds, or (switches) k context
 // switches, with the goal; an Unsafe answer of the goal error comes with
-// the mapped trace (unless cut). k switches are first asked as k+1 rounds,
-// which contain every run of k switches (k+1 contexts fit in k+1 rounds),
-// and some with more: so a safe answer is final, and so is an error whose
+// the mapped trace (unless cut). k switches are first asked as
+// switchRounds(k, threads) rounds, which contain every run of k switches
+// (its k+1 contexts fit in k+1 rounds, and in fewer when the threads are
+// few), and some with more: so a safe answer is final, and so is an error whose
 // trace has at most k switches. Otherwise the error may need more, and
 // the level is asked again with the non-empty contexts counted, at most
 // k+1 (conc.SeqOptions.Contexts): exactly the runs of at most k switches.
 func (e *Engine) level(ctx context.Context, seqEng engine.Engine, m *conc.Model, k int, switches bool, goal conc.Goal, q engine.Query, res *result.Result) (*result.Result, *result.Trace, error) {
 	opt := conc.SeqOptions{Rounds: k, Goal: goal, Lazy: e.Lazy}
 	if switches {
-		opt.Rounds = k + 1
+		opt.Rounds = switchRounds(k, m.Slots())
 		if goal == conc.GoalOverflow {
 			// No trace to count: ask exactly at once.
 			opt.Contexts = k + 1
@@ -314,6 +328,22 @@ func (e *Engine) level(ctx context.Context, seqEng engine.Engine, m *conc.Model,
 		res.Stats.Add("context_limit_runs", 1)
 		opt.Contexts = k + 1
 	}
+}
+
+// switchRounds returns the fewest round-robin rounds that hold every run
+// of at most k context switches among n threads: 1 plus the most descents
+// (a switch to a thread of a smaller number, which starts a new round) in
+// a sequence of k+1 contexts whose neighbours differ. At most n-1 descents
+// come in a row (thread numbers fall from n-1 to 0 at most), so of k
+// switches at most k - k/n descend: 2 rounds, not 3, hold 2 switches of 2
+// threads (t0 t1 t0 and t1 t0 t1 alike), and the sequentialisation of
+// fewer rounds is much smaller (lazy replays every thread once more per
+// round). At most k+1.
+func switchRounds(k, n int) int {
+	if n < 1 {
+		return k + 1
+	}
+	return min(k+1, 1+k-k/n)
 }
 
 // traceSwitches returns the steps of tr marked as context switches.

@@ -45,21 +45,26 @@ type ConcConfig struct {
 
 // ConcStats are the figures of a concurrent differential run.
 type ConcStats struct {
-	Programs int // programs generated
-	Checks   int // (program, bound) pairs asked of both engines
-	Agree    int // both decided, the same way
-	Unsafe   int // of those, both Unsafe
+	Engine   string // the engine's name
+	Programs int    // programs generated
+	Checks   int    // (program, bound) pairs asked of both engines
+	Agree    int    // both decided, the same way
+	Unsafe   int    // of those, both Unsafe
 	// EngineUnknown and OracleUnknown count the checks that the engine
 	// or the oracle left Unknown (not compared).
 	EngineUnknown, OracleUnknown int
 	// Switched counts the engine's Unsafe traces with a context switch.
 	Switched int
 	Time     time.Duration // the engine's time over all checks
+	// CPU is the process's CPU time (user and system) over the engine's
+	// checks, where the system tells it (Unix), else 0: on a loaded
+	// machine it measures the engine better than Time.
+	CPU time.Duration
 }
 
 func (s ConcStats) String() string {
-	return fmt.Sprintf("%d programs, %d checks: %d agree (%d unsafe, %d traces with a switch), engine unknown %d, oracle unknown %d; engine time %v",
-		s.Programs, s.Checks, s.Agree, s.Unsafe, s.Switched, s.EngineUnknown, s.OracleUnknown, s.Time.Round(time.Millisecond))
+	return fmt.Sprintf("%d programs, %d checks: %d agree (%d unsafe, %d traces with a switch), engine unknown %d, oracle unknown %d; engine time %v, CPU %v",
+		s.Programs, s.Checks, s.Agree, s.Unsafe, s.Switched, s.EngineUnknown, s.OracleUnknown, s.Time.Round(time.Millisecond), s.CPU.Round(time.Millisecond))
 }
 
 // DefaultConcBounds are the bounds of ConcConfig.Bounds when it is nil.
@@ -80,6 +85,17 @@ var DefaultConcBounds = []result.Bound{
 // (TraceRounds). It returns the figures, which it also logs.
 func ConcurrentDifferential(t *testing.T, c ConcConfig) ConcStats {
 	t.Helper()
+	return ConcurrentDifferentials(t, c, c.New)[0]
+}
+
+// ConcurrentDifferentials is ConcurrentDifferential for several engines
+// (c.New is not used) on the same programs at the same bounds, each
+// against the oracle, which runs once per check: so their figures
+// compare. Where the oracle leaves a check Unknown, the engines that
+// decide it must still agree with each other. It returns each engine's
+// figures, in the order given.
+func ConcurrentDifferentials(t *testing.T, c ConcConfig, engines ...func() engine.Engine) []ConcStats {
+	t.Helper()
 	n := c.Programs
 	if n == 0 {
 		n = 100
@@ -99,56 +115,72 @@ func ConcurrentDifferential(t *testing.T, c ConcConfig) ConcStats {
 	if timeout == 0 {
 		timeout = 10 * time.Second
 	}
-	var st ConcStats
+	st := make([]ConcStats, len(engines))
 	for i := 0; i < n; i++ {
 		seed := c.Seed + int64(i)
 		opt := gen.ConcOptions{Threads: threads[i%len(threads)], Style: c.Style, Thread: c.Options}
 		src := gen.RandomConcurrent(seed, opt)
 		name := fmt.Sprintf("conc-seed%d.bp", seed)
 		p := Lower(t, name, src, "")
-		st.Programs++
-		if st.Programs%100 == 0 {
-			t.Logf("so far: %s", st) // a long run's progress (streamed with -v)
+		for j := range st {
+			st[j].Programs++
+		}
+		if (i+1)%100 == 0 {
+			for j := range st {
+				t.Logf("so far: %s: %s", st[j].Engine, st[j]) // a long run's progress (streamed with -v)
+			}
 		}
 		for _, b := range bounds {
 			q := engine.Query{Bound: b}
 			want := checkTimed(t, c.Oracle(), p, q, timeout)
-			start := time.Now()
-			got := checkTimed(t, c.New(), p, q, timeout)
-			st.Time += time.Since(start)
-			st.Checks++
-			if got.Verdict == result.Unsafe && got.Trace != nil {
-				if err := TraceFits(got.Trace, b); err != nil {
-					t.Fatalf("%s at %s: %s's trace does not fit the bound: %v\n%s\n%s", name, b, got.Engine, err, src, TraceText(got.Trace))
-				}
-				if TraceSwitches(got.Trace) > 0 {
-					st.Switched++
-				}
-			}
 			if want.Verdict == result.Unsafe && want.Trace != nil {
 				if err := TraceFits(want.Trace, b); err != nil {
 					t.Fatalf("%s at %s: the oracle's trace does not fit the bound: %v\n%s\n%s", name, b, err, src, TraceText(want.Trace))
 				}
 			}
-			switch {
-			case got.Verdict == result.Unknown:
-				st.EngineUnknown++
-			case want.Verdict == result.Unknown:
-				st.OracleUnknown++
-			case got.Verdict != want.Verdict:
-				t.Errorf("%s at %s: %s says %s, the oracle %s\n%s", name, b, got.Engine, got.Verdict, want.Verdict, src)
-				if want.Trace != nil {
-					t.Logf("the oracle's trace:\n%s", TraceText(want.Trace))
+			var decided *result.Result // an engine's answer, when the oracle has none
+			for j, newEngine := range engines {
+				s := &st[j]
+				start, cpu := time.Now(), cpuTime()
+				got := checkTimed(t, newEngine(), p, q, timeout)
+				s.Time += time.Since(start)
+				s.CPU += cpuTime() - cpu
+				s.Engine = got.Engine
+				s.Checks++
+				if got.Verdict == result.Unsafe && got.Trace != nil {
+					if err := TraceFits(got.Trace, b); err != nil {
+						t.Fatalf("%s at %s: %s's trace does not fit the bound: %v\n%s\n%s", name, b, got.Engine, err, src, TraceText(got.Trace))
+					}
+					if TraceSwitches(got.Trace) > 0 {
+						s.Switched++
+					}
 				}
-			default:
-				st.Agree++
-				if got.Verdict == result.Unsafe {
-					st.Unsafe++
+				switch {
+				case got.Verdict == result.Unknown:
+					s.EngineUnknown++
+				case want.Verdict == result.Unknown:
+					s.OracleUnknown++
+					if decided != nil && decided.Verdict != got.Verdict {
+						t.Errorf("%s at %s: %s says %s, %s %s (the oracle does not decide)\n%s", name, b, got.Engine, got.Verdict, decided.Engine, decided.Verdict, src)
+					}
+					decided = got
+				case got.Verdict != want.Verdict:
+					t.Errorf("%s at %s: %s says %s, the oracle %s\n%s", name, b, got.Engine, got.Verdict, want.Verdict, src)
+					if want.Trace != nil {
+						t.Logf("the oracle's trace:\n%s", TraceText(want.Trace))
+					}
+				default:
+					s.Agree++
+					if got.Verdict == result.Unsafe {
+						s.Unsafe++
+					}
 				}
 			}
 		}
 	}
-	t.Logf("concurrent differential: %s", st)
+	for _, s := range st {
+		t.Logf("concurrent differential: %s: %s", s.Engine, s)
+	}
 	return st
 }
 
