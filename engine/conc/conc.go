@@ -114,8 +114,25 @@ func (e *Engine) seqEngine() (engine.Engine, error) {
 	if !ok {
 		return nil, fmt.Errorf("no sequential engine %q registered", name)
 	}
-	return info.New()
+	fs, build := info.FlagSet()
+	if fs.Lookup("order") != nil {
+		// conc declares the copies of the shared state in the order
+		// that keeps the relations between them small (copy by copy,
+		// the round and the flags first): see conc.Build. FORCE
+		// placement mixes the copies variable by variable.
+		if err := fs.Set("order", SeqOrder); err != nil {
+			return nil, err
+		}
+	}
+	return build()
 }
+
+// SeqOrder is the BDD variable order the sequential engine is given
+// (its --order flag, if it has one): the declaration order of the
+// sequential program, which conc chooses. On the Bluetooth models at 3
+// and 4 rounds it took 1.3 to 2.5 times less CPU than summary's default
+// (FORCE placement).
+const SeqOrder = "declaration"
 
 // Supports refuses a query that gives the bound twice, differently.
 func (e *Engine) Supports(p *ir.Program, q engine.Query) error {
