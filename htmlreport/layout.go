@@ -146,49 +146,7 @@ func edgeText(p *ir.Program, proc *ir.Proc, e *ir.Edge) string {
 		}
 		return ""
 	}
-	return opText(p, proc, e.Op)
-}
-
-// opText is ir's OpString with every variable as the source spells it:
-// OpString leaves the braces off the targets of assignments and calls
-// (`a<b := T` for `{a<b} := T`), which its expressions keep.
-func opText(p *ir.Program, proc *ir.Proc, op ir.Op) string {
-	exprs := func(es []ir.Expr) string {
-		parts := make([]string, len(es))
-		for i, e := range es {
-			parts[i] = p.ExprString(proc, e)
-		}
-		return strings.Join(parts, ", ")
-	}
-	switch op := op.(type) {
-	case *ir.Assign:
-		targets := make([]string, len(op.Targets))
-		for i, t := range op.Targets {
-			targets[i] = ir.IdentText(p.VarName(proc, t))
-		}
-		s := strings.Join(targets, ", ") + " := " + exprs(op.Values)
-		if op.Constrain != nil {
-			s += " constrain " + p.ExprString(proc, op.Constrain)
-		}
-		return s
-	case *ir.Call:
-		targets := make([]string, len(op.Targets))
-		for i, t := range op.Targets {
-			targets[i] = "_"
-			if !t.Discard {
-				targets[i] = ir.IdentText(p.VarName(proc, t.Var))
-			}
-		}
-		s := ir.IdentText(p.Procs[op.Proc].Name) + "(" + exprs(op.Args) + ")"
-		if len(targets) > 0 {
-			s = strings.Join(targets, ", ") + " := " + s
-		}
-		if op.Post != nil {
-			s += " post " + p.ExprString(proc, op.Post)
-		}
-		return s
-	}
-	return p.OpString(proc, op)
+	return p.OpString(proc, e.Op)
 }
 
 // vertex is a node of the layered graph: a location, or a virtual node
@@ -312,7 +270,7 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 	for _, e := range proc.Edges {
 		full := edgeText(p, proc, e)
 		_, isCall := e.Op.(*ir.Call)
-		g.Edges[e.ID] = Edge{ID: e.ID, From: e.From, To: e.To, Text: shorten(full, maxEdgeTxt), Full: opText(p, proc, e.Op), Back: back[e.ID], Call: isCall, SelfLoop: e.From == e.To}
+		g.Edges[e.ID] = Edge{ID: e.ID, From: e.From, To: e.To, Text: shorten(full, maxEdgeTxt), Full: p.OpString(proc, e.Op), Back: back[e.ID], Call: isCall, SelfLoop: e.From == e.To}
 		if e.From == e.To {
 			continue
 		}

@@ -166,11 +166,7 @@ func build(pg *Page) (*pageData, error) {
 		d.Verdict, d.VerdictClass = "UNKNOWN", "unknown"
 	}
 	if pr := res.Property; pr != nil {
-		if pr.Kind == result.PropertyLabel {
-			d.Property = fmt.Sprintf("label %s reached at line %d, column %d (%s)", pr.Label, pr.Line, pr.Col, pr.Proc)
-		} else {
-			d.Property = fmt.Sprintf("assertion %s fails at line %d, column %d (%s)", pr.Text, pr.Line, pr.Col, pr.Proc)
-		}
+		d.Property = propertyText(pr)
 	}
 	if pg.Note != "" {
 		d.Notes = append(d.Notes, pg.Note)
@@ -581,4 +577,21 @@ func Extract(page []byte) (*TraceData, error) {
 		return nil, fmt.Errorf("htmlreport: trace data: %v", err)
 	}
 	return &d, nil
+}
+
+// propertyText says which property the error violates, as the text
+// output's error line does: an assertion, the target label, or an observer
+// automaton's property (its name, message, state and transition), and
+// where.
+func propertyText(pr *result.Property) string {
+	at := fmt.Sprintf("at line %d, column %d (%s)", pr.Line, pr.Col, pr.Proc)
+	switch {
+	case pr.Kind == result.PropertyLabel:
+		return fmt.Sprintf("label %s reached %s", pr.Label, at)
+	case pr.Kind == result.PropertyObserver && pr.Observer != nil:
+		v := pr.Observer
+		return fmt.Sprintf("property %s violated: %s (observer %s in state %s, at %s; %s:%d) %s",
+			v.Property, v.Message, v.Property, v.State, pr.Text, v.Spec, v.SpecLine, at)
+	}
+	return fmt.Sprintf("assertion %s fails %s", pr.Text, at)
 }

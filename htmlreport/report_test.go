@@ -469,3 +469,36 @@ func checkLayout(g *Graph) error {
 	}
 	return nil
 }
+
+// TestPropertyText: the page names the property violated as the text
+// output's error line does; an observer's violation said "assertion lock()
+// fails".
+func TestPropertyText(t *testing.T) {
+	obs := &result.Violation{Property: "locking", Spec: "locking.spec", SpecLine: 6, State: "locked", Message: "lock acquired twice without an unlock"}
+	for _, c := range []struct {
+		name string
+		pr   *result.Property
+		want string
+	}{
+		{"assertion", &result.Property{Kind: result.PropertyAssertion, Text: "assert(g)", Proc: "main", Line: 6, Col: 3},
+			"assertion assert(g) fails at line 6, column 3 (main)"},
+		{"label", &result.Property{Kind: result.PropertyLabel, Label: "R", Text: "skip", Proc: "main", Line: 12, Col: 8},
+			"label R reached at line 12, column 8 (main)"},
+		{"observer", &result.Property{Kind: result.PropertyObserver, Text: "lock()", Proc: "main", Line: 36, Col: 5, Observer: obs},
+			"property locking violated: lock acquired twice without an unlock (observer locking in state locked, at lock(); locking.spec:6) at line 36, column 5 (main)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := &result.Result{Verdict: result.Unsafe, Engine: "summary", TraceCut: true, Reason: "timeout", Property: c.pr}
+			page := render(t, &Page{File: "p.bp", Result: res})
+			if err := wellFormed(page); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(page, c.want) {
+				t.Errorf("the page lacks %q", c.want)
+			}
+			if c.pr.Kind != result.PropertyAssertion && strings.Contains(page, "fails at line") {
+				t.Error("the page calls it a failing assertion")
+			}
+		})
+	}
+}

@@ -27,7 +27,20 @@ type Transition struct {
 // of every thread that may take the next step (see the package doc on
 // interleaving and atomicity), by thread, then edge.
 func Successors(p *ir.Program, c Config) ([]Transition, error) {
+	return SuccessorsContext(context.Background(), p, c)
+}
+
+// SuccessorsContext is Successors that stops when ctx ends. One step may
+// have up to 2^MaxOmitted outcomes (an assignment of many `*`), seconds of
+// work: the enumeration polls ctx every 1024 outcomes, and when it finds it
+// ended the call returns no transitions and ctx.Err().
+// (A step with fewer outcomes is not interrupted: the caller polls between
+// calls.)
+func SuccessorsContext(ctx context.Context, p *ir.Program, c Config) ([]Transition, error) {
 	s := newStepper(p, nil)
+	if ctx.Done() != nil { // a context that can end
+		s.ctx = ctx
+	}
 	var out []Transition
 	for t, top := range c.Threads {
 		if top == nil || s.blocked(c, t) != "" {

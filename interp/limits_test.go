@@ -115,3 +115,45 @@ func TestReplayContext(t *testing.T) {
 		t.Errorf("ReplayContext of a long enumeration with a cancelled context: %v", err)
 	}
 }
+
+// TestSuccessorsContext checks that SuccessorsContext stops a long
+// enumeration when its context ends: a parallel assignment of 17 `*` to
+// observable globals has 2^17 outcomes.
+func TestSuccessorsContext(t *testing.T) {
+	const n = 17
+	src := fmt.Sprintf("decl %s;\nvoid main() begin %s := %s; assert(%s); end\n",
+		names("g", n), names("g", n), strings.TrimSuffix(strings.Repeat("*, ", n), ", "), strings.ReplaceAll(names("g", n), ",", " &"))
+	p := testsuite.Lower(t, "w.bp", src, "")
+	c := interp.Initial(p, make([]bool, n), nil)
+	live, err := interp.SuccessorsContext(context.Background(), p, c)
+	if err != nil || len(live) != 1<<n {
+		t.Fatalf("SuccessorsContext with a live context: %d transitions, %v; want %d", len(live), err, 1<<n)
+	}
+	ctx := &countingCtx{Context: context.Background(), after: 3}
+	got, err := interp.SuccessorsContext(ctx, p, c)
+	if !errors.Is(err, context.Canceled) || got != nil {
+		t.Fatalf("SuccessorsContext with a context that ends: %d transitions, %v; want none, context canceled", len(got), err)
+	}
+	// It stopped at the first poll that saw the end, not after the
+	// enumeration: 2^17 outcomes polled every 1024 would be 128 polls.
+	if ctx.polls != ctx.after {
+		t.Errorf("SuccessorsContext polled %d times, want it to stop at poll %d", ctx.polls, ctx.after)
+	}
+}
+
+// countingCtx is a context that can end (Done is not nil) and reports
+// context.Canceled from the after'th call of Err on; it counts the calls.
+type countingCtx struct {
+	context.Context
+	after, polls int
+}
+
+func (c *countingCtx) Done() <-chan struct{} { return make(chan struct{}) }
+
+func (c *countingCtx) Err() error {
+	c.polls++
+	if c.polls >= c.after {
+		return context.Canceled
+	}
+	return nil
+}

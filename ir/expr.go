@@ -256,12 +256,13 @@ func (p *Program) writeExpr(b *strings.Builder, proc *Proc, e Expr, nested bool)
 }
 
 // IdentText returns a name as Boolean-program source text: braced
-// (`{p==q}`) if it is not a plain C-style identifier. Printers of programs
+// (`{p==q}`, `{if}`) if it is not a plain C-style identifier or is a
+// reserved word (syntax.Reserved). Printers of programs
 // built by transformations use it too, so names read back the same.
 func IdentText(name string) string { return identText(name) }
 
 func identText(name string) string {
-	plain := name != ""
+	plain := name != "" && !syntax.Reserved(name) // `{T}` is a variable, `T` the constant
 	for i, c := range name {
 		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
 			plain = false

@@ -332,10 +332,15 @@ func (*EndThread) isOp()   {}
 func (*AtomicBegin) isOp() {}
 func (*AtomicEnd) isOp()   {}
 
-// OpString formats an edge operation of procedure proc with variable names,
-// e.g. "assume(!a1)", "h := !g", "A(g, h)", "x, _ := f(a)", "return g".
+// OpString formats an edge operation of procedure proc as Boolean-program
+// source, e.g. "assume(!a1)", "h := !g", "A(g, h)", "x, _ := f(a)",
+// "return g", "{a<b}, c := T, F": names are braced where the source needs
+// it (IdentText), so that the statement reads back as the same operation.
+// Two parts have no statement of their own: a call's Post (the caller's
+// enforce) follows as " post e", and a start_thread goto names its
+// location's first label, or its number if it has none.
 func (p *Program) OpString(proc *Proc, op Op) string {
-	name := func(v VarRef) string { return p.VarName(proc, v) }
+	name := func(v VarRef) string { return identText(p.VarName(proc, v)) }
 	ex := func(e Expr) string { return p.ExprString(proc, e) }
 	exprs := func(es []Expr) string {
 		s := ""
@@ -380,7 +385,7 @@ func (p *Program) OpString(proc *Proc, op Op) string {
 		if s != "" {
 			s += " := "
 		}
-		s += p.Procs[op.Proc].Name + "(" + exprs(op.Args) + ")"
+		s += identText(p.Procs[op.Proc].Name) + "(" + exprs(op.Args) + ")"
 		if op.Post != nil {
 			s += " post " + ex(op.Post)
 		}
@@ -392,9 +397,12 @@ func (p *Program) OpString(proc *Proc, op Op) string {
 		return "return " + exprs(op.Values)
 	case *StartThread:
 		if op.Goto >= 0 {
+			if ls := proc.Locations[op.Goto].Labels; len(ls) > 0 {
+				return "start_thread goto " + identText(ls[0])
+			}
 			return fmt.Sprintf("start_thread goto %d", op.Goto)
 		}
-		return "start_thread " + p.Procs[op.Proc].Name + "(" + exprs(op.Args) + ")"
+		return "start_thread " + identText(p.Procs[op.Proc].Name) + "(" + exprs(op.Args) + ")"
 	case *EndThread:
 		return "end_thread"
 	case *AtomicBegin:

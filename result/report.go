@@ -44,6 +44,7 @@ var ReportSchema []byte
 //	          --spec): {property, file, states}; the trace is then one of
 //	          the program instrumented with it
 //	trace_cut the error is reachable but the trace could not be completed
+//	trace_omitted the trace was left out on request (check --trace none)
 //	trace     the steps (unsafe), each with proc, loc, edge, line, col,
 //	          text, values [{name, value}], depth, thread, and optionally
 //	          switch, choice, note; values are those just before the step
@@ -63,10 +64,12 @@ type Report struct {
 	Property *Property `json:"property,omitempty"`
 	Spec     *Spec     `json:"spec,omitempty"`
 	TraceCut bool      `json:"trace_cut,omitempty"`
-	Trace    *Trace    `json:"trace,omitempty"`
-	Stats    *Stats    `json:"stats,omitempty"`
-	Errors   []Message `json:"errors,omitempty"`
-	Warnings []Message `json:"warnings,omitempty"`
+	// TraceOmitted says the trace was left out on request (OmitTrace).
+	TraceOmitted bool      `json:"trace_omitted,omitempty"`
+	Trace        *Trace    `json:"trace,omitempty"`
+	Stats        *Stats    `json:"stats,omitempty"`
+	Errors       []Message `json:"errors,omitempty"`
+	Warnings     []Message `json:"warnings,omitempty"`
 }
 
 // Message is an input or usage error, or a warning, at a position (Line and
@@ -96,6 +99,15 @@ func NewReport(r *Result, file, target string) *Report {
 		TraceCut: r.TraceCut,
 		Trace:    r.Trace,
 		Stats:    &st,
+	}
+}
+
+// OmitTrace leaves the trace out of the report, saying so (trace_omitted)
+// if there was one: a reader can tell a trace not asked for from a trace
+// that could not be built (trace_cut).
+func (rep *Report) OmitTrace() {
+	if rep.Trace != nil {
+		rep.Trace, rep.TraceOmitted = nil, true
 	}
 }
 

@@ -40,7 +40,13 @@ func TestReportSchema(t *testing.T) {
 	unknown := result.NewUnknown("explicit", "state budget exhausted (1000 states)")
 	cut := &result.Result{Verdict: result.Unsafe, Engine: "summary", TraceCut: true, Reason: "timeout", Property: unsafe.Property}
 
+	omitted := result.NewReport(unsafe, "a&b.bp", "SLIC_ERROR")
+	omitted.OmitTrace()
+	if omitted.Trace != nil || !omitted.TraceOmitted {
+		t.Errorf("OmitTrace: trace %v, trace_omitted %v", omitted.Trace, omitted.TraceOmitted)
+	}
 	reports := map[string]*result.Report{
+		"omitted": omitted,
 		"safe":    result.NewReport(safe, "a&b.bp", "SLIC_ERROR"),
 		"unsafe":  result.NewReport(unsafe, "a&b.bp", "SLIC_ERROR"),
 		"cut":     result.NewReport(cut, "a&b.bp", "SLIC_ERROR"),

@@ -2,7 +2,6 @@ package witness
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -13,19 +12,15 @@ import (
 	"boolprog/syntax"
 )
 
-// ErrConcurrent is returned by FromReachable for a concurrent program: its
-// invariants would have to speak of every thread's location at once, which
-// this format does not express.
-var ErrConcurrent = errors.New("no correctness witness for a concurrent program")
-
-// FromReachable returns the correctness witness of a safe sequential
-// program: the invariants and contracts of the summary engine's path edges
-// (summary.ReachableSets, with a BDD node limit, 0 for the default), as
-// irredundant sums of products. It fails if the program is concurrent, if
-// an error is reachable, or at a limit.
+// FromReachable returns the correctness witness of a safe program. Of a
+// sequential one: the invariants and contracts of the summary engine's
+// path edges (summary.ReachableSets, with a BDD node limit, 0 for the
+// default), as irredundant sums of products. Of a concurrent one:
+// FromConcurrent's, with its default limit. It fails if an error is
+// reachable, or at a limit.
 func FromReachable(ctx context.Context, p *ir.Program, meta Metadata, maxNodes int) (*Witness, error) {
 	if p.Concurrent {
-		return nil, ErrConcurrent
+		return FromConcurrent(ctx, p, meta, 0)
 	}
 	for _, proc := range p.Procs {
 		for g := range p.Globals {
@@ -146,7 +141,10 @@ func ValidateCorrectness(ctx context.Context, p *ir.Program, w *Witness, opts Op
 		return &Outcome{Verdict: Rejected, Reason: "not a correctness witness"}
 	}
 	if p.Concurrent {
-		return &Outcome{Verdict: Rejected, Reason: ErrConcurrent.Error() + " (the program is concurrent)"}
+		return validateConcurrent(ctx, p, w, opts)
+	}
+	if len(w.Configurations) > 0 || len(w.ThreadInvariants) > 0 {
+		return &Outcome{Verdict: Rejected, Reason: "the witness is for another program: its invariants speak of threads, and the program is sequential"}
 	}
 	locs := 0
 	for _, pr := range p.Procs {

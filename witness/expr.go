@@ -27,13 +27,14 @@ const (
 	atomCur    atomKind = iota // the value now
 	atomOld                    // the value at the entry of the function: \old(x)
 	atomResult                 // returned value i of the function: \result, \resultN
+	atomSlot                   // slot of a concurrent invariant's variables (see vars)
 )
 
 // atom is one variable occurrence of a formula, resolved against a scope.
 type atom struct {
 	kind   atomKind
 	ref    ir.VarRef // atomCur, atomOld
-	ret    int       // atomResult
+	ret    int       // atomResult; the slot for atomSlot
 	name   string    // as written, for messages
 	offset int       // byte offset in the formula
 }
@@ -46,6 +47,9 @@ type scope struct {
 	proc    *ir.Proc // nil: globals only
 	old     bool
 	results int
+	// slots, if not nil, names the variables of a concurrent invariant
+	// instead of proc and p's globals.
+	slots *vars
 }
 
 // formulaError is an error at a byte offset of a formula.
@@ -130,7 +134,8 @@ func (ps *fparser) next() {
 		ps.pos += end + 1
 	case c == '\\' || isIdentByte(c, true) || '0' <= c && c <= '9':
 		ps.pos++
-		for ps.pos < len(s) && isIdentByte(s[ps.pos], false) {
+		// A concurrent invariant's names are qualified with dots (t1.x).
+		for ps.pos < len(s) && (isIdentByte(s[ps.pos], false) || s[ps.pos] == '.' && ps.sc.slots != nil) {
 			ps.pos++
 		}
 	default:
@@ -254,6 +259,20 @@ func (ps *fparser) variable(tok string, at int, old bool) *formula {
 		return &formula{op: 'c'}
 	}
 	sc := ps.sc
+	if sc.slots != nil {
+		i, ok := sc.slots.byName[name]
+		switch {
+		case old:
+			ps.tokPos = at
+			ps.failName(`\old(%s) is not allowed here`, tok)
+			return &formula{op: 'c'}
+		case !ok:
+			ps.tokPos = at
+			ps.failName("unknown variable %s", tok)
+			return &formula{op: 'c'}
+		}
+		return &formula{op: 'v', atom: atom{kind: atomSlot, ret: i, name: tok, offset: at}}
+	}
 	ref, ok := ir.VarRef{}, false
 	if sc.proc != nil {
 		for i, l := range sc.proc.Locals {

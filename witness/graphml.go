@@ -40,6 +40,10 @@ var graphmlKeys = []struct{ id, for_, typ, def string }{
 	{"requires", "node", "string", ""},
 	{"ensures", "node", "string", ""},
 	{"contract.scope", "node", "string", ""},
+	{"threads", "node", "string", ""},
+	{"atomic.owner", "node", "int", ""},
+	{"init", "node", "boolean", "false"},
+	{"thread.stack", "node", "string", ""},
 	{"waypoint", "edge", "string", ""},
 	{"startline", "edge", "int", ""},
 	{"startcolumn", "edge", "int", ""},
@@ -133,6 +137,34 @@ func (w *Witness) WriteGraphML(out io.Writer) error {
 			data("   ", "invariant.scope", inv.Location.Function)
 			data("   ", "location.line", strconv.Itoa(inv.Location.Line))
 			data("   ", "location.column", strconv.Itoa(inv.Location.Col))
+			b.WriteString("  </node>\n")
+		}
+		for i, c := range w.Configurations {
+			fmt.Fprintf(b, "  <node id=\"K%d\">\n", i)
+			if i == 0 {
+				data("   ", "entry", "true")
+			}
+			stacks := make([]string, len(c.Threads))
+			for t, st := range c.Threads {
+				stacks[t] = st.String()
+			}
+			data("   ", "threads", strings.Join(stacks, " | "))
+			if c.Atomic >= 0 {
+				data("   ", "atomic.owner", strconv.Itoa(c.Atomic))
+			}
+			if c.Init {
+				data("   ", "init", "true")
+			}
+			data("   ", "invariant", c.Value)
+			b.WriteString("  </node>\n")
+		}
+		for i, t := range w.ThreadInvariants {
+			fmt.Fprintf(b, "  <node id=\"T%d\">\n", i)
+			if i == 0 {
+				data("   ", "entry", "true")
+			}
+			data("   ", "thread.stack", t.Stack.String())
+			data("   ", "invariant", t.Value)
 			b.WriteString("  </node>\n")
 		}
 		for i, c := range w.Contracts {
@@ -298,6 +330,38 @@ func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
 			col, err := num(n, "location.column", false)
 			if err != nil {
 				return nil, err
+			}
+			if _, ok := n.data["threads"]; ok {
+				c := ConfigInvariant{Atomic: -1, Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"], ThreadsPos: n.dataPos["threads"]}
+				for _, text := range strings.Split(n.data["threads"], " | ") {
+					st, err := ParseStack(text, file)
+					if err != nil {
+						return fail(n.dataPos["threads"], "%v", err)
+					}
+					c.Threads = append(c.Threads, st)
+				}
+				a, err := num(n, "atomic.owner", false)
+				if err != nil {
+					return nil, err
+				}
+				c.Atomic = a
+				switch n.data["init"] {
+				case "true":
+					c.Init = true
+				case "", "false":
+				default:
+					return fail(n.dataPos["init"], "init: expected true or false, found %q", n.data["init"])
+				}
+				w.Configurations = append(w.Configurations, c)
+				continue
+			}
+			if text, ok := n.data["thread.stack"]; ok {
+				st, err := ParseStack(text, file)
+				if err != nil {
+					return fail(n.dataPos["thread.stack"], "%v", err)
+				}
+				w.ThreadInvariants = append(w.ThreadInvariants, ThreadInvariant{Stack: st, Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"]})
+				continue
 			}
 			switch {
 			case n.data["contract.scope"] != "":

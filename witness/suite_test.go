@@ -62,17 +62,28 @@ func validate(t *testing.T, p *ir.Program, src []byte, w *witness.Witness) *witn
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	// A program that creates threads in a loop has infinitely many
-	// configurations: a search for a tampered witness ends at the budget.
-	return witness.Validate(ctx, p, src, w, witness.Options{MaxConfigs: 5000})
+	// configurations: a search for a tampered violation witness ends at
+	// the budget. A correctness witness's invariants bound their own
+	// enumeration: the default budget.
+	opts := witness.Options{MaxConfigs: 5000}
+	if w.Kind == witness.Correctness {
+		opts.MaxConfigs = 0
+	}
+	return witness.Validate(ctx, p, src, w, opts)
 }
 
 const stamp = "2026-01-01T00:00:00Z"
 
-// TestSuite: every sequential satabs program's answer gives a witness that
+// TestSuite: every answer of the satabs suite gives a witness that
 // validates in both formats; a tampered violation witness and a weakened
 // correctness witness are rejected. Concurrent unsafe ones give violation
-// witnesses with thread ids (explicit engine).
+// witnesses with thread ids, concurrent safe ones configuration or thread
+// invariants (the explicit engine's answers, unbounded proofs). A safe
+// result without a correctness witness fails the test.
 func TestSuite(t *testing.T) {
+	// By concurrency: the safe programs checked, and those whose
+	// correctness witness was confirmed.
+	safe, confirmed := map[bool]int{}, map[bool]int{}
 	for _, c := range testsuite.SatabsBoppoOrSkip(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			src, err := os.ReadFile(c.File)
@@ -82,9 +93,6 @@ func TestSuite(t *testing.T) {
 			p := testsuite.LowerFile(t, c.File, c.Target)
 			eng := "summary"
 			if p.Concurrent {
-				if !c.Failed {
-					t.Skip("a safe concurrent program gets no correctness witness")
-				}
 				eng = "explicit"
 			}
 			res := run(t, eng, p)
@@ -121,10 +129,14 @@ func TestSuite(t *testing.T) {
 				}
 				return
 			}
+			safe[p.Concurrent]++
+			if res.Bound.Kind != result.Unbounded {
+				t.Fatalf("safe up to %s only: no proof", res.Bound)
+			}
 			ctx := context.Background()
 			w, err := witness.FromReachable(ctx, p, witness.Meta(p, src, "test", "engine "+eng, stamp, witness.Correctness), 0)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("a safe result without a correctness witness: %v", err)
 			}
 			for _, f := range formats {
 				back, data := roundTrip(t, w, f)
@@ -133,20 +145,39 @@ func TestSuite(t *testing.T) {
 					t.Fatalf("%s: %s: %s", f, o.Verdict, o.Reason)
 				}
 				wks := weakenings(p, back)
-				t.Logf("%s: %d invariants, %d contracts, %d bytes, %d checks, %d weakenings", f, len(back.Invariants), len(back.Contracts), len(data), o.Work, len(wks))
+				if p.Concurrent && f == formats[0] {
+					// The weakened witnesses are the same in both
+					// formats: they cost time to validate.
+					wks = concWeakenings(p, back)
+				} else if p.Concurrent {
+					wks = nil
+				}
+				t.Logf("%s: %d invariants, %d contracts, %d configuration and %d thread invariants, %d bytes, %d checks, %d weakenings",
+					f, len(back.Invariants), len(back.Contracts), len(back.Configurations), len(back.ThreadInvariants), len(data), o.Work, len(wks))
 				for _, wk := range wks {
-					if o := validate(t, p, src, wk.w); o.Verdict != witness.Rejected {
-						t.Errorf("%s: weakened (%s): %s %s", f, wk.what, o.Verdict, o.Reason)
+					o := validate(t, p, src, wk.w)
+					if o.Verdict != witness.Rejected || !strings.Contains(o.Reason, wk.want) {
+						t.Errorf("%s: weakened (%s): %s %s, want rejected with %q", f, wk.what, o.Verdict, o.Reason, wk.want)
 					}
 				}
 			}
+			confirmed[p.Concurrent]++
 		})
 	}
+	// The suite's concurrent safe programs are Threads4, Threads7, p-conc
+	// and p-peterson.
+	for _, conc := range []bool{false, true} {
+		if confirmed[conc] != safe[conc] {
+			t.Errorf("concurrent %v: %d safe programs, %d confirmed correctness witnesses: every safe result must have one", conc, safe[conc], confirmed[conc])
+		}
+	}
+	t.Logf("correctness witnesses confirmed: %d sequential, %d concurrent programs", confirmed[false], confirmed[true])
 }
 
 type variant struct {
 	what string
 	w    *witness.Witness
+	want string // what the reason of its rejection must contain
 }
 
 func clone(w *witness.Witness) *witness.Witness {
@@ -157,6 +188,8 @@ func clone(w *witness.Witness) *witness.Witness {
 	}
 	c.Invariants = append([]witness.Invariant(nil), w.Invariants...)
 	c.Contracts = append([]witness.Contract(nil), w.Contracts...)
+	c.Configurations = append([]witness.ConfigInvariant(nil), w.Configurations...)
+	c.ThreadInvariants = append([]witness.ThreadInvariant(nil), w.ThreadInvariants...)
 	return &c
 }
 
@@ -181,20 +214,20 @@ func tamperings(p *ir.Program, w *witness.Witness) []variant {
 		}
 		c := clone(w)
 		c.Segments[last].Waypoints[0].Location.Line, c.Segments[last].Waypoints[0].Location.Col = loc.Pos.Line, loc.Pos.Col
-		out = append(out, variant{"target moved to a statement that is no error", c})
+		out = append(out, variant{"target moved to a statement that is no error", c, ""})
 		break
 	}
 	for i := last; i >= 0; i-- {
 		if wp := w.Segments[i].Waypoints[0]; wp.Type == witness.Assumption && wp.Constraint != "T" {
 			c := clone(w)
 			c.Segments[i].Waypoints[0].Constraint = "!(" + wp.Constraint + ")"
-			out = append(out, variant{"the last assumption negated", c})
+			out = append(out, variant{"the last assumption negated", c, ""})
 			break
 		}
 	}
 	c := clone(w)
 	c.Metadata.Task.InputFileHash = strings.Repeat("0", 64)
-	out = append(out, variant{"another program's hash", c})
+	out = append(out, variant{"another program's hash", c, ""})
 	return out
 }
 
@@ -229,7 +262,7 @@ func weakenings(p *ir.Program, w *witness.Witness) []variant {
 			if (intoError || strongEnsures) && inv.Value != "T" {
 				c := clone(w)
 				c.Invariants[i].Value = "T"
-				out = append(out, variant{"invariant at " + inv.Location.String() + " weakened to T", c})
+				out = append(out, variant{"invariant at " + inv.Location.String() + " weakened to T", c, ""})
 			}
 		}
 	}
@@ -324,4 +357,103 @@ func TestRandomConcurrent(t *testing.T) {
 		}
 	}
 	t.Logf("%d unsafe programs of %d: every witness confirmed", unsafe, n)
+}
+
+// concWeakenings returns correctness witnesses of a concurrent program
+// that must be rejected: an invariant left out (the first configuration
+// or thread invariant whose stacks are not those of the start: a step from
+// another leads there); and, at up to three tuples where a thread's next
+// step is an assume into an error whose condition reads variables, the
+// invariant widened to T and, separately, with the conjuncts that mention
+// those variables dropped (an admitted configuration then takes the step).
+func concWeakenings(p *ir.Program, w *witness.Witness) []variant {
+	var out []variant
+	for i := 1; i < len(w.Configurations); i++ {
+		c := clone(w)
+		inv := w.Configurations[i]
+		c.Configurations = append(c.Configurations[:i:i], c.Configurations[i+1:]...)
+		out = append(out, variant{"invariant at " + inv.Tuple() + " left out", c, "no invariant is at " + inv.Tuple()})
+		break
+	}
+	for i := 1; i < len(w.ThreadInvariants); i++ {
+		c := clone(w)
+		inv := w.ThreadInvariants[i]
+		c.ThreadInvariants = append(c.ThreadInvariants[:i:i], c.ThreadInvariants[i+1:]...)
+		out = append(out, variant{"thread invariant at " + inv.Stack.String() + " left out", c, "no thread invariant is at " + inv.Stack.String()})
+		break
+	}
+	n := 0
+	for i, inv := range w.Configurations {
+		if n == 3 || inv.Value == "T" {
+			continue
+		}
+		names := guardNames(p, inv)
+		if names == nil {
+			continue
+		}
+		n++
+		c := clone(w)
+		c.Configurations[i].Value = "T"
+		out = append(out, variant{"invariant at " + inv.Tuple() + " widened to T", c, "the invariant at " + inv.Tuple() + " admits the configuration"})
+		if strings.Contains(inv.Value, "|") {
+			continue
+		}
+		var keep []string
+		for _, conj := range strings.Split(inv.Value, " & ") {
+			mentions := false
+			for _, tok := range strings.FieldsFunc(conj, func(r rune) bool { return strings.ContainsRune(" ()!=", r) }) {
+				mentions = mentions || names[tok]
+			}
+			if !mentions {
+				keep = append(keep, conj)
+			}
+		}
+		if len(keep) == 0 {
+			continue
+		}
+		c = clone(w)
+		c.Configurations[i].Value = strings.Join(keep, " & ")
+		out = append(out, variant{"invariant at " + inv.Tuple() + " without the conjuncts on " + fmt.Sprint(names), c, "the invariant at " + inv.Tuple() + " admits the configuration"})
+	}
+	return out
+}
+
+// guardNames returns the names (as the invariant's formula writes them) of
+// the variables that the condition of an assume into an error reads, at a
+// thread's top location in inv's tuple, if the thread may step (no other
+// thread owns the atomic section) and the condition is not constant; nil
+// if there is none.
+func guardNames(p *ir.Program, inv witness.ConfigInvariant) map[string]bool {
+	for t, st := range inv.Threads {
+		if len(st) == 0 || inv.Atomic >= 0 && inv.Atomic != t {
+			continue
+		}
+		top := st[len(st)-1]
+		proc := p.Proc(top.Function)
+		for _, loc := range proc.Locations {
+			if loc.Pos.Line != top.Line || loc.Pos.Col != top.Col || loc.Kind == ir.FailLoc {
+				continue
+			}
+			for _, id := range loc.Out {
+				e := proc.Edges[id]
+				to := proc.Locations[e.To]
+				a, ok := e.Op.(*ir.Assume)
+				if !ok || !(to.Error || to.Kind == ir.FailLoc) || isConst(a.Cond) {
+					continue
+				}
+				names := map[string]bool{}
+				for _, v := range ir.Reads(a) {
+					if v.Global {
+						names[p.Globals[v.Index]] = true
+					} else {
+						names[fmt.Sprintf("t%d.%s", t, proc.Locals[v.Index])] = true
+					}
+				}
+				if len(names) > 0 {
+					return names
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -44,7 +44,7 @@
 //
 // # Correctness witnesses
 //
-// A correctness witness holds, for every location, an invariant over the
+// A correctness witness of a sequential program holds, for every location, an invariant over the
 // variables in scope and the entry values of the function's globals and
 // parameters (\old), which holds whenever the location is reached; and for
 // every function a contract: requires, over the globals and parameters at
@@ -58,6 +58,50 @@
 // callee's requires and returns into the return point's invariant through
 // the callee's ensures, every exit invariant implies the ensures, and no
 // error location's invariant holds anywhere.
+//
+// # Concurrent programs
+//
+// The correctness witness of a concurrent program speaks of whole
+// configurations. A configuration invariant (ConfigInvariant, YAML type
+// configuration_invariant) is at a tuple of thread stacks, one per thread
+// by number: a stack lists its frames from the bottom, each "function
+// line:col" (the callers at their pending calls), joined by " > ", or is
+// "ended"; the tuple also says which thread owns the atomic section
+// (atomic_owner) and whether Getafix's init runs (init). Its formula names
+// the globals and the threads' locals: t1.x is local x of thread 1's top
+// frame, t1.0.x local x of its frame at depth 0 (the bottom) when that is
+// not the top; a name that is more than letters, digits, '_' and '.' is
+// braced. A tuple without an invariant is never reached. FromConcurrent
+// computes them from the configurations that package interp reaches,
+// whatever engine proved the program: grouped by tuple, each group's set
+// of valuations written as an irredundant sum of products (or with the
+// equalities factored out, the shorter).
+//
+// The configurations forget which thread ran last: any live thread may
+// take the next step, subject to the atomic section. This adds steps only
+// where Getafix's global `atomic` forbids a switch, so the invariant still
+// covers every reachable configuration.
+//
+// When the configurations are too many (threads started without end), a
+// thread-modular witness may prove the program instead: thread invariants
+// (ThreadInvariant, thread_invariant), each at one stack, over the globals
+// and that thread's locals (t.x, t.0.x), holding for every thread at that
+// stack. FromConcurrent computes them as the least set of thread states
+// closed under a thread's own steps and the other threads' changes of the
+// globals.
+//
+// ValidateCorrectness checks a concurrent witness by enumeration, within
+// Options.MaxConfigs (past it: Rejected, with the count; the invariants
+// of finite-state programs are finite sets): the admitted configurations
+// are built and stepped with interp.SuccessorsContext. Every initial
+// configuration must be admitted, none at an error, and every successor
+// admitted. For thread invariants: every thread of every initial
+// configuration admitted, no admitted thread state at an error, every
+// step of an admitted state (alone, atomic sections ignored, which only
+// adds steps) leading to admitted states, its own and those of the
+// threads it starts, and, when such a step changes the globals, every
+// admitted state with the same globals admitted with the new ones. A
+// rejection names the tuple (or the stack) and the configuration.
 package witness
 
 import (
@@ -91,9 +135,13 @@ type Witness struct {
 	Metadata Metadata
 	// Segments is the violation sequence (Violation only).
 	Segments []Segment
-	// Invariants and Contracts (Correctness only).
+	// Invariants and Contracts (Correctness of a sequential program).
 	Invariants []Invariant
 	Contracts  []Contract
+	// Configurations or ThreadInvariants (Correctness of a concurrent
+	// program; one kind or the other).
+	Configurations   []ConfigInvariant
+	ThreadInvariants []ThreadInvariant
 }
 
 // Metadata describes who produced a witness for which program.

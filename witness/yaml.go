@@ -90,8 +90,41 @@ func (w *Witness) WriteYAML(out io.Writer) error {
 		p(8, "ensures: %s", q(c.Ensures))
 		p(8, "format: %s", FormatExpression)
 	}
+	for _, c := range w.Configurations {
+		p(4, "- invariant:")
+		p(8, "type: %s", configurationInvariant)
+		if len(c.Threads) == 0 {
+			p(8, "threads: []")
+		} else {
+			p(8, "threads:")
+		}
+		for _, s := range c.Threads {
+			p(10, "- %s", q(s.String()))
+		}
+		if c.Atomic >= 0 {
+			p(8, "atomic_owner: %d", c.Atomic)
+		}
+		if c.Init {
+			p(8, "init: true")
+		}
+		p(8, "value: %s", q(c.Value))
+		p(8, "format: %s", FormatExpression)
+	}
+	for _, t := range w.ThreadInvariants {
+		p(4, "- invariant:")
+		p(8, "type: %s", threadInvariant)
+		p(8, "stack: %s", q(t.Stack.String()))
+		p(8, "value: %s", q(t.Value))
+		p(8, "format: %s", FormatExpression)
+	}
 	return b.Flush()
 }
+
+// The invariant types of a concurrent program's correctness witness.
+const (
+	configurationInvariant = "configuration_invariant"
+	threadInvariant        = "thread_invariant"
+)
 
 // decodeYAML builds a witness from a parsed YAML document.
 func decodeYAML(root *ynode) (*Witness, *syntax.Error) {
@@ -243,15 +276,56 @@ func (d *ydecoder) witness(root *ynode) *Witness {
 			return nil
 		}
 		typ, tpos := d.str(inv, "type")
-		l := d.location(inv)
 		if f, fpos := d.str(inv, "format"); f != FormatExpression && d.err == nil {
 			d.fail(fpos, "unsupported format %q (want %s)", f, FormatExpression)
 		}
 		switch typ {
+		case configurationInvariant:
+			c := ConfigInvariant{Atomic: -1, Pos: inv.pos}
+			if th := d.field(inv, "threads"); d.want(th, 's', "threads") {
+				c.ThreadsPos = th.pos
+				for _, it := range th.items {
+					if d.want(it, 'v', "thread stack") {
+						s, err := ParseStack(it.value, w.Metadata.Task.InputFile)
+						if err != nil {
+							d.fail(it.pos, "%v", err)
+						}
+						c.Threads = append(c.Threads, s)
+					}
+				}
+			}
+			if a := inv.get("atomic_owner"); a != nil {
+				c.Atomic = d.int(inv, "atomic_owner")
+			}
+			if in := inv.get("init"); in != nil && d.want(in, 'v', "init") {
+				switch in.value {
+				case "true":
+					c.Init = true
+				case "false":
+				default:
+					d.fail(in.pos, "init: expected true or false, found %q", in.value)
+				}
+			}
+			c.Value, c.ValuePos = d.str(inv, "value")
+			w.Configurations = append(w.Configurations, c)
+		case threadInvariant:
+			t := ThreadInvariant{Pos: inv.pos}
+			text, spos := d.str(inv, "stack")
+			if d.err == nil {
+				s, err := ParseStack(text, w.Metadata.Task.InputFile)
+				if err != nil {
+					d.fail(spos, "%v", err)
+				}
+				t.Stack = s
+			}
+			t.Value, t.ValuePos = d.str(inv, "value")
+			w.ThreadInvariants = append(w.ThreadInvariants, t)
 		case "location_invariant", "loop_invariant":
+			l := d.location(inv)
 			v, vpos := d.str(inv, "value")
 			w.Invariants = append(w.Invariants, Invariant{Location: l, Value: v, Pos: inv.pos, ValuePos: vpos})
 		case "function_contract":
+			l := d.location(inv)
 			r, rpos := d.str(inv, "requires")
 			en, epos := d.str(inv, "ensures")
 			w.Contracts = append(w.Contracts, Contract{Function: l.Function, Location: l, Requires: r, Ensures: en,

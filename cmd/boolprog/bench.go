@@ -171,6 +171,10 @@ type benchConfig struct {
 	target  string // the error label; "" for SLIC_ERROR
 	replay  bool
 	timeout time.Duration
+	// firstError: stop at the first error, as check does, whatever the
+	// kind (the hard set); otherwise a template without an error
+	// computes every reachable state.
+	firstError bool
 }
 
 // benchRun is the measurement of one check.
@@ -264,7 +268,7 @@ func checkTemplate(ctx context.Context, eng engine.Engine, p *ir.Program, cfg be
 	defer cancel()
 	var m benchRun
 	start := time.Now()
-	q := engine.Query{AllReachable: cfg.kind == gen.NoError && cfg.target == ""}
+	q := engine.Query{AllReachable: cfg.kind == gen.NoError && cfg.target == "" && !cfg.firstError}
 	m.res = engine.Run(ctx, eng, p, q)
 	if m.res.Verdict == result.Unsafe && !m.res.TraceCut && cfg.replay { // a cut trace has no steps
 		t := time.Now()

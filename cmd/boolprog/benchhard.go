@@ -44,13 +44,20 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 	if *hf.modes != "" {
 		modes = strings.Split(*hf.modes, ",")
 	}
-	for _, md := range modes {
-		fs, build := info.FlagSet()
-		if fs.Lookup("reorder") == nil {
+	if fs, _ := info.FlagSet(); fs.Lookup("reorder") == nil {
+		// An engine without reordering (ef, pre*, cpa, ...) runs each
+		// program once, in the mode column "-".
+		if *hf.modes != "" {
 			return c.usageError(s, "the %s engine has no --reorder flag", info.Name())
 		}
-		if err := fs.Set("reorder", md); err != nil {
-			return c.usageError(s, "--reorder %q: %v", md, err)
+		modes = []string{"-"}
+	}
+	for _, md := range modes {
+		fs, build := info.FlagSet()
+		if md != "-" {
+			if err := fs.Set("reorder", md); err != nil {
+				return c.usageError(s, "--reorder %q: %v", md, err)
+			}
 		}
 		if *hf.order != "" {
 			if fs.Lookup("order") == nil {
@@ -82,7 +89,9 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 		}
 		for _, md := range modes {
 			fs, build := info.FlagSet()
-			fs.Set("reorder", md)
+			if md != "-" {
+				fs.Set("reorder", md)
+			}
 			if *hf.order != "" {
 				fs.Set("order", *hf.order)
 			}
@@ -93,7 +102,7 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 				runCtx, stop = cpuLimit(ctx, cpu0, timeout)
 				wallLimit = 1000 * timeout
 			}
-			m := measure(runCtx, eng, p, benchConfig{replay: true, timeout: wallLimit})
+			m := measure(runCtx, eng, p, benchConfig{replay: true, timeout: wallLimit, firstError: true})
 			stop()
 			cpu1, _ := processCPU()
 			cpu := "-"
@@ -116,6 +125,8 @@ func runHardSet(ctx context.Context, c *command, s *streams, info engine.Info, h
 			verdict := m.res.Verdict.String()
 			if m.res.TraceCut {
 				verdict += " (no trace: " + m.res.Reason + ")"
+			} else if v, ok := c["trace_shortest"]; ok && v == 0 {
+				verdict += " (trace not shortest)"
 			}
 			fmt.Fprintf(s.stderr, "%s %s: %s in %v\n", h.Name, md, verdict, ms3(m.total))
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%v\t%s\t%d\t%d\t%v\t%d\t\n", h.Name, inScope(p), md, verdict, dec,

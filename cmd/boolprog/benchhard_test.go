@@ -20,6 +20,15 @@ func TestBenchHardSet(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// An engine without --reorder runs each program once.
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"bench", "--set", "hard", "--only", "g32l4-s2", "--engine", "ef"}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("ef: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	if out := stdout.String(); !strings.Contains(out, "reorder -: 1 of 1 decided") {
+		t.Errorf("ef: output lacks one run in mode -:\n%s", out)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -31,7 +40,7 @@ func TestBenchHardSet(t *testing.T) {
 		{[]string{"bench", "--set", "hard", "--sizes", "10"}, "--sizes is for --set template"},
 		{[]string{"bench", "--set", "hard", "--reorder", "fast"}, "want off, sift or auto"},
 		{[]string{"bench", "--set", "other"}, "unknown set"},
-		{[]string{"bench", "--set", "hard", "--engine", "explicit"}, "no --reorder flag"},
+		{[]string{"bench", "--set", "hard", "--engine", "explicit", "--reorder", "off"}, "no --reorder flag"},
 	} {
 		stdout.Reset()
 		stderr.Reset()

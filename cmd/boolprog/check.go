@@ -175,6 +175,9 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 			return checkUsageError(c, s, jsonOut, "--%s is for the text trace; the JSON report has every step in full", f)
 		}
 	}
+	if cf.format == "json" && traceMode == result.Changes {
+		return checkUsageError(c, s, jsonOut, "--trace changes is for the text trace; the JSON report has every step in full (or none: --trace none)")
+	}
 	if cf.style == "bebop" && (set["trace-numbers"] || set["trace-choices"] || cf.trace == "changes") {
 		return checkUsageError(c, s, jsonOut, "the bebop trace style prints the paper's format: no numbers, choice marks or changes")
 	}
@@ -531,6 +534,9 @@ func (r *checkRun) report(o *outcome) error {
 		}
 		rep := result.NewReport(o.res, o.path, target)
 		rep.Spec = o.spec
+		if r.opts.Mode == result.None {
+			rep.OmitTrace() // --trace none holds in every format
+		}
 		if !r.cf.quiet {
 			rep.Warnings = messages(o.warns)
 			if o.dialectNote != "" {

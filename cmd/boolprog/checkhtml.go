@@ -9,6 +9,7 @@ import (
 
 	"boolprog/htmlreport"
 	"boolprog/internal/labels"
+	"boolprog/internal/product"
 	"boolprog/result"
 )
 
@@ -69,7 +70,7 @@ func (r *checkRun) writeHTML(o *outcome) error {
 		Total:        o.total,
 	}
 	if o.prog != nil {
-		pg.Checked = labels.Checked(o.prog)
+		pg.Checked = labels.Checked(o.prog) + product.CheckedText(o.spec) // as the text output's line
 	}
 	if !cf.quiet {
 		if o.dialectNote != "" {

@@ -19,10 +19,16 @@ Checks a witness (YAML or GraphML, as 'boolprog check --witness' writes
 them) against PROGRAM, independently of the engine that produced it:
   - a violation witness by searching the program's executions (the concrete
     interpreter) for one that follows its waypoints to the error;
-  - a correctness witness by checking with BDDs that its invariants are
-    inductive: initial states in them, every edge keeps them, calls enter
-    the callee's requires and return through its ensures, no error
-    location in them.
+  - a correctness witness of a sequential program by checking with BDDs
+    that its invariants are inductive: initial states in them, every edge
+    keeps them, calls enter the callee's requires and return through its
+    ensures, no error location in them;
+  - a correctness witness of a concurrent program by enumerating the
+    configurations its invariants admit (at most --max-configs) and
+    stepping each with the concrete interpreter: the initial ones admitted,
+    none at an error, every successor admitted (configuration invariants);
+    or the same for one thread's states, and the changes of the globals by
+    the other threads' steps (thread invariants).
 The last line is one of
   WITNESS CONFIRMED                exit 0
   WITNESS REJECTED: reason         exit 10 (preceded by witness:line:col: where it is)
@@ -44,7 +50,7 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 	c.fs.StringVar(&target, "l", "", "shorthand for --target")
 	c.fs.StringVar(&threads, "threads", "", "run these procedures as the threads, as check --threads did")
 	c.fs.DurationVar(&timeout, "timeout", 0, "give up after this long (0: no limit): WITNESS UNKNOWN")
-	c.fs.IntVar(&maxConfigs, "max-configs", 1<<20, "the configurations a violation witness's search may explore; past it: WITNESS UNKNOWN")
+	c.fs.IntVar(&maxConfigs, "max-configs", 1<<20, "the configurations a violation witness's search may explore (past it: WITNESS UNKNOWN), and that a concurrent program's invariants may admit (past it: WITNESS REJECTED)")
 	c.fs.IntVar(&maxNodes, "max-nodes", 0, "the BDD node limit of a correctness witness's check (0: default)")
 	files, err := c.parse(args, s)
 	if err != nil {
@@ -121,7 +127,13 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 		return exitInput
 	}
 	work := "configurations explored"
-	if w.Kind == witness.Correctness {
+	switch {
+	case w.Kind == witness.Violation:
+	case len(w.ThreadInvariants) > 0:
+		work = "thread states and interferences checked"
+	case len(w.Configurations) > 0 || p.Concurrent:
+		work = "configurations checked"
+	default:
 		work = "inductiveness checks"
 	}
 	fmt.Fprintf(s.stdout, "%s witness of %s: %d %s in %v\n", w.Kind, l.name, o.Work, work, roundDuration(time.Since(start)))

@@ -86,7 +86,14 @@ func (wf *witnessFlags) write(ctx context.Context, stderr io.Writer, quiet bool,
 	case res.Bound.Kind != result.Unbounded:
 		return none("a bounded answer (up to %s) is no proof, and has no correctness witness", res.Bound)
 	case p.Concurrent:
-		return none("%v", witness.ErrConcurrent)
+		// Whatever engine answered, the invariants are the reachable
+		// configurations of the concrete semantics (package interp).
+		config += "; invariants from the interpreter's reachable configurations"
+		var err error
+		w, err = witness.FromConcurrent(ctx, p, witness.Meta(p, src, versionString(), config, stamp, witness.Correctness), 0)
+		if err != nil {
+			return none("the invariants could not be computed: %v", err)
+		}
 	default:
 		if res.Engine != summary.Name {
 			config += "; invariants from the summary engine's path edges"
@@ -115,6 +122,12 @@ func (wf *witnessFlags) write(ctx context.Context, stderr io.Writer, quiet bool,
 		}
 		n := len(w.Invariants) + len(w.Contracts)
 		what := "invariants and contracts"
+		switch {
+		case len(w.Configurations) > 0:
+			n, what = len(w.Configurations), "configuration invariants"
+		case len(w.ThreadInvariants) > 0:
+			n, what = len(w.ThreadInvariants), "thread invariants"
+		}
 		if w.Kind == witness.Violation {
 			n, what = 0, "waypoints"
 			for _, s := range w.Segments {

@@ -236,6 +236,9 @@ func (s *csearch) run() (*cfound, error) {
 	}
 	var cur []int32
 	for _, c := range inits {
+		if err := s.poll(); err != nil {
+			return nil, err
+		}
 		i, fresh, err := s.add(c, 0, -1, -1, result.NoEdge)
 		if err != nil {
 			return nil, err
@@ -274,11 +277,19 @@ func (s *csearch) run() (*cfound, error) {
 					pending = f
 				}
 			}
-			succ, err := interp.Successors(s.p, n.c)
+			succ, err := interp.SuccessorsContext(s.ctx, s.p, n.c)
 			if err != nil {
+				if s.ctx.Err() != nil {
+					return nil, errStop{err}
+				}
 				return nil, err
 			}
 			for _, tr := range succ {
+				// One step may have 2^MaxOmitted outcomes, each added
+				// (keyed) here: poll among them too.
+				if err := s.poll(); err != nil {
+					return nil, err
+				}
 				if len(tr.Next.Threads) > s.maxThreads {
 					s.capped = true
 					continue
@@ -632,6 +643,9 @@ func (s *csearch) initials() ([]interp.Config, error) {
 	var out []interp.Config
 	vals := make([]bool, ng+locals)
 	for bits := uint64(0); bits < 1<<len(free); bits++ {
+		if err := s.poll(); err != nil { // up to 2^MaxOmitted of them
+			return nil, err
+		}
 		for i, v := range free {
 			vals[v] = bits>>i&1 != 0
 		}

@@ -460,17 +460,22 @@ func pow2(n int) uint64 {
 	return 1 << uint(n)
 }
 
-// mainContexts returns the contexts of main: every valuation of the
-// globals and main's locals, in increasing order.
-func (s *search) mainContexts() []ctxKey {
+// eachMainContext calls fn with each context of main, every valuation of
+// the globals and main's locals, in increasing order, polling the context
+// between them, and stops at the first error. They are not collected in a
+// slice first: with a large budget there may be 2^24 of them or more,
+// seconds of allocation that could not be interrupted.
+func (s *search) eachMainContext(fn func(ctxKey)) error {
 	main := s.p.Procs[s.p.Main]
 	n := pow2(s.p.NumVars(main))
 	s.need(n)
-	out := make([]ctxKey, 0, n)
 	for v := uint64(0); v < n; v++ {
-		out = append(out, ctxKey{proc: int32(s.p.Main), entry: v})
+		if err := s.cancelled(); err != nil {
+			return err
+		}
+		fn(ctxKey{proc: int32(s.p.Main), entry: v})
 	}
-	return out
+	return nil
 }
 
 // arrivals returns the path edges for arriving at loc with val in context
@@ -604,11 +609,8 @@ func (s *search) enter(c ctxKey) {
 func (s *search) reach() error { return guard(s.reach1) }
 
 func (s *search) reach1() error {
-	for _, c := range s.mainContexts() {
-		if err := s.cancelled(); err != nil {
-			return err
-		}
-		s.enter(c)
+	if err := s.eachMainContext(s.enter); err != nil {
+		return err
 	}
 	for len(s.work) > 0 {
 		if err := s.cancelled(); err != nil {
@@ -788,8 +790,8 @@ func (s *search) sameLevel() (*distances, error) {
 			relax(pe, 0, how{kind: howEntry})
 		}
 	}
-	for _, c := range s.mainContexts() {
-		seed(c)
+	if err := s.eachMainContext(seed); err != nil {
+		return nil, err
 	}
 	for _, c := range s.sortedContexts() {
 		seed(c)
@@ -866,9 +868,12 @@ func (s *search) prefixes(ds *distances) (map[ctxKey]prefix, error) {
 		index[c] = i
 	}
 	var q ctxQueue
-	for _, c := range s.mainContexts() {
+	err := s.eachMainContext(func(c ctxKey) {
 		best[c] = prefix{main: true}
 		heap.Push(&q, ctxItem{p: 0, order: index[c], c: c})
+	})
+	if err != nil {
+		return nil, err
 	}
 	done := make(map[ctxKey]bool)
 	for q.Len() > 0 {

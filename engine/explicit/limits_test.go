@@ -3,6 +3,7 @@ package explicit
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -148,5 +149,55 @@ func TestBudgetPromptly(t *testing.T) {
 	res := engine.Run(ctx, eng, p, engine.Query{})
 	if res.Verdict != result.Unknown || !strings.HasPrefix(res.Reason, "state budget exhausted") {
 		t.Errorf("%s %q", res.Verdict, res.Reason)
+	}
+}
+
+// TestStopInsideWideStep checks that the concurrent search stops inside
+// one step with many outcomes (an assignment of n `*`: 2^n successors, up
+// to 2^20, seconds of work) when its context ends, instead of adding every
+// outcome first: the context ends at its first poll, which must come from
+// the enumeration of the first wide step, before its outcomes are added.
+func TestStopInsideWideStep(t *testing.T) {
+	const n = 14
+	var gs, stars, fs []string
+	for i := range n {
+		gs, stars, fs = append(gs, fmt.Sprintf("g%d", i)), append(stars, "*"), append(fs, "F")
+	}
+	body := fmt.Sprintf("begin while (T) do assert(g0 | !g0); %s := %s; od end\n", strings.Join(gs, ", "), strings.Join(stars, ", "))
+	src := fmt.Sprintf("decl %s;\nvoid init() begin %s := %s; end\nvoid thread1() %svoid thread2() %s",
+		strings.Join(gs, ", "), strings.Join(gs, ", "), strings.Join(fs, ", "), body, body)
+	p := testsuite.Lower(t, "wide.bp", src, "")
+	res, err := New().Check(newCountdown(0), p, engine.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != result.Unknown || res.Reason != engine.ReasonInterrupted || res.Stats.States >= 1<<n {
+		t.Errorf("%s %q after %d configurations; want Unknown %q before the %d outcomes of one step are added",
+			res.Verdict, res.Reason, res.Stats.States, engine.ReasonInterrupted, 1<<n)
+	}
+}
+
+// TestStopBeforeMainContexts checks that a search whose context has ended
+// does not first build the list of main's 2^24 contexts (256 MB, seconds
+// that no poll interrupted): they are enumerated one by one, with polls.
+// The bytes allocated are measured, not the time.
+func TestStopBeforeMainContexts(t *testing.T) {
+	p := testsuite.Lower(t, "v24.bp", globals(24), "")
+	eng, err := NewWithOptions(Options{MaxVars: 24, MaxStates: 1 << 26})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := eng.Check(newCountdown(0), p, engine.Query{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != result.Unknown || res.Reason != engine.ReasonInterrupted {
+		t.Errorf("%s %q, want Unknown %q", res.Verdict, res.Reason, engine.ReasonInterrupted)
+	}
+	if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 64 {
+		t.Errorf("a search stopped at its first poll allocated %d MB", mb)
 	}
 }

@@ -30,17 +30,36 @@ type reach struct {
 	stopEarly  bool   // stop as soon as an error location is reached
 	progress   func(detail string)
 	iterations int64
+
+	// hist, if not nil, is the search's history: per procedure and
+	// location, the new path edges of every propagation, stamped in the
+	// order they were found (see history.go). events numbers them.
+	hist   [][][]stamped
+	events int64
+}
+
+// stamped is the part of a location's path edges that one propagation
+// added, with the number of that propagation: everything a propagation
+// reads was found by an earlier one, so every path edge has a
+// predecessor (or a call site, or the initial state) with a smaller
+// stamp.
+type stamped struct {
+	stamp int64
+	r     *bdd.Root
 }
 
 // locRef names a location of a procedure.
 type locRef struct{ proc, loc int32 }
 
-func newReach(ctx context.Context, md *model, all bool, progress func(detail string)) *reach {
+func newReach(ctx context.Context, md *model, all, history bool, progress func(detail string)) *reach {
 	r := &reach{md: md, ctx: ctx, stopEarly: !all, progress: progress}
 	n := len(md.procs)
 	r.pe = make([][]*bdd.Root, n)
 	r.delta = make([][]*bdd.Root, n)
 	r.inWk = make([][]bool, n)
+	if history {
+		r.hist = make([][][]stamped, n)
+	}
 	// Procedures callees first (components of the call graph in reverse
 	// topological order), so that their summaries grow before the callers
 	// consume them, merging many small deltas into few large ones; and
@@ -53,6 +72,9 @@ func newReach(ctx context.Context, md *model, all bool, progress func(detail str
 		r.pe[i] = make([]*bdd.Root, k)
 		r.delta[i] = make([]*bdd.Root, k)
 		r.inWk[i] = make([]bool, k)
+		if history {
+			r.hist[i] = make([][]stamped, k)
+		}
 	}
 	return r
 }
@@ -130,6 +152,10 @@ func (r *reach) propagate(proc, loc int, p bdd.Node) {
 		x.Set(m.Or(old, nw))
 	} else {
 		r.pe[proc][loc] = m.Keep(nw)
+	}
+	if r.hist != nil {
+		r.events++
+		r.hist[proc][loc] = append(r.hist[proc][loc], stamped{r.events, m.Keep(nw)})
 	}
 	if r.md.procs[proc].proc.Locations[loc].Error {
 		if !r.errorFound {
@@ -271,18 +297,33 @@ func satInt(f float64) int64 {
 	return int64(f)
 }
 
-// release frees the roots of the search.
+// release frees the roots of the search, except its history.
 func (r *reach) release() {
 	for i := range r.pe {
 		for k := range r.pe[i] {
 			if x := r.pe[i][k]; x != nil {
 				x.Release()
+				r.pe[i][k] = nil
 			}
 			if x := r.delta[i][k]; x != nil {
 				x.Release()
+				r.delta[i][k] = nil
 			}
 		}
 	}
+}
+
+// releaseHistory frees the roots of the history.
+func (r *reach) releaseHistory() {
+	for i := range r.hist {
+		for k := range r.hist[i] {
+			for _, st := range r.hist[i][k] {
+				st.r.Release()
+			}
+			r.hist[i][k] = nil
+		}
+	}
+	r.hist = nil
 }
 
 // diff returns p ∧ ¬old, the part of p not yet in old, as ¬(p → old):

@@ -47,7 +47,7 @@ func ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (*Reachable
 	m := bdd.New(bdd.Config{MaxNodes: maxNodes, InitialNodes: min(max(locs*16, 1<<12), 1<<16), Reorder: bdd.ReorderOff})
 	m.SetInterrupt(func() bool { return ctx.Err() != nil })
 	md := newModel(p, m, Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true})
-	r := newReach(ctx, md, true, func(string) {})
+	r := newReach(ctx, md, true, false, func(string) {})
 	err := r.run()
 	if err == nil && ctx.Err() != nil {
 		err = errTimeout

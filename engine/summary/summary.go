@@ -49,6 +49,18 @@
 // Dijkstra-like search over rings in which a summary edge weighs the
 // callee's same-level distance (see rings.go).
 //
+// The ring search is a second search, by distance, and can cost far more
+// than the first (on the hard set of gen.HardSet, 3-10 times). It has a
+// budget (Options.ShortestBudget: by default twice the first search's
+// time plus a second); past it, or at the node limit, the trace is built
+// instead from the first search's own history (history.go): the path
+// edges each propagation added, stamped in order, walked back one image
+// at a time to predecessors with smaller stamps. That trace is a real
+// execution, concretized and replayed like a shortest one, but not
+// necessarily a shortest; the stats say which (trace_shortest, and
+// trace_shortest_over_budget or trace_shortest_node_limit with
+// trace_shortest_budget_ns).
+//
 // # Limits
 //
 // Concurrent programs get Unknown. Query.MaxNodes bounds the BDD node
@@ -65,6 +77,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"boolprog/bdd"
@@ -104,7 +117,30 @@ type Options struct {
 	// never changes a verdict or a trace's validity, only the time and
 	// the BDD sizes.
 	Reorder bdd.ReorderMode
+	// ShortestBudget bounds the ring search for a shortest trace once the
+	// error is found reachable. Past it (or the BDD node limit), the
+	// trace is rebuilt from the reachability search's own history: a
+	// real, replayed execution, not necessarily a shortest (see
+	// history.go); the stats say so (trace_shortest 0 and the reason).
+	// Zero: DefaultShortestBudget times the reachability search's time,
+	// plus DefaultShortestSlack; negative: no ring search (always the
+	// history trace); ShortestAlways: no bound (the time limit of the
+	// run still holds: past it the trace is cut).
+	ShortestBudget time.Duration
 }
+
+// The ring search's default budget, as a multiple of the reachability
+// search's time plus a constant (Options.ShortestBudget). The ring search
+// is a second search by distance, which on the hard set (gen.HardSet)
+// costs 3-10 times the first; the history trace costs a fraction of it.
+const (
+	DefaultShortestBudget = 2
+	DefaultShortestSlack  = time.Second
+)
+
+// ShortestAlways is the Options.ShortestBudget that never gives up the
+// search for a shortest trace.
+const ShortestAlways = time.Duration(math.MaxInt64)
 
 // DefaultReorder is the reordering mode of Options.Reorder's zero value.
 const DefaultReorder = bdd.ReorderAuto
@@ -143,8 +179,9 @@ var errTimeout = errors.New("timeout")
 // restarted after a reordering in their middle) and the live nodes before and after
 // the last reordering (bdd_nodes_before_last_reorder,
 // bdd_nodes_after_last_reorder), and for unsafe programs rings (distances searched),
-// time_rings_ns (the ring search), trace_steps and time_trace_ns (ring
-// search and trace).
+// time_rings_ns (the ring search), trace_steps, trace_shortest (1 for a
+// shortest trace, 0 for a history trace, with the reason and
+// time_history_trace_ns) and time_trace_ns (ring search and trace).
 //
 // Timing, panics and the other common duties are engine.Run's; Check
 // itself still validates the query and refuses what Supports refuses, so
@@ -241,11 +278,16 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	}
 
 	q.Report(result.PhaseReach, "")
-	r := newReach(ctx, md, q.AllReachable, func(detail string) { q.Report(result.PhaseReach, detail) })
+	// The history costs the nodes of the path edges found at each step;
+	// it is kept only when the trace may need it.
+	history := e.opts.ShortestBudget != ShortestAlways
+	r := newReach(ctx, md, q.AllReachable, history, func(detail string) { q.Report(result.PhaseReach, detail) })
 	defer r.release()
+	defer r.releaseHistory()
 	err := r.run()
-	res.Stats.Set("time_reach_ns", int64(time.Since(start)))
-	res.Stats.AddPhase(result.PhaseReach, time.Since(start))
+	reachTime := time.Since(start)
+	res.Stats.Set("time_reach_ns", int64(reachTime))
+	res.Stats.AddPhase(result.PhaseReach, reachTime)
 	if r.errorFound {
 		// Established even if the search was then stopped (when asked
 		// for every reachable state): error locations get only exact path
@@ -273,22 +315,35 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 
 	traceStart := time.Now()
 	defer func() { res.Stats.AddPhase(result.PhaseTrace, time.Since(traceStart)) }()
-	q.Report(result.PhaseTrace, fmt.Sprintf("%d path edges; the shortest trace", pe))
-	rs := newRings(ctx, md)
-	defer rs.release()
-	hit, err := rs.run()
-	if err != nil {
-		return stopped(err)
+	budget := e.opts.ShortestBudget
+	if budget == 0 {
+		budget = DefaultShortestBudget*reachTime + DefaultShortestSlack
 	}
-	if hit == nil {
-		return nil, fmt.Errorf("summary: internal error: the error is reachable but the ring search found none")
+	var tr *result.Trace
+	if budget > 0 {
+		q.Report(result.PhaseTrace, fmt.Sprintf("%d path edges; the shortest trace", pe))
+		var why string
+		tr, why, err = e.shortest(ctx, md, budget, history, res, &found)
+		if err != nil {
+			return stopped(err)
+		}
+		if tr == nil {
+			res.Stats.Set("trace_shortest_budget_ns", int64(budget))
+			res.Stats.Set("trace_shortest_"+why, 1)
+		}
 	}
-	res.Stats.Set("rings", int64(rs.keysDone))
-	res.Stats.Set("time_rings_ns", int64(time.Since(traceStart)))
-	found = result.PropertyAt(p, p.Procs[hit.proc], hit.loc) // the nearest error
-	tr, err := rs.trace(hit)
-	if err != nil {
-		return stopped(err)
+	if tr == nil {
+		// The history trace: not necessarily a shortest.
+		q.Report(result.PhaseTrace, fmt.Sprintf("%d path edges; a trace from the search's history", pe))
+		histStart := time.Now()
+		tr, err = histTrace(ctx, r)
+		if err != nil {
+			return stopped(err)
+		}
+		res.Stats.Set("time_history_trace_ns", int64(time.Since(histStart)))
+		res.Stats.Set("trace_shortest", 0)
+	} else {
+		res.Stats.Set("trace_shortest", 1)
 	}
 	res.Verdict = result.Unsafe
 	res.Trace = tr
@@ -296,6 +351,60 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	res.Stats.Set("time_trace_ns", int64(time.Since(traceStart)))
 	setBDDStats()
 	return res, nil
+}
+
+// shortest searches for a shortest trace (the rings) within the budget.
+// It returns the trace, or nil and why it gave up (a counter name's end:
+// "over_budget" or "node_limit"), or an error that ends the run (the
+// run's own time limit, a trace too long to build).
+func (e *Engine) shortest(ctx context.Context, md *model, budget time.Duration, fallback bool, res *result.Result, found **result.Property) (*result.Trace, string, error) {
+	m := md.m
+	start := time.Now()
+	rctx, cancel := ctx, context.CancelFunc(func() {})
+	if budget != ShortestAlways {
+		rctx, cancel = context.WithTimeout(ctx, budget)
+	}
+	defer cancel()
+	// One long BDD operation must not outlive the budget either.
+	m.SetInterrupt(func() bool { return rctx.Err() != nil })
+	defer m.SetInterrupt(func() bool { return ctx.Err() != nil })
+	rs := newRings(rctx, md)
+	giveUp := func(err error) (*result.Trace, string, error) {
+		if ctx.Err() != nil || !fallback {
+			return nil, "", err // the run's own limit: the trace is cut
+		}
+		var why string
+		switch {
+		case errors.Is(err, errTimeout), errors.Is(err, bdd.ErrInterrupted):
+			why = "over_budget"
+		case errors.Is(err, bdd.ErrNodeLimit):
+			why = "node_limit"
+		default:
+			return nil, "", err
+		}
+		res.Stats.Set("rings", int64(rs.keysDone))
+		res.Stats.Set("time_rings_ns", int64(time.Since(start)))
+		rs.release()
+		m.ClearErr()
+		m.GC()
+		return nil, why, nil
+	}
+	hit, err := rs.run()
+	if err != nil {
+		return giveUp(err)
+	}
+	defer rs.release()
+	if hit == nil {
+		return nil, "", fmt.Errorf("summary: internal error: the error is reachable but the ring search found none")
+	}
+	res.Stats.Set("rings", int64(rs.keysDone))
+	res.Stats.Set("time_rings_ns", int64(time.Since(start)))
+	*found = result.PropertyAt(md.p, md.p.Procs[hit.proc], hit.loc) // the nearest error
+	tr, err := rs.trace(hit)
+	if err != nil {
+		return giveUp(err)
+	}
+	return tr, "", nil
 }
 
 func maxNodes(q engine.Query) int {

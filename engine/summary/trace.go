@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -47,10 +48,8 @@ type tstep struct {
 
 // trace builds a shortest counterexample ending in h.
 func (rs *rings) trace(h *hit) (*result.Trace, error) {
-	tb := &tracer{rs: rs, md: rs.md, m: rs.m, postN: make(map[*edgeInfo]bdd.Node),
-		postC: make(map[*edgeInfo]bdd.Node), changed: make(map[*edgeInfo]*changed), scopes: make([]*bdd.Pairs, len(rs.md.procs)),
-		states: make([]*stateVars, 2*len(rs.md.procs))}
-	tb.entryAll = rs.md.l.VarSet(symbolic.CopySet{Copy: symbolic.Entry, Set: rs.md.all})
+	tb := newTracer(rs.ctx, rs.md)
+	tb.rs = rs
 	steps, err := tb.skeleton(h)
 	if err != nil {
 		return nil, err
@@ -68,8 +67,19 @@ func (rs *rings) trace(h *hit) (*result.Trace, error) {
 	return tr, nil
 }
 
+// newTracer returns a tracer for the rings or the history of md's search.
+func newTracer(ctx context.Context, md *model) *tracer {
+	tb := &tracer{ctx: ctx, md: md, m: md.m, postN: make(map[*edgeInfo]bdd.Node),
+		postC: make(map[*edgeInfo]bdd.Node), changed: make(map[*edgeInfo]*changed), scopes: make([]*bdd.Pairs, len(md.procs)),
+		states: make([]*stateVars, 2*len(md.procs))}
+	tb.entryAll = md.l.VarSet(symbolic.CopySet{Copy: symbolic.Entry, Set: md.all})
+	return tb
+}
+
 type tracer struct {
-	rs       *rings
+	ctx      context.Context
+	rs       *rings        // the ring search (a shortest trace), or nil
+	hist     [][][]stamped // the search's history (a history trace), or nil
 	md       *model
 	m        *bdd.Manager
 	entryAll *bdd.VarSet
@@ -153,7 +163,7 @@ func (tb *tracer) skeleton(h *hit) ([]tstep, error) {
 // run once per step.
 func (tb *tracer) poll() error {
 	tb.polls++
-	if tb.polls&255 == 0 && tb.rs.ctx.Err() != nil {
+	if tb.polls&255 == 0 && tb.ctx.Err() != nil {
 		return errTimeout
 	}
 	return tb.m.Err()
@@ -379,6 +389,15 @@ func (tb *tracer) preEntry(cs *edgeInfo, pe bdd.Node) bdd.Node {
 // calleeExit returns an exit path edge x of the piece such that the call
 // from pe2 (at the call site) returns through x to pe (at the return point).
 func (tb *tracer) calleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, error) {
+	x, ok := tb.tryCalleeExit(ei, pe2, pe, piece)
+	if !ok {
+		return bdd.False, tb.internal("no exit path edge of %s matches the return", ei.callee.proc.Name)
+	}
+	return x, nil
+}
+
+// tryCalleeExit is calleeExit, with false if no exit path edge matches.
+func (tb *tracer) tryCalleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, bool) {
 	md, m, l := tb.md, tb.m, tb.md.l
 	q := ei.callee
 	// The contexts the call enters from pe2.
@@ -408,16 +427,16 @@ func (tb *tracer) calleeExit(ei *edgeInfo, pe2, pe, piece bdd.Node) (bdd.Node, e
 		symbolic.CopySet{Copy: symbolic.Next, Set: dstSet},
 		symbolic.CopySet{Copy: symbolic.Cur, Set: pre}))
 	if one == bdd.False || one == bdd.Invalid {
-		return bdd.False, tb.internal("no exit path edge of %s matches the return", q.proc.Name)
+		return bdd.False, false
 	}
 	if len(src) > 0 {
 		one = m.Replace(one, l.RenameSlots(symbolic.Next, symbolic.Cur, dst, src))
 	}
 	x := m.SatOneCube(m.And(piece, one), md.trackedSet(q, q.proc.Exit))
 	if x == bdd.False || x == bdd.Invalid {
-		return bdd.False, tb.internal("no exit path edge of %s matches the return", q.proc.Name)
+		return bdd.False, false
 	}
-	return x, nil
+	return x, true
 }
 
 // postChanged returns the post-condition of call ei (the caller's
