@@ -179,7 +179,7 @@ func (s *Seq) values(sc *scope, proc *ir.Proc, st *result.Step, orig *ir.Proc, r
 			if s.Lazy {
 				want = workCopy
 			}
-			if c.round == want {
+			if c.round == want || c.round == anyRound {
 				gv[c.global] = val
 			}
 			continue
