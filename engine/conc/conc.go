@@ -72,7 +72,7 @@ func init() {
 				fs.IntVar(&e.Rounds, "rounds", 0, fmt.Sprintf("round-robin rounds to explore (same as --bound rounds:K); 0: deepen up to %d", DefaultRounds))
 				fs.BoolVar(&e.Deepen, "deepen", false, "iterative deepening: 1, 2, ... rounds up to the bound; reports the smallest at which the error appears")
 				fs.IntVar(&e.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site)")
-				fs.StringVar(&e.SeqEngine, "seq-engine", "summary", "the sequential engine that checks the sequentialised program, with its own flags after its name (`'summary --order declaration'`)")
+				fs.StringVar(&e.SeqEngine, "seq-engine", "summary", "the sequential engine that checks the sequentialised program, with its own flags after its name (`'summary --order force'`; --order is declaration unless given)")
 				return func() (engine.Engine, error) {
 					if e.Rounds < 0 || e.MaxThreads < 0 {
 						return nil, errors.New("--rounds and --max-threads must not be negative")
@@ -93,7 +93,7 @@ type Engine struct {
 	Rounds     int    // the bound in rounds; 0: from the query, or deepen to DefaultRounds
 	Deepen     bool   // deepen from 1 round
 	MaxThreads int    // at most this many threads, the initial ones included (as the explicit engine's --max-threads); 0: one more per creation site
-	SeqEngine  string // the sequential engine and its flags ("summary --order declaration"; "" means summary)
+	SeqEngine  string // the sequential engine and its flags ("summary --order force"; "" means summary)
 }
 
 // Name returns conc-eager or conc-lazy.
