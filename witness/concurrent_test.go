@@ -1,7 +1,6 @@
 package witness_test
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -59,20 +58,8 @@ func TestConcurrentGolden(t *testing.T) {
 				t.Fatalf("%d configuration invariants, %d thread invariants", len(w.Configurations), len(w.ThreadInvariants))
 			}
 			for _, f := range formats {
-				var b bytes.Buffer
-				if err := w.Write(&b, f); err != nil {
-					t.Fatal(err)
-				}
 				name := c.name + "." + f.String()
-				golden(t, name, b.Bytes())
-				data, err := os.ReadFile(filepath.Join("testdata", name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				back, err := witness.Parse(name, data)
-				if err != nil {
-					t.Fatal(err)
-				}
+				back, data := goldenRoundTrip(t, w, f, name)
 				o := validate(t, p, src, back)
 				if o.Verdict != witness.Confirmed {
 					t.Errorf("%s: %s: %s", name, o.Verdict, o.Reason)
@@ -374,22 +361,15 @@ func TestRandomConcurrentCorrectness(t *testing.T) {
 		src := []byte(gen.RandomConcurrent(seed, gen.ConcOptions{}))
 		name := fmt.Sprintf("conc%d.bp", seed)
 		p := testsuite.LowerDialect(t, name, string(src), syntax.Auto, "")
-		info, _ := engine.Lookup("explicit")
-		eng, err := info.New()
-		if err != nil {
-			t.Fatal(err)
-		}
 		// Programs that create threads without end, or recurse
 		// without end, keep the search busy: those past a short limit
 		// are left out.
-		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
-		res := engine.Run(ctx, eng, p, engine.Query{})
-		cancel()
+		res := runExplicit(t, p, 150*time.Millisecond, engine.Query{})
 		if res.Verdict == result.Unknown || res.Bound.Kind != result.Unbounded && res.Verdict == result.Safe {
 			continue
 		}
 		meta := witness.Meta(p, src, "test", "", stamp, witness.Correctness)
-		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		w, err := witness.FromConcurrent(ctx, p, meta, 1<<12)
 		cancel()
 		switch {

@@ -333,16 +333,9 @@ func TestRandomConcurrent(t *testing.T) {
 		src := []byte(gen.RandomConcurrent(seed, gen.ConcOptions{}))
 		name := fmt.Sprintf("conc%d.bp", seed)
 		p := testsuite.LowerDialect(t, name, string(src), syntax.Auto, "")
-		info, _ := engine.Lookup("explicit")
-		eng, err := info.New()
-		if err != nil {
-			t.Fatal(err)
-		}
 		// Programs that create threads without end keep the search
 		// busy: those past a short limit are left out.
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		res := engine.Run(ctx, eng, p, engine.Query{Bound: result.Bound{Kind: result.ContextSwitches, K: 2}})
-		cancel()
+		res := runExplicit(t, p, 300*time.Millisecond, engine.Query{Bound: result.Bound{Kind: result.ContextSwitches, K: 2}})
 		if res.Verdict != result.Unsafe || res.Trace == nil {
 			continue
 		}
@@ -456,4 +449,17 @@ func guardNames(p *ir.Program, inv witness.ConfigInvariant) map[string]bool {
 		}
 	}
 	return nil
+}
+
+// runExplicit runs the explicit engine on p for at most limit.
+func runExplicit(t *testing.T, p *ir.Program, limit time.Duration, q engine.Query) *result.Result {
+	t.Helper()
+	info, _ := engine.Lookup("explicit")
+	eng, err := info.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	return engine.Run(ctx, eng, p, q)
 }

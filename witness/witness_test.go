@@ -36,6 +36,27 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
+// goldenRoundTrip writes w in format f, compares it with testdata/name,
+// and parses the golden file back: what is validated is what was
+// committed.
+func goldenRoundTrip(t *testing.T, w *witness.Witness, f witness.Format, name string) (*witness.Witness, []byte) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := w.Write(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, name, b.Bytes())
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := witness.Parse(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back, data
+}
+
 // TestGolden writes the witnesses of two small programs in both formats,
 // compares them with the golden files, and validates the golden files
 // themselves: the violation witness of the Bebop paper's Figure 1 (label
@@ -69,20 +90,8 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, f := range formats {
-				var b bytes.Buffer
-				if err := w.Write(&b, f); err != nil {
-					t.Fatal(err)
-				}
 				name := c.name + "." + f.String()
-				golden(t, name, b.Bytes())
-				data, err := os.ReadFile(filepath.Join("testdata", name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				back, err := witness.Parse(name, data)
-				if err != nil {
-					t.Fatal(err)
-				}
+				back, _ := goldenRoundTrip(t, w, f, name)
 				if o := validate(t, p, src, back); o.Verdict != witness.Confirmed {
 					t.Errorf("%s: %s: %s", name, o.Verdict, o.Reason)
 				}

@@ -26,13 +26,7 @@ func TestConcurrentWitnessCLI(t *testing.T) {
 		t.Fatal("p-conc or Threads4 missing from the satabs suite")
 	}
 	dir := t.TempDir()
-	steps := []struct {
-		name      string
-		args      []string
-		code      int
-		stdoutHas string
-		stderrHas string
-	}{
+	steps := []cliStep{
 		{"p-conc yaml", []string{"check", "--engine", "explicit", "-l", "SLIC_ERROR", "--witness", dir + "/pc.yml", pconc}, exitOK, "VERIFICATION SUCCESSFUL", "correctness witness (242 configuration invariants) written to " + dir + "/pc.yml"},
 		{"validate p-conc yaml", []string{"validate", pconc, dir + "/pc.yml"}, exitOK, "configurations checked", ""},
 		{"p-conc graphml", []string{"check", "--engine", "explicit", "-l", "SLIC_ERROR", "--witness", dir + "/pc.graphml", pconc}, exitOK, "VERIFICATION SUCCESSFUL", "configuration invariants) written to"},
@@ -44,13 +38,7 @@ func TestConcurrentWitnessCLI(t *testing.T) {
 		{"validate Threads4", []string{"validate", threads4, dir + "/t4.graphml"}, exitOK, "thread states and interferences checked", ""},
 		{"another program", []string{"validate", threads4, dir + "/pc.yml"}, exitFailed, "WITNESS REJECTED: the witness is for another program", ""},
 	}
-	for _, s := range steps {
-		var out, errb bytes.Buffer
-		code := run(s.args, &out, &errb)
-		if code != s.code || !strings.Contains(out.String(), s.stdoutHas) || !strings.Contains(errb.String(), s.stderrHas) {
-			t.Fatalf("%s: %v: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", s.name, s.args, code, s.code, out.String(), errb.String())
-		}
-	}
+	runSteps(t, steps)
 	if _, err := os.Stat(dir + "/b.yml"); err == nil {
 		t.Error("a bounded answer wrote a witness")
 	}

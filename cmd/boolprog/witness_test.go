@@ -15,13 +15,7 @@ import (
 func TestWitnessCLI(t *testing.T) {
 	dir := t.TempDir()
 	fig1 := "../../examples/bebop-fig1.bp"
-	steps := []struct {
-		name      string
-		args      []string
-		code      int
-		stdoutHas string
-		stderrHas string
-	}{
+	steps := []cliStep{
 		{"violation yaml", []string{"check", "-l", "R", "--trace", "none", "--witness", dir + "/v.yml", fig1}, exitFailed, "VERIFICATION FAILED", "violation witness (22 waypoints) written to"},
 		{"validate violation yaml", []string{"validate", fig1, dir + "/v.yml"}, exitOK, "WITNESS CONFIRMED", ""},
 		{"violation graphml by extension", []string{"check", "-l", "R", "--trace", "none", "--witness", dir + "/v.graphml", fig1}, exitFailed, "VERIFICATION FAILED", "written to"},
@@ -38,13 +32,7 @@ func TestWitnessCLI(t *testing.T) {
 		{"validate usage", []string{"validate", fig1}, exitUsage, "", "want PROGRAM and WITNESS"},
 		{"validate missing witness", []string{"validate", fig1, dir + "/none.yml"}, exitInput, "", "none.yml"},
 	}
-	for _, s := range steps {
-		var out, errb bytes.Buffer
-		code := run(s.args, &out, &errb)
-		if code != s.code || !strings.Contains(out.String(), s.stdoutHas) || !strings.Contains(errb.String(), s.stderrHas) {
-			t.Fatalf("%s: %v: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", s.name, s.args, code, s.code, out.String(), errb.String())
-		}
-	}
+	runSteps(t, steps)
 	if _, err := os.Stat(dir + "/b.yml"); err == nil {
 		t.Error("a bounded answer wrote a witness")
 	}
@@ -76,5 +64,28 @@ func TestWitnessCLI(t *testing.T) {
 	out.Reset()
 	if code := run([]string{"validate", "testdata/safe.bp", weak}, &out, &errb); code != exitFailed || !strings.Contains(out.String(), "WITNESS REJECTED") {
 		t.Errorf("weakened: exit %d, stdout %q", code, out.String())
+	}
+}
+
+// cliStep is one command of a CLI session and what it must answer: the
+// exit code and a piece of each output stream.
+type cliStep struct {
+	name      string
+	args      []string
+	code      int
+	stdoutHas string
+	stderrHas string
+}
+
+// runSteps runs the steps in order and stops at the first that answers
+// otherwise (later steps read the files earlier ones write).
+func runSteps(t *testing.T, steps []cliStep) {
+	t.Helper()
+	for _, s := range steps {
+		var out, errb bytes.Buffer
+		code := run(s.args, &out, &errb)
+		if code != s.code || !strings.Contains(out.String(), s.stdoutHas) || !strings.Contains(errb.String(), s.stderrHas) {
+			t.Fatalf("%s: %v: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", s.name, s.args, code, s.code, out.String(), errb.String())
+		}
 	}
 }
