@@ -158,6 +158,7 @@ func ConcurrentDifferentials(t *testing.T, c ConcConfig, engines ...func() engin
 				switch {
 				case got.Verdict == result.Unknown:
 					s.EngineUnknown++
+					t.Logf("%s at %s: %s unknown: %s (the oracle: %s)", name, b, got.Engine, got.Reason, want.Verdict)
 				case want.Verdict == result.Unknown:
 					s.OracleUnknown++
 					if decided != nil && decided.Verdict != got.Verdict {
