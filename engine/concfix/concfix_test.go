@@ -339,3 +339,36 @@ func TestStopsBeforeSolver(t *testing.T) {
 		}
 	}
 }
+
+// TestReturnIsOneStep: no thread is switched out at a called procedure's
+// exit, between the return and the caller's assignment, which interp
+// does in one step. With such a switch, return-global.bp failed its
+// assertion (a run interp does not have, so the trace did not replay),
+// and seed249.bp's error came with a trace that did not replay.
+func TestReturnIsOneStep(t *testing.T) {
+	cases := []struct {
+		file  string
+		bound result.Bound
+		want  result.Verdict
+	}{
+		{"return-global.bp", cs(2), result.Safe},
+		{"return-global.bp", cs(4), result.Safe},
+		{"return-global.bp", rounds(3), result.Safe},
+		{"seed249.bp", cs(2), result.Safe},
+		{"seed249.bp", cs(3), result.Unsafe},
+		{"seed249.bp", rounds(2), result.Unsafe},
+	}
+	for _, c := range cases {
+		t.Run(c.file+"/"+c.bound.String(), func(t *testing.T) {
+			p := testsuite.LowerFile(t, filepath.Join("testdata", c.file), "")
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			// CheckContext replays every trace and fails on one that
+			// does not replay.
+			res := testsuite.CheckContext(ctx, t, concfix.New(), p, engine.Query{Bound: c.bound})
+			if res.Verdict != c.want {
+				t.Errorf("%s (%s), want %s", res.Verdict, res.Reason, c.want)
+			}
+		})
+	}
+}

@@ -159,6 +159,52 @@ func (m *model) eqGlob(s, g string) string {
 	return "(" + strings.Join(fs, " & ") + ")"
 }
 
+// transientPCs lists the program counters at which no thread may be
+// switched out: the exits of procedures that no thread starts in. In
+// interp a return statement pops the frame and assigns the caller's
+// targets in one step, so a called procedure's exit is never a state a
+// thread rests in; the formula's Exit-then-Return is two relations, and
+// a switch between them would let other threads run before the caller's
+// assignment (a run interp does not have: seen as a conc-fix trace that
+// did not replay, random SATABS-style program seed 249 at 2 rounds). A
+// thread procedure's exit is where the thread ends, and stays
+// switchable; one that is also called (the SATABS convention allows it)
+// keeps that over-approximation at its exit, which the replay of every
+// trace guards.
+func (m *model) transientPCs() []int {
+	roots := map[int]bool{}
+	if m.dyn != nil {
+		roots[m.dyn.q.Main] = true
+		for _, k := range m.dyn.kinds {
+			roots[k] = true
+		}
+	} else {
+		for _, t := range m.p.Threads {
+			roots[t] = true
+		}
+	}
+	var pcs []int
+	for i, pr := range m.p.Procs {
+		if !roots[i] && i != m.p.Init {
+			pcs = append(pcs, m.enc.PC(i, pr.Exit))
+		}
+	}
+	return pcs
+}
+
+// resting is the formula "a thread may be switched out in state s" (see
+// transientPCs).
+func (m *model) resting(s string) string {
+	var fs []string
+	for _, pc := range m.transientPCs() {
+		fs = append(fs, fmt.Sprintf("%s.pc = %d", s, pc))
+	}
+	if len(fs) == 0 {
+		return "true"
+	}
+	return "!(" + strings.Join(fs, " | ") + ")"
+}
+
 // at is the state u at the entry of proc with the slots out of its scope
 // false (as the program relations keep them).
 func (m *model) at(u string, proc int) string {
@@ -316,7 +362,7 @@ func (m *model) write(w io.Writer, query bool) {
 		a := args(c)
 		if c >= 1 {
 			// Left<c>: some thread ends context c-1 with the globals g_c.
-			pf("bool Left%d(%s) (exists State x, State y, CS e2. (%s(x, y, e2, %s) & %s))", c, m.params(c), reachName(c-1), args(c-1), m.eqGlob("y", fmt.Sprintf("g%d", c)))
+			pf("bool Left%d(%s) (exists State x, State y, CS e2. (%s(x, y, e2, %s) & %s & %s))", c, m.params(c), reachName(c-1), args(c-1), m.eqGlob("y", fmt.Sprintf("g%d", c)), m.resting("y"))
 			if m.atomic >= 0 {
 				pf(" & g%d.%s = 0", c, m.globals()[m.atomic])
 			}
@@ -339,7 +385,7 @@ func (m *model) write(w io.Writer, query bool) {
 			pf("  | (Left%d(%s) & %s & (\n", c, a, m.eqGlob("v", fmt.Sprintf("g%d", c)))
 			pf("        (%s & ThreadEntry(t%d, v) & u = v & ecs = %d)\n", first(c), c, c)
 			for c3 := 0; c3 < c; c3++ {
-				pf("      | (%s & (exists State w. (%s(u, w, ecs, %s) & %s & %s)))\n", consecutive(c3, c), reachName(c3), args(c3), m.eqGlob("w", fmt.Sprintf("g%d", c3+1)), eqFields("v", "w", m.nonGlobals()))
+				pf("      | (%s & (exists State w. (%s(u, w, ecs, %s) & %s & %s & %s)))\n", consecutive(c3, c), reachName(c3), args(c3), m.eqGlob("w", fmt.Sprintf("g%d", c3+1)), m.resting("w"), eqFields("v", "w", m.nonGlobals()))
 			}
 			pf("    ))\n")
 		}

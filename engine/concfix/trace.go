@@ -610,6 +610,17 @@ func (t *tracer) threadPath(u, v cstate, f fam, final []tstep) ([]tstep, cstate,
 	return out, u, nil
 }
 
+// resting is the states over st in which a thread may be switched out
+// (the formula's resting: not at the exit of a called procedure).
+func (t *tracer) resting(st fixpoint.StateVars) bdd.Node {
+	m := t.m
+	transient := bdd.False
+	for _, pc := range t.mod.transientPCs() {
+		transient = m.Or(transient, m.Assignment(st.PC, enumBits(len(st.PC), pc)))
+	}
+	return m.Not(transient)
+}
+
 // finalStep is the arrival at a target label (none after a failing
 // assertion, whose edge was the last step).
 func (t *tracer) finalStep(v cstate, ctx int) []tstep {
@@ -668,7 +679,7 @@ func (t *tracer) run() (*result.Trace, error) {
 			if err != nil {
 				return nil, err
 			}
-			s = t.pick(t.m.And(fm.full(), t.globalsCube(t.V, t.g[i+1])), t.U, t.V)
+			s = t.pick(t.m.And(t.m.And(fm.full(), t.globalsCube(t.V, t.g[i+1])), t.resting(t.V)), t.U, t.V)
 			f = fam{i, e}
 		}
 		if s == nil {
