@@ -19,7 +19,7 @@ type emitFlags struct {
 
 func (ef *emitFlags) register(c *command) {
 	c.fs.StringVar(&ef.model, "emit", "", "instead of evaluating FILE.mu, write the model of the Boolean program FILE.bp for algorithm `ALG`: summary, ef, efopt or a formula file (sequential programs), or conc (conc-fix's context-bounded reachability, with --bound cs:K or rounds:K)")
-	c.fs.Var(&ef.bound, "bound", "with --emit conc: the bound, cs:K or rounds:K (default cs:2)")
+	c.fs.Var(&ef.bound, "bound", "with --emit conc: the bound, cs:K or rounds:K (default rounds:4, conc-fix's default)")
 	c.fs.StringVar(&ef.target, "target", "", "with --emit: the error label (default SLIC_ERROR); failing assertions are always errors")
 	c.fs.StringVar(&ef.target, "l", "", "shorthand for --target")
 }
@@ -28,9 +28,8 @@ func (ef *emitFlags) register(c *command) {
 // program (--emit conc; the sequential algorithms are emitModel's).
 func runEmit(ef *emitFlags, lf *loadFlags, c *command, file string, s *streams) int {
 	b := ef.bound.b
-	switch b.Kind {
-	case result.Unbounded:
-		b = result.Bound{Kind: result.ContextSwitches, K: 2}
+	if b.Kind == result.Unbounded {
+		b = concfix.DefaultBound // the model check --engine conc-fix solves
 	}
 	l, prog, ok := loadProgram(context.Background(), file, lf, ef.target, s)
 	if !ok {

@@ -39,7 +39,7 @@ func TestCLI(t *testing.T) {
 		{"bench --set bluetooth: template flags", []string{"bench", "--set", "bluetooth", "--sizes", "5"}, exitUsage, "", "--sizes is not for --set bluetooth", ""},
 		{"conc-fix: dynamic threads", []string{"check", "-q", "--engine", "conc-fix", "--bound", "cs:2", "testdata/threads.bp"}, exitFailed, "VERIFICATION FAILED", "", "1. Line 7 main: start_thread t()"},
 		{"conc-fix", []string{"check", "-q", "--engine", "conc-fix", "--bound", "cs:1", "testdata/getafix.bp"}, exitFailed, "VERIFICATION FAILED", "", "<switch>"},
-		{"conc-fix without a bound", []string{"check", "-q", "--engine", "conc-fix", "testdata/getafix.bp"}, exitUnknown, "VERIFICATION UNKNOWN: conc-fix needs a bound (--bound cs:K or rounds:K): it decides bounded reachability only", "", ""},
+		{"conc-fix without a bound: its default, rounds:4", []string{"check", "-q", "--engine", "conc-fix", "testdata/getafix.bp"}, exitFailed, "VERIFICATION FAILED", "", "bound: the error is reached within 2 rounds (the trace makes 1 context switch)"},
 		{"threads: the explicit interleaving oracle", []string{"check", "--engine", "explicit", "testdata/threads.bp"}, exitFailed, "VERIFICATION FAILED", "", ""},
 		{"getafix threads: the explicit interleaving oracle", []string{"check", "-q", "--engine", "explicit", "--bound", "cs:1", "testdata/getafix.bp"}, exitFailed, "VERIFICATION FAILED", "", ""},
 		{"getafix threads: safe without a switch", []string{"check", "-q", "--engine", "explicit", "--bound", "cs:0", "testdata/getafix.bp"}, exitOK, "VERIFICATION SUCCESSFUL up to 0 context switches", "", ""},

@@ -43,8 +43,9 @@
 // rewritten into thread slots with ghost globals (see dynamic.go; at most
 // Options.MaxThreads threads, and an Unknown answer that says so when a
 // run could create more); recursion everywhere. start_thread goto L gets
-// an Unknown answer that names it. Bounded queries only (cs:K or
-// rounds:K).
+// an Unknown answer that names it. Bounded queries only: cs:K or
+// rounds:K, and a query without a bound is DefaultBound's (the verdict
+// names it), as conc-eager and conc-lazy deepen to their default rounds.
 //
 // # Traces
 //
@@ -99,7 +100,7 @@ func NewWithOptions(o Options) (*Engine, error) {
 func init() {
 	engine.Register(engine.Info{
 		Names: []string{Name},
-		Doc:   "Getafix's context-bounded reachability (§5.1) as a fixed-point formula stratified by context switches, solved by package fix (Getafix-convention programs and --threads; --bound cs:K or rounds:K)",
+		Doc:   "Getafix's context-bounded reachability (§5.1) as a fixed-point formula stratified by context switches, solved by package fix (Getafix-convention programs and --threads; --bound cs:K or rounds:K, default rounds:4)",
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
 			var o Options
 			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site)")
@@ -117,17 +118,24 @@ var (
 	_ engine.Supporter = (*Engine)(nil)
 )
 
-// Supports accepts the programs of the package doc's scope and bounded
-// queries (context switches or rounds).
+// DefaultBound is the bound of a query that gives none: the formula
+// decides bounded reachability only, and the strata stop at the first
+// error, so the answer is the smallest bound up to this one or "safe up to
+// 4 rounds", never a proof. It is conc-eager's and conc-lazy's default
+// (engine/conc.DefaultRounds), so that the three answer the same question.
+var DefaultBound = result.Bound{Kind: result.Rounds, K: 4}
+
+// Supports accepts the programs of the package doc's scope and every
+// query: one without a bound is DefaultBound's.
 func (e *Engine) Supports(p *ir.Program, q engine.Query) error {
 	if _, err := newModel(p, 0, 0, e.opts.MaxThreads); err != nil {
 		return err
 	}
 	switch q.Bound.Kind {
-	case result.ContextSwitches, result.Rounds:
+	case result.ContextSwitches, result.Rounds, result.Unbounded:
 		return nil
 	}
-	return fmt.Errorf("conc-fix needs a bound (--bound cs:K or rounds:K): it decides bounded reachability only")
+	return fmt.Errorf("conc-fix: unknown bound %s", q.Bound)
 }
 
 // modelOf returns the model of p for bound b.
@@ -179,6 +187,9 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if err := e.Supports(p, q); err != nil {
 		return result.NewUnknown(Name, err.Error()), nil
 	}
+	if q.Bound.Kind == result.Unbounded {
+		q.Bound = DefaultBound
+	}
 	m, err := modelOf(p, q.Bound, e.opts.MaxThreads)
 	if err != nil {
 		return result.NewUnknown(Name, err.Error()), nil
@@ -222,7 +233,9 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		return nil, fmt.Errorf("conc-fix: %v", err)
 	}
 	defer sv.Release()
-	res := &result.Result{Verdict: result.Safe, Engine: Name}
+	// Safe means safe up to the bound (the bound the user gave, or the
+	// default): the formula says nothing beyond it.
+	res := &result.Result{Verdict: result.Safe, Engine: Name, Bound: q.Bound}
 	if err := provide(sv, m.enc); err != nil {
 		return stopped(ctx, q, res, err, -1)
 	}

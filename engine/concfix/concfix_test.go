@@ -210,11 +210,32 @@ end
 	}{
 		{gotoStart, engine.Query{Bound: cs(1)}, "start_thread goto"},
 		{loop, engine.Query{Bound: cs(1)}, "can create more"},
-		{getafix, engine.Query{}, "needs a bound"},
 	} {
 		res := testsuite.Check(t, concfix.New(), c.p, c.q)
 		if res.Verdict != result.Unknown || !strings.Contains(res.Reason, c.reason) {
 			t.Errorf("%s: %s (%s), want unknown: %s", c.q.Bound, res.Verdict, res.Reason, c.reason)
+		}
+	}
+	// No bound: the default's answer, which names it (never a proof).
+	for seed := int64(1); seed <= 6; seed++ {
+		p := lowerGetafix(t, "g.bp", []byte(gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 2, Style: gen.Getafix})))
+		res := testsuite.Check(t, concfix.New(), p, engine.Query{})
+		want := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: concfix.DefaultBound})
+		if res.Stats.Counters["no_error_location"] == 1 {
+			// Nothing to reach: a proof, with or without a bound.
+			if res.Verdict != result.Safe || res.Bound.Kind != result.Unbounded {
+				t.Errorf("seed %d without an error location: %s at %s", seed, res.Verdict, res.Bound)
+			}
+			continue
+		}
+		t.Logf("seed %d without a bound: %s at %s", seed, res.Verdict, res.Bound)
+		switch {
+		case res.Verdict != want.Verdict || res.Bound != want.Bound:
+			t.Errorf("seed %d without a bound: %s at %s (%s), want %s at %s as with %s", seed, res.Verdict, res.Bound, res.Reason, want.Verdict, want.Bound, concfix.DefaultBound)
+		case res.Verdict == result.Safe && res.Bound != concfix.DefaultBound:
+			t.Errorf("seed %d without a bound: safe up to %s, want up to %s", seed, res.Bound, concfix.DefaultBound)
+		case res.Verdict == result.Unknown:
+			t.Errorf("seed %d without a bound: unknown (%s)", seed, res.Reason)
 		}
 	}
 	e, err := concfix.NewWithOptions(concfix.Options{MaxThreads: 3})
