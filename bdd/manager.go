@@ -110,11 +110,11 @@ type Manager struct {
 
 	qset *VarSet // set of the running quantification (see advance)
 
-	mayAbort bool // the running operation may be abandoned for a reordering
-	aborted  bool // it was (see try)
-	inOp     bool // an operation body is running (under try)
-	stopped  bool // it was interrupted (see try)
-	allocs   uint32
+	mayAbort bool   // the running operation may be abandoned for a reordering
+	aborted  bool   // it was (see try)
+	inOp     bool   // an operation body is running (under try)
+	stopped  bool   // it was interrupted (see try)
+	mkCalls  uint32 // mk calls, for polling interrupt
 
 	roots []*Root
 	temps []Node
@@ -297,6 +297,17 @@ func (m *Manager) mk(level int32, lo, hi Node) Node {
 	if lo == hi {
 		return lo
 	}
+	if m.interrupt != nil {
+		// Poll the client's interrupt every 65,536 calls, so that one
+		// long operation does not outlive the client's time limit. Every
+		// call counts, not only those that create a node: an operation
+		// whose results mostly exist already (an And of two large sets
+		// that overlap) ran 10 s past conc-fix's deadline on SATABS'
+		// Threads7 when only new nodes were counted.
+		if m.mkCalls++; m.mkCalls&0xFFFF == 0 && m.inOp && m.interrupt() {
+			panic(interrupted{})
+		}
+	}
 	h := hashNode(m.level2var[level], lo, hi) >> m.bShift
 	for i := m.buckets[h]; i != 0; {
 		nd := &m.nodes[i]
@@ -308,13 +319,6 @@ func (m *Manager) mk(level int32, lo, hi Node) Node {
 	if m.freeHead == 0 {
 		m.grow()
 		h = hashNode(m.level2var[level], lo, hi) >> m.bShift
-	}
-	if m.interrupt != nil {
-		// Poll the client's interrupt every 65,536 new nodes, so that
-		// one long operation does not outlive the client's time limit.
-		if m.allocs++; m.allocs&0xFFFF == 0 && m.inOp && m.interrupt() {
-			panic(interrupted{})
-		}
 	}
 	i := m.freeHead
 	nd := &m.nodes[i]
