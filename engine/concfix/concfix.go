@@ -42,7 +42,9 @@
 // calls, start_thread f(...), end_thread, atomic_begin/atomic_end),
 // rewritten into thread slots with ghost globals (see dynamic.go; at most
 // Options.MaxThreads threads, and an Unknown answer that says so when a
-// run could create more); recursion everywhere. start_thread goto L gets
+// run could create more; without it, one more per creation site, raised
+// one at a time up to MaxMoreThreads more while a run creates more);
+// recursion everywhere. start_thread goto L gets
 // an Unknown answer that names it. Bounded queries only: cs:K or
 // rounds:K, and a query without a bound is DefaultBound's (the verdict
 // names it), as conc-eager and conc-lazy deepen to their default rounds.
@@ -200,49 +202,87 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		r.Stats.Set("no_error_location", 1)
 		return r, nil
 	}
+	// Without --max-threads, a program that can create more threads than
+	// the default allows within the bound is solved again with one more,
+	// up to MaxMoreThreads more (as conc-eager and conc-lazy do when they
+	// deepen): an error that needs a third thread is then found.
+	limit := m.n
+	if e.opts.MaxThreads == 0 && m.dyn != nil {
+		limit += MaxMoreThreads
+	}
+	prev := "" // what the solve with fewer threads showed
+	for {
+		res, overflow, err := e.solve(ctx, q, m)
+		if err != nil {
+			return nil, err
+		}
+		if overflow && m.n < limit && ctx.Err() == nil {
+			prev = fmt.Sprintf("no error up to %s with at most %d threads, but a run creates more", q.Bound, m.n)
+			q.Report(result.PhaseReach, prev+fmt.Sprintf(": again with %d", m.n+1))
+			if m, err = modelOf(p, q.Bound, m.n+1); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if res.Verdict == result.Unknown && !overflow && prev != "" {
+			res.Reason += "; " + prev
+		}
+		return res, nil
+	}
+}
+
+// MaxMoreThreads is how many threads beyond the default (one more per
+// creation site) conc-fix adds, one at a time, when a run within the
+// bound creates more and --max-threads is not given.
+const MaxMoreThreads = 4
+
+// solve runs the strata of model m for q and says whether the answer
+// (Safe, or Unknown with the reason) is limited by the threads a run
+// could create beyond m's.
+func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.Result, bool, error) {
 	// Writing, parsing and checking the model of a high bound take
 	// seconds (6 MB for Bluetooth at 20 rounds): the context is polled
 	// between them and while parsing.
 	var alg bytes.Buffer
 	m.write(&alg, false)
 	if ctx.Err() != nil {
-		return stopped(ctx, q, &result.Result{}, ctx.Err(), -1)
+		return whole(stopped(ctx, q, &result.Result{}, ctx.Err(), -1))
 	}
 	var src bytes.Buffer
 	if err := fixpoint.WritePrelude(&src, m.enc, alg.String()); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	src.Write(alg.Bytes())
 	f, err := fix.ParseFileContext(ctx, "conc-fix model", src.Bytes())
 	if ctx.Err() != nil {
-		return stopped(ctx, q, &result.Result{}, ctx.Err(), -1)
+		return whole(stopped(ctx, q, &result.Result{}, ctx.Err(), -1))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("conc-fix: the formula does not parse: %v", err)
+		return nil, false, fmt.Errorf("conc-fix: the formula does not parse: %v", err)
 	}
 	start := time.Now()
 	err = fix.CheckContext(ctx, f)
 	if ctx.Err() != nil {
-		return stopped(ctx, q, &result.Result{}, ctx.Err(), -1)
+		return whole(stopped(ctx, q, &result.Result{}, ctx.Err(), -1))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("conc-fix: %v", err)
+		return nil, false, fmt.Errorf("conc-fix: %v", err)
 	}
 	sv, err := fix.NewSolver(f, fix.Options{MaxNodes: q.MaxNodes})
 	if err != nil {
-		return nil, fmt.Errorf("conc-fix: %v", err)
+		return nil, false, fmt.Errorf("conc-fix: %v", err)
 	}
 	defer sv.Release()
 	// Safe means safe up to the bound (the bound the user gave, or the
 	// default): the formula says nothing beyond it.
 	res := &result.Result{Verdict: result.Safe, Engine: Name, Bound: q.Bound}
 	if err := provide(sv, m.enc); err != nil {
-		return stopped(ctx, q, res, err, -1)
+		return whole(stopped(ctx, q, res, err, -1))
 	}
 	res.Stats.Set("time_build_ns", int64(time.Since(start)))
 	st := &strata{sv: sv, m: m, rels: fixpoint.NewRelations(sv.Manager(), m.enc), done: -1, found: -1, report: q.Progress}
 	if err := st.watch(q.Bound.Kind); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	q.Report(result.PhaseReach, "")
 	t0 := time.Now()
@@ -254,18 +294,18 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	res.Stats.Set("bdd_vars", int64(ms.Vars))
 	res.Stats.Set("strata", int64(st.done+1))
 	if err != nil && !errors.Is(err, errFound) {
-		return stopped(ctx, q, res, err, st.done)
+		return whole(stopped(ctx, q, res, err, st.done))
 	}
 	if st.err != nil {
-		return nil, st.err
+		return nil, false, st.err
 	}
 	if st.found < 0 && !st.inInit {
 		if st.overflow() {
 			u := result.NewUnknown(Name, fmt.Sprintf("no error up to %s with at most %d threads, but the program can create more (max-threads %d)", q.Bound, m.n, m.n))
 			u.Stats = res.Stats
-			return u, nil
+			return u, true, nil
 		}
-		return res, nil
+		return res, false, nil
 	}
 	res.Verdict = result.Unsafe
 	res.Bound = st.bound(q.Bound.Kind)
@@ -280,14 +320,17 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 				u.Verdict, u.Bound, u.TraceCut = result.Unsafe, res.Bound, true
 				u.Reason = "the trace was cut: " + u.Reason
 			}
-			return u, err2
+			return u, false, err2
 		}
-		return nil, err
+		return nil, false, err
 	}
 	res.Trace = tr
 	res.Stats.Set("trace_steps", int64(len(tr.Steps)))
-	return res, nil
+	return res, false, nil
 }
+
+// whole is stopped's answer, which no thread limit cut short.
+func whole(r *result.Result, err error) (*result.Result, bool, error) { return r, false, err }
 
 // stopped turns a solver error into an Unknown verdict with the reason, or
 // returns it as an internal error.

@@ -393,3 +393,27 @@ func TestReturnIsOneStep(t *testing.T) {
 		})
 	}
 }
+
+// TestMoreThreads: without --max-threads, a run that creates more
+// threads than the default allows is solved again with more, so an
+// error that needs them is found; with --max-threads it is not, and
+// the answer says why.
+func TestMoreThreads(t *testing.T) {
+	src, err := os.ReadFile("testdata/second-thread.bp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := testsuite.Lower(t, "testdata/second-thread.bp", string(src), "")
+	res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: cs(3)})
+	if res.Verdict != result.Unsafe {
+		t.Fatalf("default threads: %s (%s), want unsafe", res.Verdict, res.Reason)
+	}
+	e, err := concfix.NewWithOptions(concfix.Options{MaxThreads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = testsuite.Check(t, e, p, engine.Query{Bound: cs(3)})
+	if res.Verdict != result.Unknown || !strings.Contains(res.Reason, "can create more") {
+		t.Errorf("--max-threads 2: %s (%s), want unknown: can create more", res.Verdict, res.Reason)
+	}
+}
