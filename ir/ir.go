@@ -450,3 +450,18 @@ func (p *Program) HasLabel(name string) bool {
 	}
 	return false
 }
+
+// HasErrorLocation reports whether some location of the program is an
+// error location (a failing assertion's or the target label's). Without
+// one nothing can be reached, however the program runs: engines answer
+// such a program at once, with a proof.
+func (p *Program) HasErrorLocation() bool {
+	for _, pr := range p.Procs {
+		for _, l := range pr.Locations {
+			if l.Error {
+				return true
+			}
+		}
+	}
+	return false
+}

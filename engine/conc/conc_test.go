@@ -49,6 +49,19 @@ func TestThreadLimit(t *testing.T) {
 	}
 }
 
+// TestNoErrorLocation: a concurrent program with no assertion and no
+// target label (SATABS' Threads4, which starts threads in a loop) is safe
+// without a bound, at once: nothing can be reached.
+func TestNoErrorLocation(t *testing.T) {
+	p := testsuite.LowerFile(t, filepath.Join(bench, "satabs-boppo/Threads4/main.bp"), "")
+	for _, lazy := range []bool{false, true} {
+		res := testsuite.Check(t, &conceng.Engine{Lazy: lazy}, p, engine.Query{})
+		if res.Verdict != result.Safe || res.Bound.Kind != result.Unbounded || res.Stats.Counters["no_error_location"] != 1 {
+			t.Errorf("lazy=%v: %s at %s (%s), want safe, unbounded, no error location", lazy, res.Verdict, res.Bound, res.Reason)
+		}
+	}
+}
+
 // chain's error needs two context switches (threads 0, 1, 2 in turn) but
 // only one round: a bound of 1 switch explored as 2 rounds alone would
 // find it.

@@ -165,18 +165,6 @@ func WriteModel(w io.Writer, p *ir.Program, b result.Bound) error {
 	return fixpoint.WriteModel(w, m.enc, alg.String())
 }
 
-// hasErrorLocation says some location of p is an error location.
-func hasErrorLocation(p *ir.Program) bool {
-	for _, pr := range p.Procs {
-		for _, l := range pr.Locations {
-			if l.Error {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // errFound stops the solver at the first stratum that settles the answer.
 var errFound = errors.New("conc-fix: error found")
 
@@ -196,7 +184,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if err != nil {
 		return result.NewUnknown(Name, err.Error()), nil
 	}
-	if !hasErrorLocation(p) {
+	if !p.HasErrorLocation() {
 		// Nothing to reach, however many threads run.
 		r := &result.Result{Verdict: result.Safe, Engine: Name}
 		r.Stats.Set("no_error_location", 1)
