@@ -122,33 +122,7 @@ func formulaBDD(m *bdd.Manager, p *ir.Program, v *vars, src string, pos syntax.P
 	if n := v.n(); m.VarNum() < n {
 		m.ExtVarNum(n - m.VarNum())
 	}
-	var build func(f *formula) bdd.Node
-	build = func(f *formula) bdd.Node {
-		switch f.op {
-		case 'c':
-			if f.val {
-				return bdd.True
-			}
-			return bdd.False
-		case 'v':
-			return m.Ithvar(f.atom.ret)
-		case '!':
-			return m.Not(build(f.x))
-		}
-		x, y := build(f.x), build(f.y)
-		switch f.op {
-		case '&':
-			return m.And(x, y)
-		case '|':
-			return m.Or(x, y)
-		case '^', 'n':
-			return m.Xor(x, y)
-		case '=':
-			return m.Equiv(x, y)
-		}
-		return m.Imp(x, y)
-	}
-	return build(f), nil
+	return f.bdd(m, func(a atom) bdd.Node { return m.Ithvar(a.ret) }), nil
 }
 
 // tooMany is the rejection of an invariant that admits more

@@ -171,36 +171,16 @@ func ValidateCorrectness(ctx context.Context, p *ir.Program, w *Witness, opts Op
 // bddOf builds the BDD of a formula: a variable now is its slot's copy
 // cur, \old(x) its Entry copy, \resultI the Cur copy of returned value I.
 func (ck *checker) bddOf(f *formula, cur symbolic.Copy) bdd.Node {
-	m, l := ck.m, ck.l
-	switch f.op {
-	case 'c':
-		if f.val {
-			return bdd.True
-		}
-		return bdd.False
-	case 'v':
-		switch f.atom.kind {
+	l := ck.l
+	return f.bdd(ck.m, func(a atom) bdd.Node {
+		switch a.kind {
 		case atomOld:
-			return l.Lit(l.Slot(f.atom.ref), symbolic.Entry)
+			return l.Lit(l.Slot(a.ref), symbolic.Entry)
 		case atomResult:
-			return l.Lit(l.Ret(f.atom.ret), symbolic.Cur)
+			return l.Lit(l.Ret(a.ret), symbolic.Cur)
 		}
-		return l.Lit(l.Slot(f.atom.ref), cur)
-	case '!':
-		return m.Not(ck.bddOf(f.x, cur))
-	}
-	x, y := ck.bddOf(f.x, cur), ck.bddOf(f.y, cur)
-	switch f.op {
-	case '&':
-		return m.And(x, y)
-	case '|':
-		return m.Or(x, y)
-	case '^', 'n':
-		return m.Not(m.Equiv(x, y))
-	case '=':
-		return m.Equiv(x, y)
-	}
-	return m.Imp(x, y)
+		return l.Lit(l.Slot(a.ref), cur)
+	})
 }
 
 // parse parses a formula of the witness, mapping its errors to a position

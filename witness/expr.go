@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"boolprog/bdd"
 	"boolprog/ir"
 )
 
@@ -387,4 +388,32 @@ func shadowed(p *ir.Program, proc *ir.Proc, g int) bool {
 		}
 	}
 	return false
+}
+
+// bdd builds the BDD of f in m, an atom's BDD given by leaf (which copy of
+// which variable it names is the caller's encoding).
+func (f *formula) bdd(m *bdd.Manager, leaf func(atom) bdd.Node) bdd.Node {
+	switch f.op {
+	case 'c':
+		if f.val {
+			return bdd.True
+		}
+		return bdd.False
+	case 'v':
+		return leaf(f.atom)
+	case '!':
+		return m.Not(f.x.bdd(m, leaf))
+	}
+	x, y := f.x.bdd(m, leaf), f.y.bdd(m, leaf)
+	switch f.op {
+	case '&':
+		return m.And(x, y)
+	case '|':
+		return m.Or(x, y)
+	case '^', 'n':
+		return m.Xor(x, y)
+	case '=':
+		return m.Equiv(x, y)
+	}
+	return m.Imp(x, y)
 }
