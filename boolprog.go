@@ -259,6 +259,12 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 	}
 	p := fe.p
 	if opts.Engine == "" && len(opts.EngineFlags) == 0 && p.Concurrent {
+		switch engines.ConcurrentIgnores(engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable}) {
+		case "max-nodes":
+			return nil, optionErrorf("MaxNodes", "a concurrent program: the explicit search, tried first on one, uses no BDDs: a node limit would have no effect (set Engine to conc-fix, conc-eager or conc-lazy)")
+		case "all":
+			return nil, optionErrorf("AllReachable", "a concurrent program: the concurrent engines stop at the first error: it would have no effect")
+		}
 		if eng, err = engines.ConcurrentDefault(); err != nil {
 			return nil, optionErrorf("Engine", "%v", err)
 		}

@@ -283,25 +283,35 @@ func joinDiagnostics(ds []boolprog.Diagnostic) string {
 // refused, naming the option, rather than ignored.
 func TestOptionErrors(t *testing.T) {
 	src := []byte("decl g;\nmain() begin assert(g); end\n")
+	conc := []byte("decl g;\nvoid t() begin g := T; end\nvoid main() begin start_thread t(); assert(!g); end\n")
 	tests := []struct {
 		name   string
 		opts   boolprog.Options
 		option string
 		msg    string
+		src    []byte // default: src
 	}{
-		{"unknown engine", boolprog.Options{Engine: "nope"}, "Engine", `unknown engine "nope"`},
-		{"flag of another engine", boolprog.Options{Engine: "summary", EngineFlags: map[string]string{"max-vars": "8"}}, "EngineFlags", `"max-vars" is not an option of the summary engine`},
-		{"bad flag value", boolprog.Options{Engine: "explicit", EngineFlags: map[string]string{"max-vars": "65"}}, "EngineFlags", "engine explicit:"},
-		{"max nodes without BDDs", boolprog.Options{Engine: "explicit", MaxNodes: 1000}, "MaxNodes", "uses no BDDs"},
-		{"all reachable, ignored", boolprog.Options{Engine: "explicit", AllReachable: true}, "AllReachable", "stops at the first error"},
-		{"negative timeout", boolprog.Options{Timeout: -time.Second}, "Timeout", "negative"},
-		{"negative max nodes", boolprog.Options{MaxNodes: -1}, "MaxNodes", "negative"},
-		{"bad bound", boolprog.Options{Bound: boolprog.Bound{Kind: boolprog.ContextSwitches, K: -1}}, "Bound", "negative"},
-		{"bad dialect", boolprog.Options{Dialect: 42}, "Dialect", "unknown dialect"},
+		{"unknown engine", boolprog.Options{Engine: "nope"}, "Engine", `unknown engine "nope"`, nil},
+		{"flag of another engine", boolprog.Options{Engine: "summary", EngineFlags: map[string]string{"max-vars": "8"}}, "EngineFlags", `"max-vars" is not an option of the summary engine`, nil},
+		{"bad flag value", boolprog.Options{Engine: "explicit", EngineFlags: map[string]string{"max-vars": "65"}}, "EngineFlags", "engine explicit:", nil},
+		{"max nodes without BDDs", boolprog.Options{Engine: "explicit", MaxNodes: 1000}, "MaxNodes", "uses no BDDs", nil},
+		{"all reachable, ignored", boolprog.Options{Engine: "explicit", AllReachable: true}, "AllReachable", "stops at the first error", nil},
+		{"negative timeout", boolprog.Options{Timeout: -time.Second}, "Timeout", "negative", nil},
+		{"negative max nodes", boolprog.Options{MaxNodes: -1}, "MaxNodes", "negative", nil},
+		{"bad bound", boolprog.Options{Bound: boolprog.Bound{Kind: boolprog.ContextSwitches, K: -1}}, "Bound", "negative", nil},
+		{"bad dialect", boolprog.Options{Dialect: 42}, "Dialect", "unknown dialect", nil},
+		// The default engine of a concurrent program is known only once
+		// the program is read; the limit must not be dropped then.
+		{"max nodes, concurrent default", boolprog.Options{MaxNodes: 1000}, "MaxNodes", "uses no BDDs", conc},
+		{"all reachable, concurrent default", boolprog.Options{AllReachable: true}, "AllReachable", "stop at the first error", conc},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := boolprog.Check(context.Background(), src, tt.opts)
+			in := src
+			if tt.src != nil {
+				in = tt.src
+			}
+			res, err := boolprog.Check(context.Background(), in, tt.opts)
 			var oe *boolprog.OptionError
 			if !errors.As(err, &oe) {
 				t.Fatalf("got %v, %v; want an *OptionError", res, err)

@@ -325,6 +325,18 @@ func checkUsageError(c *command, s *streams, jsonOut bool, format string, args .
 	return c.usageError(s, format, args...)
 }
 
+// concIgnored words engines.ConcurrentIgnores's answer as the command's
+// refusal of the flag ("" for none).
+func concIgnored(setting string) string {
+	switch setting {
+	case "max-nodes":
+		return "a concurrent program: --max-nodes bounds BDD nodes, which the explicit search (tried first on a concurrent program) does not use; name a BDD engine (--engine conc-fix, conc-eager or conc-lazy)"
+	case "all":
+		return "a concurrent program: --all: the concurrent engines stop at the first error"
+	}
+	return ""
+}
+
 // checkRun is one `boolprog check` over its files.
 type checkRun struct {
 	cf        *checkFlags
@@ -366,6 +378,17 @@ func (r *checkRun) file(parent context.Context, path string) int {
 	}
 	l, p, stats := fe.l, fe.p, fe.stats
 	if r.autoConc && p.Concurrent {
+		if why := concIgnored(engines.ConcurrentIgnores(engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all})); why != "" {
+			// Known only now that the program is read: the flag was
+			// accepted for the sequential default engine.
+			msg := fe.name + ": " + why
+			if cf.format == "json" {
+				result.ErrorReport("", result.Message{Message: msg}).WriteJSON(s.stdout)
+			} else {
+				fmt.Fprintf(s.stderr, "boolprog check: %s\n", msg)
+			}
+			return exitUsage
+		}
 		if eng, err = engines.ConcurrentDefault(); err != nil {
 			fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 			return exitUsage

@@ -55,6 +55,23 @@ func ConcurrentDefault() (engine.Engine, error) {
 	return seq, nil
 }
 
+// ConcurrentIgnores names the setting of q that an engine of Concurrent
+// would ignore, so that the caller refuses it rather than drop a limit the
+// user set: "max-nodes" (explicit, tried first, uses no BDDs) or "all"
+// (they stop at the first error); "" if there is none.
+func ConcurrentIgnores(q engine.Query) string {
+	for _, name := range Concurrent {
+		info, _ := engine.Lookup(name)
+		switch {
+		case q.MaxNodes > 0 && !info.NodeLimited:
+			return "max-nodes"
+		case q.AllReachable && !info.AllReachable:
+			return "all"
+		}
+	}
+	return ""
+}
+
 // Fallback runs its engines in turn until one decides (Safe or Unsafe) or
 // the context ends. An Unknown answer of every engine is reported with all
 // their reasons, so that none is hidden. It has at least one engine.
