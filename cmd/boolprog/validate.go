@@ -73,7 +73,7 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 	wname := displayName(files[1])
 	data, err := readInput(ctx, files[1], int64(lf.maxInput), s.stdin)
 	if err != nil {
-		fmt.Fprintf(s.stderr, "%s: %v\n", wname, err)
+		printDiagnostics(s.stderr, fileError(wname, err)) // named once, as check names a program
 		return exitInput
 	}
 	w, err := witness.Parse(wname, data)

@@ -30,7 +30,7 @@ func TestWitnessCLI(t *testing.T) {
 		{"bad format", []string{"check", "--witness", dir + "/x", "--witness-format", "json", "testdata/safe.bp"}, exitUsage, "", "unknown witness format"},
 		{"two files", []string{"check", "--witness", dir + "/x", "testdata/safe.bp", "testdata/assert.bp"}, exitUsage, "", "--witness takes the witness of one FILE"},
 		{"validate usage", []string{"validate", fig1}, exitUsage, "", "want PROGRAM and WITNESS"},
-		{"validate missing witness", []string{"validate", fig1, dir + "/none.yml"}, exitInput, "", "none.yml"},
+		{"validate missing witness", []string{"validate", fig1, dir + "/none.yml"}, exitInput, "", dir + "/none.yml: open: no such file or directory\n"},
 	}
 	runSteps(t, steps)
 	if _, err := os.Stat(dir + "/b.yml"); err == nil {
