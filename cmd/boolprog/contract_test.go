@@ -114,6 +114,9 @@ func TestBadInput(t *testing.T) {
 		cliCase{name: "0 switches", args: []string{"check", "-q", "--trace", "none", "--engine", "explicit", "--bound", "cs:0", initFails}, code: exitFailed, last: "VERIFICATION FAILED"},
 		cliCase{name: "gen negative procs", args: []string{"gen", "random", "--procs", "-3"}, code: exitUsage, stderr: []string{"--procs and --stmts must not be negative"}},
 		cliCase{name: "gen negative stmts", args: []string{"gen", "random", "--stmts", "-1"}, code: exitUsage, stderr: []string{"--procs and --stmts must not be negative"}},
+		cliCase{name: "gen huge globals", args: []string{"gen", "random", "--globals", "100000000"}, code: exitUsage, stderr: []string{"--globals 100000000: at most 4096"}},
+		cliCase{name: "gen huge depth", args: []string{"gen", "random", "--depth", "17"}, code: exitUsage, stderr: []string{"--depth 17: at most 16"}},
+		cliCase{name: "gen at the caps", args: []string{"gen", "random", "--globals", "4096", "--locals", "1024", "--procs", "2", "--stmts", "3", "--depth", "16"}, code: exitOK, stdout: []string{"void main()"}},
 		cliCase{name: "gen no globals", args: []string{"gen", "random", "--globals", "-1"}, code: exitOK, stdout: []string{"void main()"}, notStdout: []string{"\ndecl "}},
 		// --all was silently ignored by every engine but summary and cpa.
 		cliCase{name: "--all, explicit", args: []string{"check", "--all", "--engine", "explicit", fig1}, code: exitUsage, stderr: []string{"--all: the explicit engine stops at the first error"}},

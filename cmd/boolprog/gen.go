@@ -38,11 +38,11 @@ func runGenRandom(args []string, s *streams) int {
 	fs := c.fs
 	seed := fs.Int64("seed", 1, "seed: the same seed gives the same program")
 	var opt gen.Options
-	fs.IntVar(&opt.Globals, "globals", 0, "number of globals (0: default, negative: none)")
-	fs.IntVar(&opt.MaxLocals, "locals", 0, "maximum parameters plus locals per procedure (0: default, negative: none)")
-	fs.IntVar(&opt.Procs, "procs", 0, "number of procedures, main included (0: default)")
-	fs.IntVar(&opt.Stmts, "stmts", 0, "maximum statements at the top level of a body (0: default)")
-	fs.IntVar(&opt.Depth, "depth", 0, "maximum nesting of if and while (0: default, negative: none)")
+	fs.IntVar(&opt.Globals, "globals", 0, "number of globals (0: default, negative: none; at most 4096)")
+	fs.IntVar(&opt.MaxLocals, "locals", 0, "maximum parameters plus locals per procedure (0: default, negative: none; at most 1024)")
+	fs.IntVar(&opt.Procs, "procs", 0, "number of procedures, main included (0: default; at most 10000)")
+	fs.IntVar(&opt.Stmts, "stmts", 0, "maximum statements at the top level of a body (0: default; at most 1000)")
+	fs.IntVar(&opt.Depth, "depth", 0, "maximum nesting of if and while (0: default, negative: none; at most 16)")
 	threads := fs.Int("threads", 0, "a concurrent program with `n` threads (0: a sequential one); the other flags then shape each thread's code")
 	style := fs.String("style", "any", "concurrent programs: how threads are created: getafix (init, threadN, the atomic global), satabs (main starts them, atomic_begin/end) or any (by seed)")
 	rest, err := c.parse(args, s)
@@ -56,6 +56,18 @@ func runGenRandom(args []string, s *streams) int {
 	// own: gen would silently make it 1.
 	if opt.Procs < 0 || opt.Stmts < 0 {
 		return c.usageError(s, "--procs and --stmts must not be negative (0: the default)")
+	}
+	// Caps, so that a slip (--globals 100000000) is an error rather than
+	// minutes of output that no engine could read: each is far beyond
+	// what any engine here decides (the hard set has 16-40 variables in
+	// scope), and their product stays within T(1000000)'s size.
+	for _, l := range []struct {
+		name     string
+		val, max int
+	}{{"globals", opt.Globals, 4096}, {"locals", opt.MaxLocals, 1024}, {"procs", opt.Procs, 10_000}, {"stmts", opt.Stmts, 1000}, {"depth", opt.Depth, 16}} {
+		if l.val > l.max {
+			return c.usageError(s, "--%s %d: at most %d", l.name, l.val, l.max)
+		}
 	}
 	st, ok := gen.ParseStyle(*style)
 	if !ok {
