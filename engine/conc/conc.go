@@ -172,14 +172,6 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		res.Engine = e.Name()
 		return res, nil
 	}
-	if !p.HasErrorLocation() {
-		// Nothing to reach, however many threads run and switch: a
-		// proof, not a bound (SATABS' Threads4 has no assertion; the
-		// sequential programs of its rounds took minutes to say less).
-		res := &result.Result{Verdict: result.Safe, Engine: e.Name()}
-		res.Stats.Set("no_error_location", 1)
-		return res, nil
-	}
 	// The bound: the levels to explore, each a number of rounds or of
 	// context switches, and what a safe answer claims.
 	maxK, deepen, switches := DefaultRounds, true, false
@@ -209,6 +201,14 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	}
 	if err != nil {
 		return result.NewUnknown(e.Name(), err.Error()), nil
+	}
+	if !p.HasErrorLocation() {
+		// Nothing to reach, however many threads run and switch: a
+		// proof, not a bound (SATABS' Threads4 has no assertion; the
+		// sequential programs of its rounds took minutes to say less).
+		res := &result.Result{Verdict: result.Safe, Engine: e.Name()}
+		res.Stats.Set("no_error_location", 1)
+		return res, nil
 	}
 	growThreads := deepen && e.MaxThreads == 0 && model.Convention == conc.Dynamic
 	res := &result.Result{Engine: e.Name()}
