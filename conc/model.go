@@ -12,6 +12,11 @@ import (
 // Convention is the way a program says which threads it runs.
 type Convention int
 
+// DefaultRounds is the bound, in round-robin rounds, of a context-bounded
+// query that names none: conc-eager and conc-lazy deepen up to it and
+// conc-fix solves it, so that the three answer the same question.
+const DefaultRounds = 4
+
 // The conventions (see the package doc).
 const (
 	Sequential Convention = iota // no threads: main alone

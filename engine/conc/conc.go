@@ -49,8 +49,8 @@ import (
 )
 
 // DefaultRounds is the bound of an unbounded query: the engines deepen up
-// to it.
-const DefaultRounds = 4
+// to it (package conc's, which conc-fix shares).
+const DefaultRounds = conc.DefaultRounds
 
 // MaxDeepenThreads bounds how far --deepen raises the thread limit of a
 // program that creates threads in a loop or recursion.

@@ -66,6 +66,7 @@ import (
 	"time"
 
 	"boolprog/bdd"
+	"boolprog/conc"
 	"boolprog/engine"
 	"boolprog/engine/fixpoint"
 	"boolprog/fix"
@@ -124,8 +125,8 @@ var (
 // decides bounded reachability only, and the strata stop at the first
 // error, so the answer is the smallest bound up to this one or "safe up to
 // 4 rounds", never a proof. It is conc-eager's and conc-lazy's default
-// (engine/conc.DefaultRounds), so that the three answer the same question.
-var DefaultBound = result.Bound{Kind: result.Rounds, K: 4}
+// (conc.DefaultRounds), so that the three answer the same question.
+var DefaultBound = result.Bound{Kind: result.Rounds, K: conc.DefaultRounds}
 
 // Supports accepts the programs of the package doc's scope and every
 // query: one without a bound is DefaultBound's.
