@@ -213,7 +213,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if traceStyle == result.Forward {
 		opts.Numbered, opts.MarkChoices = cf.numbers, cf.marks
 	}
-	run := &checkRun{cf: cf, s: s, newEngine: newEngine, opts: opts, autoConc: !set["engine"] && len(engFlags.set) == 0, spec: spec}
+	run := &checkRun{c: c, cf: cf, s: s, newEngine: newEngine, opts: opts, autoConc: !set["engine"] && len(engFlags.set) == 0, spec: spec}
 	worst := exitOK
 	for _, path := range files {
 		if len(files) > 1 && cf.format == "text" {
@@ -339,6 +339,7 @@ func concIgnored(setting string) string {
 
 // checkRun is one `boolprog check` over its files.
 type checkRun struct {
+	c         *command
 	cf        *checkFlags
 	s         *streams
 	newEngine func() (engine.Engine, error)
@@ -381,13 +382,7 @@ func (r *checkRun) file(parent context.Context, path string) int {
 		if why := concIgnored(engines.ConcurrentIgnores(engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all})); why != "" {
 			// Known only now that the program is read: the flag was
 			// accepted for the sequential default engine.
-			msg := fe.name + ": " + why
-			if cf.format == "json" {
-				result.ErrorReport("", result.Message{Message: msg}).WriteJSON(s.stdout)
-			} else {
-				fmt.Fprintf(s.stderr, "boolprog check: %s\n", msg)
-			}
-			return exitUsage
+			return checkUsageError(r.c, s, cf.format == "json", "%s: %s", fe.name, why)
 		}
 		if eng, err = engines.ConcurrentDefault(); err != nil {
 			fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
