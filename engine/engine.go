@@ -223,3 +223,24 @@ func Run(ctx context.Context, eng Engine, p *ir.Program, q Query) (res *result.R
 	}
 	return res
 }
+
+// ErrorUnreachable returns the answer to a sequential program in which no
+// error location can be reached from main's entry even in the control-flow
+// graph (ir.Program.ErrorReachableInCFG): Safe, a proof, with the counter
+// cfg_unreachable_error set. It returns nil when the engine has work to do:
+// for a concurrent program, when an error location is reachable in the
+// graph, or when q asks for every reachable state (which only the search
+// computes). An engine that checks only error locations calls it first, so
+// that a program without a reachable assertion is answered at once however
+// large its state space.
+func ErrorUnreachable(p *ir.Program, q Query) *result.Result {
+	if p.Concurrent || q.AllReachable {
+		return nil
+	}
+	if _, reachable := p.ErrorReachableInCFG(); reachable {
+		return nil
+	}
+	res := &result.Result{Verdict: result.Safe}
+	res.Stats.Set("cfg_unreachable_error", 1)
+	return res
+}

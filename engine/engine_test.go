@@ -178,3 +178,36 @@ func TestRegistry(t *testing.T) {
 	}()
 	engine.Register(engine.Info{Names: []string{"tf"}, Flags: engine.NoFlags(func() engine.Engine { return &fake{} })})
 }
+
+// TestErrorUnreachable checks the answer given without a search: a proof
+// exactly when no error location is reachable in the control-flow graph of
+// a sequential program and not every reachable state was asked for.
+func TestErrorUnreachable(t *testing.T) {
+	tests := []struct {
+		name, src string
+		all       bool
+		proof     bool
+	}{
+		{"no assertion", "decl g;\nvoid main() begin g := *; end\n", false, true},
+		{"no assertion, every state asked", "decl g;\nvoid main() begin g := *; end\n", true, false},
+		{"assertion reached", prog, false, false},
+		{"assertion behind assume(F)", "decl g;\nvoid main() begin assume(F); assert(g); end\n", false, false},
+		{"assertion in a callee", "decl g;\nvoid main() begin f(); end\nvoid f() begin assert(g); end\n", false, false},
+		{"assertion after a call", "decl g;\nvoid main() begin f(); assert(g); end\nvoid f() begin skip; end\n", false, false},
+		{"assertion in a procedure never called", "decl g;\nvoid main() begin g := T; end\nvoid f() begin assert(g); end\n", false, true},
+		{"error label in a procedure never called", "void main() begin skip; end\nvoid f() begin SLIC_ERROR: skip; end\n", false, true},
+		{"thread", "decl g;\nvoid main() begin start_thread goto t; g := T; return; t: skip; end_thread; end\n", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testsuite.Lower(t, "p.bp", tc.src, "")
+			res := engine.ErrorUnreachable(p, engine.Query{AllReachable: tc.all})
+			if got := res != nil; got != tc.proof {
+				t.Fatalf("answered without a search: %v, want %v", got, tc.proof)
+			}
+			if res != nil && (res.Verdict != result.Safe || res.Stats.Counters["cfg_unreachable_error"] != 1) {
+				t.Errorf("answer %v, counters %v; want a proof with cfg_unreachable_error", res.Verdict, res.Stats.Counters)
+			}
+		})
+	}
+}

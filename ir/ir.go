@@ -451,6 +451,50 @@ func (p *Program) HasLabel(name string) bool {
 	return false
 }
 
+// ErrorReachableInCFG reports whether an error location is reachable
+// from main's entry in the interprocedural control-flow graph, ignoring all
+// data (a call edge leads both into the callee and to its return point).
+// Without such a path no run can fail, whatever the values: an engine
+// answers the program at once, with a proof. It also returns the
+// procedures reachable from main through calls, in the order found.
+//
+// It follows calls only: a sequential program's question. (A concurrent
+// one also starts threads; HasErrorLocation is the check for it.)
+func (p *Program) ErrorReachableInCFG() (procs []*Proc, reachable bool) {
+	seenProc := make([]bool, len(p.Procs))
+	type pl struct{ proc, loc int }
+	seen := make(map[pl]bool)
+	var work []pl
+	add := func(proc, loc int) {
+		if k := (pl{proc, loc}); !seen[k] {
+			seen[k] = true
+			work = append(work, k)
+		}
+		if !seenProc[proc] {
+			seenProc[proc] = true
+			procs = append(procs, p.Procs[proc])
+		}
+	}
+	add(p.Main, p.Procs[p.Main].Entry)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		proc := p.Procs[x.proc]
+		loc := proc.Locations[x.loc]
+		if loc.Error {
+			reachable = true
+		}
+		for _, id := range loc.Out {
+			edge := proc.Edges[id]
+			if c, ok := edge.Op.(*Call); ok {
+				add(c.Proc, p.Procs[c.Proc].Entry)
+			}
+			add(x.proc, edge.To)
+		}
+	}
+	return procs, reachable
+}
+
 // HasErrorLocation reports whether some location of the program is an
 // error location (a failing assertion's or the target label's). Without
 // one nothing can be reached, however the program runs: engines answer

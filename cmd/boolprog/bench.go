@@ -175,6 +175,10 @@ type benchConfig struct {
 	// kind (the hard set); otherwise a template without an error
 	// computes every reachable state.
 	firstError bool
+	// all: compute every reachable state whatever the rest says (the
+	// hard set's programs without an error site in reach, which check
+	// would answer at once: the set measures the search).
+	all bool
 }
 
 // benchRun is the measurement of one check.
@@ -268,7 +272,7 @@ func checkTemplate(ctx context.Context, eng engine.Engine, p *ir.Program, cfg be
 	defer cancel()
 	var m benchRun
 	start := time.Now()
-	q := engine.Query{AllReachable: cfg.kind == gen.NoError && cfg.target == "" && !cfg.firstError}
+	q := engine.Query{AllReachable: cfg.all || cfg.kind == gen.NoError && cfg.target == "" && !cfg.firstError}
 	m.res = engine.Run(ctx, eng, p, q)
 	if m.res.Verdict == result.Unsafe && !m.res.TraceCut && cfg.replay { // a cut trace has no steps
 		t := time.Now()

@@ -212,7 +212,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 }
 
 func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
-	procs, errorReachable := syntacticReach(p)
+	procs, errorReachable := p.ErrorReachableInCFG()
 	if !errorReachable {
 		r := &result.Result{Verdict: result.Safe}
 		r.Stats.Set("cfg_unreachable_error", 1)
@@ -299,46 +299,6 @@ func (s *search) stopped(r *result.Result, err error) (*result.Result, error) {
 		return nil, err
 	}
 	return r, nil
-}
-
-// syntacticReach returns the procedures reachable from main through calls
-// and whether an error location is reachable in the interprocedural
-// control-flow graph, ignoring all data (a call edge leads both into the
-// callee and to its return point).
-func syntacticReach(p *ir.Program) (procs []*ir.Proc, errorReachable bool) {
-	seenProc := make([]bool, len(p.Procs))
-	type pl struct{ proc, loc int }
-	seen := make(map[pl]bool)
-	var work []pl
-	add := func(proc, loc int) {
-		if k := (pl{proc, loc}); !seen[k] {
-			seen[k] = true
-			work = append(work, k)
-		}
-		if !seenProc[proc] {
-			seenProc[proc] = true
-			procs = append(procs, p.Procs[proc])
-		}
-	}
-	add(p.Main, p.Procs[p.Main].Entry)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		proc := p.Procs[x.proc]
-		loc := proc.Locations[x.loc]
-		if loc.Error {
-			errorReachable = true
-		}
-		for _, id := range loc.Out {
-			edge := proc.Edges[id]
-			if c, ok := edge.Op.(*ir.Call); ok {
-				callee := p.Procs[c.Proc]
-				add(c.Proc, callee.Entry)
-			}
-			add(x.proc, edge.To)
-		}
-	}
-	return procs, errorReachable
 }
 
 // ---------------------------------------------------------------------------

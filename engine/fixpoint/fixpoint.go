@@ -208,6 +208,10 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if why := e.Supports(p, q); why != nil {
 		return result.NewUnknown(e.name, why.Error()), nil
 	}
+	if res := engine.ErrorUnreachable(p, q); res != nil {
+		res.Engine = e.name
+		return res, nil
+	}
 	res, err := e.check(ctx, p, q)
 	if res != nil {
 		res.Engine = e.name

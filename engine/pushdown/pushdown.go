@@ -165,6 +165,10 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (res 
 	if why := e.Supports(p, q); why != nil {
 		return result.NewUnknown(e.Name(), why.Error()), nil
 	}
+	if res := engine.ErrorUnreachable(p, q); res != nil {
+		res.Engine = e.Name()
+		return res, nil
+	}
 	m := newManager(ctx, p, q)
 	var found *result.Property
 	res = &result.Result{Verdict: result.Safe, Engine: e.Name()}

@@ -200,6 +200,10 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if why := e.Supports(p, q); why != nil {
 		return result.NewUnknown(Name, why.Error()), nil
 	}
+	if res := engine.ErrorUnreachable(p, q); res != nil {
+		res.Engine = Name
+		return res, nil
+	}
 	res, err := e.check(ctx, p, q)
 	if res != nil {
 		res.Engine = Name
