@@ -20,10 +20,16 @@ type reach struct {
 	ctx   context.Context
 	pe    [][]*bdd.Root // PathEdges per procedure and location (nil: empty)
 	delta [][]*bdd.Root // path edges not yet processed
-	work  workHeap
+	work  workHeap      // callees first
+	up    workHeap      // callers first; used when alternate
 	inWk  [][]bool
 	rank  [][]int32 // per procedure: reverse postorder index of each location
 	prank []int     // per procedure: rank in the call graph (callees first)
+	most  int       // the largest prank
+
+	// alternate: take locations from work and from up in turn (see
+	// Worklist); turn says which is next.
+	alternate, turn bool
 
 	errorFound bool
 	firstError locRef // the first error location reached
@@ -65,8 +71,20 @@ func newReach(ctx context.Context, md *model, all, history bool, progress func(d
 	// consume them, merging many small deltas into few large ones; and
 	// within a procedure in reverse postorder, so that a location comes
 	// after its predecessors in the same pass and merges their deltas.
+	// To the first error, callers first in turn with that (Worklist:
+	// callees first alone makes every caller wait for every context of
+	// its callees).
 	r.rank = analysis.Of(md.an, analysis.RPO).Rank
 	r.prank = analysis.Of(md.an, analysis.SCC).Rank
+	for _, k := range r.prank {
+		r.most = max(r.most, k)
+	}
+	switch md.opts.Worklist {
+	case WorklistAlternate:
+		r.alternate = true
+	case WorklistAuto:
+		r.alternate = !all
+	}
 	for i, pi := range md.procs {
 		k := len(pi.proc.Locations)
 		r.pe[i] = make([]*bdd.Root, k)
@@ -79,8 +97,8 @@ func newReach(ctx context.Context, md *model, all, history bool, progress func(d
 	return r
 }
 
-// workHeap is the worklist: locations ordered by procedure (callees
-// first), then reverse postorder within the procedure.
+// workHeap is a worklist: locations ordered by a key (the procedure's
+// rank, then reverse postorder within the procedure).
 type workHeap struct {
 	items []workItem
 }
@@ -171,8 +189,35 @@ func (r *reach) propagate(proc, loc int, p bdd.Node) {
 	}
 	if !r.inWk[proc][loc] {
 		r.inWk[proc][loc] = true
-		r.work.push(int64(r.prank[proc])<<32|int64(r.rank[proc][loc]), locRef{int32(proc), int32(loc)})
+		lr := locRef{int32(proc), int32(loc)}
+		r.work.push(int64(r.prank[proc])<<32|int64(r.rank[proc][loc]), lr)
+		if r.alternate {
+			// The same location in the other order. Whichever heap
+			// hands it out first processes its delta; the other's
+			// entry is then stale (no delta) and skipped, or, if new
+			// path edges came meanwhile, processes those.
+			r.up.push(int64(r.most-r.prank[proc])<<32|int64(r.rank[proc][loc]), lr)
+		}
 	}
+}
+
+// next returns the next location with a delta to process, false when there
+// is none: from the callees-first heap, or with alternate from each heap
+// in turn (the other one when the heap whose turn it is is empty).
+func (r *reach) next() (locRef, bool) {
+	for r.work.Len() > 0 || r.up.Len() > 0 {
+		h := &r.work
+		if r.alternate && (r.turn && r.up.Len() > 0 || r.work.Len() == 0) {
+			h = &r.up
+		}
+		lr := h.pop()
+		if r.delta[lr.proc][lr.loc] == nil {
+			continue // stale: the other heap's entry was processed
+		}
+		r.turn = !r.turn
+		return lr, true
+	}
+	return locRef{}, false
 }
 
 // run computes the path edges reachable from the entry of main, stopping at
@@ -183,7 +228,7 @@ func (r *reach) run() error {
 	m := md.m
 	main := md.procs[md.p.Main]
 	r.propagate(md.p.Main, main.proc.Entry, main.selfLoop.Node())
-	for r.work.Len() > 0 {
+	for {
 		if r.errorFound && r.stopEarly {
 			break
 		}
@@ -198,13 +243,13 @@ func (r *reach) run() error {
 		if err := m.Err(); err != nil {
 			return err
 		}
-		lr := r.work.pop()
+		lr, ok := r.next()
+		if !ok {
+			break
+		}
 		proc, loc := int(lr.proc), int(lr.loc)
 		r.inWk[proc][loc] = false
 		d := r.delta[proc][loc]
-		if d == nil {
-			continue
-		}
 		r.delta[proc][loc] = nil
 		r.iterations++
 		r.process(proc, loc, d.Node())

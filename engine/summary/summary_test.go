@@ -84,6 +84,11 @@ var allOptions = []struct {
 	{"decl-order", summary.Options{DeclarationOrder: true}},
 	{"affinity-order", summary.Options{AffinityOrder: true}},
 	{"none", summary.Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true}},
+	// Both worklist orders, whatever the search asks for (the default
+	// alternates to the first error and takes callees first for every
+	// reachable state).
+	{"worklist-callees", summary.Options{Worklist: summary.WorklistCallees}},
+	{"worklist-alternate", summary.Options{Worklist: summary.WorklistAlternate}},
 	// A tiny node table: collections in the middle of everything check
 	// that every BDD the engine keeps is rooted.
 	{"gc-stress", summary.Options{InitialNodes: 64}},
