@@ -116,7 +116,9 @@
 // Inspection: [Manager.Support], [Manager.SatCount], [Manager.SatOne]
 // (deterministic, prefers false), [Manager.AllSat] (an iterator),
 // [Manager.NodeCount] (shared count over several BDDs), [Manager.WriteDot].
-// Statistics: [Manager.Stats].
+// Saving: [Manager.Save] writes BDDs with their order and blocks in a
+// small text format ([Saved]) that [ReadSaved] reads and [Manager.Load]
+// rebuilds in another manager. Statistics: [Manager.Stats].
 //
 // A Manager is not safe for concurrent use.
 package bdd

@@ -47,8 +47,9 @@ type BuddyNode = C.BDD
 // Buddy adapts the BuDDy C library to Engine. BuDDy has global state: one
 // instance at a time (Close ends it).
 type Buddy struct {
-	sets  []C.BDD
-	pairs []*C.bddPair
+	sets    []C.BDD
+	pairs   []*C.bddPair
+	ordered bool // SetOrderAndBlocks ran (see there)
 }
 
 // NewBuddy initialises BuDDy with the given node table and cache, lets the
@@ -198,12 +199,82 @@ func cInts(xs []int) *C.int {
 // variable its own block) and reports the live nodes before and after
 // (after a collection, so only referenced nodes count) and its time.
 func (b *Buddy) Sift() SiftResult {
+	C.bdd_varblockall()
+	return b.SiftBlocks()
+}
+
+// SiftBlocks implements SavedEngine: one bdd_reorder(BDD_REORDER_SIFT)
+// with the blocks declared so far (SetOrderAndBlocks), reporting the live
+// nodes before and after (after a collection, so only referenced nodes
+// count, plus BuDDy's 2 permanent nodes per variable) and its time.
+func (b *Buddy) SiftBlocks() SiftResult {
 	C.bdd_gbc()
 	before := int(C.bdd_getnodenum())
-	C.bdd_varblockall()
 	start := time.Now()
 	C.bdd_reorder(C.BDD_REORDER_SIFT)
 	d := time.Since(start)
 	C.bdd_gbc()
 	return SiftResult{Before: before, After: int(C.bdd_getnodenum()), Time: d}
+}
+
+// SetOrderAndBlocks implements SavedEngine, before any BDD is built:
+// bdd_setvarorder, then bdd_intaddvarblock(first, last,
+// BDD_REORDER_FIXED) per block, then every variable in no block as its
+// own block (as bdd_varblockall does for all), since BuDDy's sifting moves
+// only the blocks of its variable tree. BuDDy's blocks are ranges of
+// variable indices, so each block must be one, at consecutive levels in
+// index order (bdd.Manager.Save writes such blocks: its order is the
+// identity). It may run once: BuDDy's bdd_setvarorder fails once blocks
+// exist, and its default error handler ends the process.
+func (b *Buddy) SetOrderAndBlocks(order []int, blocks [][]int) error {
+	if b.ordered {
+		return fmt.Errorf("buddy: order and blocks already set")
+	}
+	b.ordered = true
+	n := int(C.bdd_varnum())
+	if len(order) != n {
+		return fmt.Errorf("buddy: %d variables ordered, %d declared", len(order), n)
+	}
+	if n > 0 {
+		co := cInts(order)
+		C.bdd_setvarorder(co)
+		C.free(unsafe.Pointer(co))
+	}
+	inBlock := make([]bool, n)
+	for _, bl := range blocks {
+		if len(bl) == 0 {
+			return fmt.Errorf("buddy: empty block")
+		}
+		first := bl[0]
+		for i, v := range bl {
+			if v != first+i || v < 0 || v >= n || inBlock[v] ||
+				int(C.bdd_var2level(C.int(v))) != int(C.bdd_var2level(C.int(first)))+i {
+				return fmt.Errorf("buddy: block %v is not a range of variables at consecutive levels", bl)
+			}
+			inBlock[v] = true
+		}
+		if rc := C.bdd_intaddvarblock(C.int(first), C.int(bl[len(bl)-1]), C.BDD_REORDER_FIXED); rc < 0 {
+			return fmt.Errorf("buddy: bdd_intaddvarblock(%d, %d): %s", first, bl[len(bl)-1], C.GoString(C.bdd_errstring(rc)))
+		}
+	}
+	for v := 0; v < n; v++ {
+		if !inBlock[v] {
+			if rc := C.bdd_intaddvarblock(C.int(v), C.int(v), C.BDD_REORDER_FIXED); rc < 0 {
+				return fmt.Errorf("buddy: bdd_intaddvarblock(%d, %d): %s", v, v, C.GoString(C.bdd_errstring(rc)))
+			}
+		}
+	}
+	return nil
+}
+
+// SatCountAll implements SavedEngine (bdd_satcount: over all the
+// variables declared).
+func (b *Buddy) SatCountAll(f C.BDD) float64 { return float64(C.bdd_satcount(f)) }
+
+// NodeCountAll implements SavedEngine (bdd_anodecount).
+func (b *Buddy) NodeCountAll(fs []C.BDD) int {
+	if len(fs) == 0 {
+		return 0
+	}
+	return int(C.bdd_anodecount(&fs[0], C.int(len(fs))))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"runtime/metrics"
 	"sort"
 	"strconv"
@@ -26,7 +27,9 @@ import (
 // convergence reaches for it alone (the layout's slot groups kept
 // together), and a sound lower bound on its size under every order: the
 // largest exact minimum (bdd.MinSize) of a cofactor of it over 12 free
-// variables among the tries. Run as
+// variables among the tries. If BOOLPROG_HARD_DUMP names a directory,
+// the largest BDD is saved there, before it is sifted, as <program>.bdd
+// (bdd.Manager.Save). Run as
 //
 //	BOOLPROG_HARD_FIGURES=g16l8-s2 go test -run TestHardFigures -v ./engine/summary/
 func TestHardFigures(t *testing.T) {
@@ -103,6 +106,13 @@ func hardFigures(t *testing.T, h gen.HardProgram, limit time.Duration) {
 	r.release()
 	md.release()
 	m.GC()
+	if dir := os.Getenv("BOOLPROG_HARD_DUMP"); dir != "" {
+		// The largest BDD as the search left it (order and blocks), for
+		// bench's bddbench -sift-saved, which sifts it in BuDDy too.
+		if err := dumpBDD(m, filepath.Join(dir, h.Name+".bdd"), keep.Node()); err != nil {
+			t.Errorf("%s: %v", h.Name, err)
+		}
+	}
 	before := m.NodeCount(keep.Node())
 	rounds := 0
 	start = time.Now()
@@ -187,6 +197,19 @@ func hardFigures(t *testing.T, h gen.HardProgram, limit time.Duration) {
 	}
 	t.Logf("  lower bound on the largest under every order: %d nodes (the most of %d cofactors over %d free variables, exact minima; %v)", bound, tries, free, time.Since(start).Round(time.Millisecond))
 	keep.Release()
+}
+
+// dumpBDD saves f (bdd.Manager.Save) to the file path.
+func dumpBDD(m *bdd.Manager, path string, f bdd.Node) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := m.Save(out, f); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // cpuTime returns the CPU time the process has used (runtime/metrics).

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"boolprog/bdd"
 	"boolprog/bench"
 )
 
@@ -19,6 +20,13 @@ func init() {
 		defer e.Close()
 		bench.SiftBuild(e, c)
 		return e.Sift()
+	}
+	buddySiftSaved = func(s *bdd.Saved) (bench.SavedSift, error) {
+		cfg := bench.DefaultConfig
+		cfg.Vars = s.Vars
+		e := bench.NewBuddy(cfg)
+		defer e.Close()
+		return bench.SiftSaved[bench.BuddyNode](e, s)
 	}
 }
 

@@ -1,7 +1,10 @@
 // Command bddbench runs the benchmark workloads on boolprog/bdd, BuDDy
 // (when built with -tags libbdd) and rudd, and prints one table of times
 // and ratios taken in a single run. Each time is the minimum over -reps
-// repetitions (the machine is shared and noisy).
+// repetitions (the machine is shared and noisy). With -sift it compares
+// one sifting of the same synthetic BDDs in ours and BuDDy instead, and
+// with -sift-saved FILE... one sifting of saved BDDs (bdd.Manager.Save),
+// e.g. the summary engine's on the hard set.
 package main
 
 import (
@@ -31,9 +34,17 @@ func main() {
 	reps := flag.Int("reps", 3, "repetitions per measurement (minimum is reported)")
 	quick := flag.Bool("quick", false, "small instances only")
 	sift := flag.Bool("sift", false, "compare one sifting of the same BDDs in ours and BuDDy instead")
+	siftSaved := flag.Bool("sift-saved", false, "compare one sifting of the saved BDDs of each FILE argument (bdd.Manager.Save) in ours and BuDDy instead")
 	flag.Parse()
 	if *sift {
 		siftTable()
+		return
+	}
+	if *siftSaved {
+		if err := siftSavedTable(flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "bddbench:", err)
+			os.Exit(1)
+		}
 		return
 	}
 
