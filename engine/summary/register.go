@@ -19,7 +19,7 @@ func init() {
 			order := symbolic.OrderForce
 			fs.Var(&order, "order", "initial order of the BDD variables: force (FORCE placement of the statements' variables), affinity (greedy arrangement of the statements' affinity graph, without FORCE) or declaration")
 			var shortest ShortestFlag
-			fs.Var(&shortest, "shortest", "the search for a shortest trace: auto (give up past twice the reachability search's time plus 1s, and build a replayed trace from the search's history instead, not necessarily shortest: the stats say so), always, never, or a time budget such as 10s")
+			fs.Var(&shortest, "shortest", "the search for a shortest trace: auto (give up past twice the reachability search's time plus 5s, and build a replayed trace from the search's history instead, not necessarily shortest: the stats say so), always, never, or a time budget such as 10s")
 			var worklist Worklist
 			fs.Var(&worklist, "worklist", "the search's worklist order: callees (procedures callees first: few, large steps, the cheapest complete fixed point), alternate (callees first and callers first in turn: errors at the end of a long run of a caller found far sooner), or auto (alternate to the first error, callees with --all)")
 			return func() (engine.Engine, error) {

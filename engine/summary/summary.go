@@ -191,12 +191,18 @@ func (w *Worklist) Set(s string) error {
 
 // The ring search's default budget, as a multiple of the reachability
 // search's time plus a constant (Options.ShortestBudget). The ring search
-// is a second search by distance, which on the hard set (gen.HardSet)
-// costs 3-10 times the first; the history trace costs about one first
-// search more.
+// is a second search by distance, from the start, whatever the first
+// search's order; the history trace costs about one first search more.
+// The constant was 1 s while the first search went callees first; since it
+// alternates (Worklist), it reaches the hard set's errors 10-100 times
+// sooner, and its errors' ring searches (0.1-9.4 s on five of the six
+// measured) went over a budget of twice the first search plus 1 s on four
+// of them. With 5 s they fit, and the shortest trace costs less than the
+// history trace would after the spent budget (g24l4-s3: 3.7 s search, 9.4 s
+// rings).
 const (
 	DefaultShortestBudget = 2
-	DefaultShortestSlack  = time.Second
+	DefaultShortestSlack  = 5 * time.Second
 )
 
 // ShortestAlways is the Options.ShortestBudget that never gives up the
