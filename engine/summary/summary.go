@@ -220,6 +220,9 @@ type Engine struct {
 // New returns the engine with the given options.
 func New(opts Options) *Engine { return &Engine{opts: opts} }
 
+// Options returns the engine's options, as New was given them.
+func (e *Engine) Options() Options { return e.opts }
+
 // Name returns "summary".
 func (*Engine) Name() string { return Name }
 
