@@ -5,7 +5,6 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"runtime/metrics"
 	"sort"
 	"strconv"
 	"strings"
@@ -210,19 +209,6 @@ func dumpBDD(m *bdd.Manager, path string, f bdd.Node) error {
 		return err
 	}
 	return out.Close()
-}
-
-// cpuTime returns the CPU time the process has used (runtime/metrics).
-func cpuTime() time.Duration {
-	s := []metrics.Sample{{Name: "/cpu/classes/user:cpu-seconds"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}}
-	metrics.Read(s)
-	var sec float64
-	for _, x := range s {
-		if x.Value.Kind() == metrics.KindFloat64 {
-			sec += x.Value.Float64()
-		}
-	}
-	return time.Duration(sec * float64(time.Second))
 }
 
 func locKind(pi *procInfo, loc int) string {
