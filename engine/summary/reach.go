@@ -25,7 +25,6 @@ type reach struct {
 	inWk  [][]bool
 	rank  [][]int32 // per procedure: reverse postorder index of each location
 	prank []int     // per procedure: rank in the call graph (callees first)
-	most  int       // the largest prank
 
 	// alternate: take locations from work and from up in turn (see
 	// Worklist); turn says which is next.
@@ -76,9 +75,6 @@ func newReach(ctx context.Context, md *model, all, history bool, progress func(d
 	// its callees).
 	r.rank = analysis.Of(md.an, analysis.RPO).Rank
 	r.prank = analysis.Of(md.an, analysis.SCC).Rank
-	for _, k := range r.prank {
-		r.most = max(r.most, k)
-	}
 	switch md.opts.Worklist {
 	case WorklistAlternate:
 		r.alternate = true
@@ -196,7 +192,9 @@ func (r *reach) propagate(proc, loc int, p bdd.Node) {
 			// hands it out first processes its delta; the other's
 			// entry is then stale (no delta) and skipped, or, if new
 			// path edges came meanwhile, processes those.
-			r.up.push(int64(r.most-r.prank[proc])<<32|int64(r.rank[proc][loc]), lr)
+			// The rank negated: a negative high half still orders
+			// int64 keys by it, then by the reverse postorder below.
+			r.up.push(int64(-r.prank[proc])<<32|int64(r.rank[proc][loc]), lr)
 		}
 	}
 }
