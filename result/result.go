@@ -601,3 +601,12 @@ func (s *Stats) CounterNames() []string {
 	sort.Strings(names)
 	return names
 }
+
+// RoundDuration rounds a duration for people to read: to the millisecond
+// from a second on, else to the microsecond.
+func RoundDuration(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
+}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"boolprog"
 	"boolprog/internal/labels"
 	"boolprog/ir"
 	"boolprog/sema"
@@ -265,14 +266,15 @@ func printDiagnostics(w io.Writer, list syntax.ErrorList) {
 }
 
 // printWarnings prints warnings as "file:line:col: warning: message".
-func printWarnings(w io.Writer, warns syntax.ErrorList) {
+func printWarnings(w io.Writer, warns []boolprog.Diagnostic) {
 	bw := bufio.NewWriter(w)
-	for i, e := range warns {
+	for i, d := range warns {
 		if i == maxWarningsShown {
-			fmt.Fprintf(bw, "%s: ... and %d more warnings (-q silences warnings)\n", e.Filename, len(warns)-i)
+			fmt.Fprintf(bw, "%s: ... and %d more warnings (-q silences warnings)\n", d.File, len(warns)-i)
 			break
 		}
-		fmt.Fprintln(bw, (&syntax.Error{Filename: e.Filename, Pos: e.Pos, Msg: "warning: " + e.Msg}).Error())
+		d.Message = "warning: " + d.Message
+		fmt.Fprintln(bw, d.String())
 	}
 	bw.Flush()
 }

@@ -9,6 +9,7 @@ import (
 	"boolprog/engine"
 	"boolprog/internal/labels"
 	"boolprog/ir"
+	"boolprog/result"
 	"boolprog/syntax"
 	"boolprog/witness"
 )
@@ -136,7 +137,7 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 	default:
 		work = "inductiveness checks"
 	}
-	fmt.Fprintf(s.stdout, "%s witness of %s: %d %s in %v\n", w.Kind, l.name, o.Work, work, roundDuration(time.Since(start)))
+	fmt.Fprintf(s.stdout, "%s witness of %s: %d %s in %v\n", w.Kind, l.name, o.Work, work, result.RoundDuration(time.Since(start)))
 	switch o.Verdict {
 	case witness.Confirmed:
 		fmt.Fprintln(s.stdout, "WITNESS CONFIRMED")
