@@ -36,8 +36,10 @@ type Options struct {
 	Target string
 	// Engine names the engine (see Engines; aliases accepted). Empty: the
 	// command's choice, DefaultEngine for a sequential program and, for a
-	// concurrent one, the explicit interleaving search followed by
-	// conc-eager if it gives up.
+	// concurrent one without EngineFlags, a portfolio of engines run at
+	// once, the first decided answer winning (package internal/portfolio
+	// says what decided means; Result.Engine names the winner, whose trace
+	// it is).
 	Engine string
 	// EngineFlags set the engine's own options by name, e.g.
 	// {"max-vars": "8"} for explicit or {"cpa-config": "cegar"} for cpa
@@ -53,7 +55,8 @@ type Options struct {
 	Bound Bound
 	// MaxNodes bounds the BDD nodes of engines that use BDDs (0: the
 	// engine's default); past it the result is Unknown with the reason.
-	// Set for an engine without BDDs it is an *OptionError.
+	// Set for an engine without BDDs it is an *OptionError. The
+	// concurrent portfolio divides it among its engines that use BDDs.
 	MaxNodes int
 	// Threads runs these procedures as the program's threads (a name may
 	// repeat), for a program without thread statements: `--threads f,g,g`.
@@ -347,7 +350,7 @@ func check(parent context.Context, read func(context.Context) ([]byte, error), o
 	}
 	p := fe.p
 	if opts.Engine == "" && len(opts.EngineFlags) == 0 && p.Concurrent {
-		if eng, err = concurrentDefault(&opts); err != nil {
+		if eng, err = concurrentDefault(p, &opts); err != nil {
 			return nil, err
 		}
 	}
@@ -424,17 +427,17 @@ func (o *Options) progress(phase, detail string) {
 	}
 }
 
-// concurrentDefault returns the engine that checks a concurrent program
-// when Options name none, or the *OptionError of a setting it would
-// ignore.
-func concurrentDefault(opts *Options) (engine.Engine, error) {
-	switch engines.ConcurrentIgnores(engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable}) {
+// concurrentDefault returns the engine that checks the concurrent program
+// p when Options name none, the portfolio of package internal/engines, or
+// the *OptionError of a setting it would ignore.
+func concurrentDefault(p *ir.Program, opts *Options) (engine.Engine, error) {
+	switch engines.ConcurrentIgnores(p, engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable}) {
 	case "max-nodes":
-		return nil, optionErrorf("MaxNodes", "a concurrent program: the explicit search, tried first on one, uses no BDDs: a node limit would have no effect (set Engine to conc-fix, conc-eager or conc-lazy)")
+		return nil, optionErrorf("MaxNodes", "a concurrent program: no engine of the concurrent portfolio uses BDDs: a node limit would have no effect (set Engine to conc-fix, conc-eager or conc-lazy)")
 	case "all":
 		return nil, optionErrorf("AllReachable", "a concurrent program: the concurrent engines stop at the first error: it would have no effect")
 	}
-	eng, err := engines.ConcurrentDefault()
+	eng, err := engines.ConcurrentDefault(p)
 	if err != nil {
 		return nil, optionErrorf("Engine", "%v", err)
 	}

@@ -14,8 +14,9 @@ import (
 // DefaultEngine is the engine Check runs on a sequential program when
 // Options.Engine is empty, as `boolprog check` does. On a concurrent
 // program with neither Options.Engine nor Options.EngineFlags, Check runs
-// the command's choice instead: the explicit interleaving search, then
-// conc-eager if it gives up (package internal/engines says why).
+// the command's choice instead: a portfolio of the explicit interleaving
+// search and a symbolic engine at once (package internal/engines says
+// which and why).
 const DefaultEngine = engines.Default
 
 // EngineInfo describes an engine that Options.Engine can name.

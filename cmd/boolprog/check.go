@@ -366,7 +366,7 @@ func checkUsageError(c *command, s *streams, jsonOut bool, format string, args .
 func concIgnored(option string) string {
 	switch option {
 	case "MaxNodes":
-		return "a concurrent program: --max-nodes bounds BDD nodes, which the explicit search (tried first on a concurrent program) does not use; name a BDD engine (--engine conc-fix, conc-eager or conc-lazy)"
+		return "a concurrent program: --max-nodes bounds BDD nodes, which no engine of the concurrent portfolio uses; name a BDD engine (--engine conc-fix, conc-eager or conc-lazy)"
 	case "AllReachable":
 		return "a concurrent program: --all: the concurrent engines stop at the first error"
 	}
