@@ -5,7 +5,6 @@ import (
 	"flag"
 	"slices"
 	"sort"
-	"strings"
 
 	"boolprog/engine"
 	"boolprog/internal/engines" // registers the engines, the command's list
@@ -74,43 +73,27 @@ func newEngine(opts *Options) (engine.Engine, engine.Info, error) {
 	if !ok {
 		return nil, engine.Info{}, optionErrorf("Engine", "unknown engine %q (have %s)", name, engine.NamesText())
 	}
-	fs, build := info.FlagSet()
-	fs.SetOutput(discard{})
 	// Sorted, so that the first bad flag reported does not depend on map order.
 	names := make([]string, 0, len(opts.EngineFlags))
 	for n := range opts.EngineFlags {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		if fs.Lookup(n) == nil {
-			return nil, info, optionErrorf("EngineFlags", "%q is not an option of the %s engine (%s)", n, info.Name(), flagNames(fs))
-		}
-		if err := fs.Set(n, opts.EngineFlags[n]); err != nil {
-			return nil, info, optionErrorf("EngineFlags", "%s: %v", n, err)
-		}
+	settings := make([]engine.Setting, len(names))
+	for i, n := range names {
+		settings[i] = engine.Setting{Name: n, Value: opts.EngineFlags[n]}
 	}
-	eng, err := build()
-	if err != nil {
-		var in *engine.InputError
-		if errors.As(err, &in) {
-			return nil, info, &InputError{Diagnostics: diagnostics(asList("", in.Err))}
-		}
+	eng, err := info.Configure(settings)
+	var unknown *engine.UnknownFlagError
+	var refused *engine.SettingError
+	var in *engine.InputError
+	switch {
+	case errors.As(err, &unknown), errors.As(err, &refused):
+		return nil, info, optionErrorf("EngineFlags", "%v", err)
+	case errors.As(err, &in):
+		return nil, info, &InputError{Diagnostics: diagnostics(asList("", in.Err))}
+	case err != nil:
 		return nil, info, optionErrorf("EngineFlags", "engine %s: %v", info.Name(), err)
 	}
 	return eng, info, nil
 }
-
-// flagNames lists the flags of fs for an error message.
-func flagNames(fs *flag.FlagSet) string {
-	var names []string
-	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	if len(names) == 0 {
-		return "it has none"
-	}
-	return "its options: " + strings.Join(names, ", ")
-}
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
