@@ -1,13 +1,18 @@
 package boolprog
 
 import (
+	"context"
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"slices"
 	"sort"
 
 	"boolprog/engine"
-	"boolprog/internal/engines" // registers the engines, the command's list
+	"boolprog/internal/engines"
+	"boolprog/ir"
+	"boolprog/result" // registers the engines, the command's list
 )
 
 // DefaultEngine is the engine Check runs on a sequential program when
@@ -96,4 +101,44 @@ func newEngine(opts *Options) (engine.Engine, engine.Info, error) {
 		return nil, info, optionErrorf("EngineFlags", "engine %s: %v", info.Name(), err)
 	}
 	return eng, info, nil
+}
+
+// Projection is Lal's error projection of a program: the locations on some
+// run from the start of main to an error, with the states there.
+type Projection = result.Projection
+
+// ErrorProjection returns the error projection of the sequential program p
+// (the command's --error-projection), as computed by the first registered
+// engine that offers it (engine.Projector). maxNodes bounds its BDD nodes
+// (0: the default); the end of ctx or the node limit is an error.
+func ErrorProjection(ctx context.Context, p *ir.Program, maxNodes int) (*Projection, error) {
+	for _, info := range engine.Engines() {
+		e, err := info.New()
+		if err != nil {
+			continue
+		}
+		if pr, ok := e.(engine.Projector); ok {
+			return pr.ErrorProjection(ctx, p, maxNodes, 0)
+		}
+	}
+	return nil, errors.New("no engine computes error projections")
+}
+
+// WriteModel writes the model in the fixed-point calculus of package fix
+// that the engine named solves for p within bound b (the engine's default
+// bound if b is zero), for `boolprog mucke` (engine.ModelWriter).
+func WriteModel(w io.Writer, engineName string, p *ir.Program, b Bound) error {
+	info, ok := engine.Lookup(engineName)
+	if !ok {
+		return fmt.Errorf("unknown engine %q", engineName)
+	}
+	e, err := info.New()
+	if err != nil {
+		return err
+	}
+	mw, ok := e.(engine.ModelWriter)
+	if !ok {
+		return fmt.Errorf("the %s engine writes no model", info.Name())
+	}
+	return mw.WriteModel(w, p, engine.Query{Bound: b})
 }

@@ -6,12 +6,12 @@ import (
 	"slices"
 	"strings"
 
+	"boolprog"
 	"boolprog/engine"
-	"boolprog/internal/engines" // registers the engines, shared with the Go API
 )
 
 // defaultEngine is the engine `check` and `bench` use without --engine.
-const defaultEngine = engines.Default
+const defaultEngine = boolprog.DefaultEngine
 
 func engineNames() string { return engine.NamesText() }
 
