@@ -12,13 +12,10 @@ import (
 	"boolprog/engine"
 	"boolprog/internal/engines"
 	"boolprog/internal/interruptible"
-	"boolprog/internal/labels"
 	"boolprog/internal/product"
 	"boolprog/internal/replay"
-	"boolprog/internal/threads"
 	"boolprog/ir"
 	"boolprog/result"
-	"boolprog/sema"
 	"boolprog/syntax"
 )
 
@@ -355,7 +352,7 @@ func check(parent context.Context, read func(context.Context) ([]byte, error), o
 		}
 	}
 	if opts.Loaded != nil {
-		opts.Loaded(fe.note, diagnostics(fe.warns))
+		opts.Loaded(fe.src.DialectNote, fe.src.Warnings)
 	}
 	checked, obs := p, (*product.Observed)(nil)
 	if spec != nil {
@@ -414,7 +411,7 @@ func check(parent context.Context, read func(context.Context) ([]byte, error), o
 		}
 	}
 	if opts.Witness != "" {
-		r.Witness = writeWitness(ctx, &opts, fe.src, p, res)
+		r.Witness = writeWitness(ctx, &opts, fe.src.Text, p, res)
 	}
 	r.total = time.Since(start)
 	return r, nil
@@ -447,72 +444,33 @@ func concurrentDefault(p *ir.Program, opts *Options) (engine.Engine, error) {
 // frontEnded is what the front end made of a source: its program, or the
 // input errors that stopped it.
 type frontEnded struct {
-	src   []byte
+	src   *Source
 	p     *ir.Program
 	errs  syntax.ErrorList
-	warns syntax.ErrorList
-	note  string       // the dialect detected, if one was
 	stats result.Stats // the parse and lower phases
 }
 
 // frontEnd reads, parses, checks and lowers the source, checks the target
 // label and applies Options.Threads. Parsing and lowering do not poll a
 // context, so when ctx can end they run in a goroutine that the check
-// abandons when ctx ends (ok false), as the command does.
+// abandons when ctx ends (ok false).
 func frontEnd(ctx context.Context, name string, read func(context.Context) ([]byte, error), opts *Options) (fe *frontEnded, ok bool) {
 	work := func() *frontEnded {
 		fe := &frontEnded{}
 		start := time.Now()
-		src, err := read(ctx)
-		if err != nil {
-			fe.errs = syntax.ErrorList{{Filename: name, Msg: err.Error()}}
+		if fe.src, fe.errs = load(ctx, name, read, opts); len(fe.errs) > 0 {
 			return fe
-		}
-		fe.src = src
-		f, err := syntax.ParseFile(name, src, opts.Dialect)
-		if err != nil {
-			fe.errs = asList(name, err)
-			return fe
-		}
-		info, errs, warns := sema.Check(f)
-		if len(errs) > 0 {
-			fe.errs = errs
-			return fe
-		}
-		fe.warns = append(warns, f.Ambiguities()...)
-		fe.warns.Sort()
-		if opts.Dialect == DialectAuto && f.Dialect == syntax.Getafix {
-			_, why := syntax.DetectDialect(f)
-			fe.note = fmt.Sprintf("reading with the getafix operator precedence: %s (%s reads it otherwise)", why, opts.dialectHint())
 		}
 		fe.stats.AddPhase(result.PhaseParse, time.Since(start))
 		t := time.Now()
 		opts.progress(result.PhaseLower, name)
-		p, err := ir.Lower(f, info, ir.Options{Target: opts.Target})
-		if err != nil {
-			fe.errs = asList(name, err)
-			return fe
-		}
-		if err := labels.CheckTarget(p, opts.Target); err != nil {
-			fe.errs = syntax.ErrorList{{Filename: name, Msg: err.Error()}}
-			return fe
-		}
-		if p, fe.errs = threads.Apply(name, p, opts.Threads); len(fe.errs) > 0 {
+		if fe.p, fe.errs = fe.src.lower(opts.Target, opts.Threads); len(fe.errs) > 0 {
 			return fe
 		}
 		fe.stats.AddPhase(result.PhaseLower, time.Since(t))
-		fe.p = p
 		return fe
 	}
 	return interruptible.Run(ctx, work)
-}
-
-// asList returns err as a list of diagnostics.
-func asList(name string, err error) syntax.ErrorList {
-	if list, ok := syntax.AsErrorList(err); ok {
-		return list
-	}
-	return syntax.ErrorList{{Filename: name, Msg: err.Error()}}
 }
 
 // limitReason is the Unknown reason of a check whose context ended:

@@ -140,13 +140,13 @@ func newResult(name string, p *ir.Program, res *result.Result, note string, repl
 		TraceCut:    res.TraceCut,
 		Replayed:    replayed,
 		Note:        note,
-		Warnings:    diagnostics(fe.warns),
-		DialectNote: fe.note,
+		Warnings:    fe.src.Warnings,
+		DialectNote: fe.src.DialectNote,
 		Concurrent:  p.Concurrent,
 		Stats:       res.Stats,
 		prog:        p,
 		res:         res,
-		src:         fe.src,
+		src:         fe.src.Text,
 		total:       total,
 	}
 	if p.Concurrent && p.ConcurrentWhy != "" {

@@ -13,7 +13,6 @@ import (
 	"boolprog"
 	"boolprog/engine"
 	"boolprog/result"
-	"boolprog/syntax"
 )
 
 const checkHead = `usage: boolprog check [flags] FILE...
@@ -406,14 +405,7 @@ func (r *checkRun) file(ctx context.Context, path string) int {
 			printWarnings(s.stderr, warns)
 		}
 	}
-	read := func(ctx context.Context) ([]byte, error) {
-		src, err := readInput(ctx, path, int64(cf.load.maxInput), s.stdin)
-		if err != nil && ctx.Err() == nil {
-			return nil, errors.New(fileError(name, err)[0].Msg)
-		}
-		return src, err
-	}
-	res, err := boolprog.CheckFunc(ctx, read, opts)
+	res, err := boolprog.CheckFunc(ctx, cf.load.reader(path, s.stdin), opts)
 	var in *boolprog.InputError
 	var oe *boolprog.OptionError
 	switch {
@@ -489,13 +481,4 @@ func (r *checkRun) report(res *boolprog.Result) error {
 	fmt.Fprintf(r.s.stdout, "report: %s\n", page)
 	_, err = fmt.Fprintln(r.s.stdout, res.Banner())
 	return err
-}
-
-// errorList converts the pipeline's diagnostics for printDiagnostics.
-func errorList(ds []boolprog.Diagnostic) syntax.ErrorList {
-	list := make(syntax.ErrorList, len(ds))
-	for i, d := range ds {
-		list[i] = &syntax.Error{Filename: d.File, Pos: syntax.Pos{Line: d.Line, Col: d.Col}, Msg: d.Message}
-	}
-	return list
 }
