@@ -103,9 +103,10 @@ type Options struct {
 	// replayed. The engine may call it from another goroutine.
 	Progress func(phase, detail string)
 	// Loaded, if set, is called once the program is read, checked and
-	// lowered, before the engine runs, with the dialect note and the
-	// warnings that Result will carry: the command prints them then.
-	Loaded func(dialectNote string, warnings []Diagnostic)
+	// lowered, before the engine runs, with the source, whose dialect note
+	// and warnings Result will carry: the command prints them then
+	// (Source.WriteWarnings).
+	Loaded func(*Source)
 }
 
 // DefaultSpecName names Options.SpecText in diagnostics when Options.Spec
@@ -352,7 +353,7 @@ func check(parent context.Context, read func(context.Context) ([]byte, error), o
 		}
 	}
 	if opts.Loaded != nil {
-		opts.Loaded(fe.src.DialectNote, fe.src.Warnings)
+		opts.Loaded(fe.src)
 	}
 	checked, obs := p, (*product.Observed)(nil)
 	if spec != nil {

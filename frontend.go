@@ -1,8 +1,10 @@
 package boolprog
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"boolprog/internal/labels"
@@ -25,6 +27,8 @@ type Source struct {
 	// DialectNote says which dialect was detected, if one was.
 	Warnings    []Diagnostic
 	DialectNote string
+
+	commandLine bool // Options.CommandLine
 }
 
 // Load reads a program with read (as CheckFunc does) and parses and checks
@@ -53,7 +57,7 @@ func load(ctx context.Context, name string, read func(context.Context) ([]byte, 
 	}
 	warns = append(warns, f.Ambiguities()...)
 	warns.Sort()
-	s := &Source{Name: name, Text: text, File: f, Info: info, Warnings: diagnostics(warns)}
+	s := &Source{Name: name, Text: text, File: f, Info: info, Warnings: diagnostics(warns), commandLine: opts.CommandLine}
 	if opts.Dialect == DialectAuto && f.Dialect == syntax.Getafix {
 		_, why := syntax.DetectDialect(f)
 		s.DialectNote = fmt.Sprintf("reading with the getafix operator precedence: %s (%s reads it otherwise)", why, opts.dialectHint())
@@ -91,4 +95,36 @@ func asList(name string, err error) syntax.ErrorList {
 		return list
 	}
 	return syntax.ErrorList{{Filename: name, Msg: strings.TrimPrefix(err.Error(), name+": ")}}
+}
+
+// MaxWarningsShown is how many warnings WriteWarnings writes before it
+// says how many more there are: a generated file with a systematic
+// problem would otherwise bury the verdict under 100,000 lines.
+const MaxWarningsShown = 20
+
+// WriteWarnings writes the dialect note and the warnings as the command
+// prints them on standard error: "file: note: reading with ...", then
+// "file:line:col: warning: message", at most MaxWarningsShown of them.
+func (s *Source) WriteWarnings(w io.Writer) error {
+	return writeWarnings(w, s.Name, s.DialectNote, s.Warnings, s.commandLine)
+}
+
+func writeWarnings(w io.Writer, name, note string, warns []Diagnostic, commandLine bool) error {
+	bw := bufio.NewWriter(w)
+	if note != "" {
+		fmt.Fprintf(bw, "%s: note: %s\n", name, note)
+	}
+	for i, d := range warns {
+		if i == MaxWarningsShown {
+			hint := ""
+			if commandLine {
+				hint = " (-q silences warnings)"
+			}
+			fmt.Fprintf(bw, "%s: ... and %d more warnings%s\n", d.File, len(warns)-i, hint)
+			break
+		}
+		d.Message = "warning: " + d.Message
+		fmt.Fprintln(bw, d.String())
+	}
+	return bw.Flush()
 }

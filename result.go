@@ -119,6 +119,8 @@ type Result struct {
 	// Witness says what was written for Options.Witness (nil without it).
 	Witness *WitnessOutcome
 
+	commandLine bool // Options.CommandLine
+
 	// textTrace is Trace as the text shows it: without the observer
 	// automaton's state variables (nil without an observer).
 	textTrace []Step
@@ -147,6 +149,7 @@ func newResult(name string, p *ir.Program, res *result.Result, note string, repl
 		prog:        p,
 		res:         res,
 		src:         fe.src.Text,
+		commandLine: fe.src.commandLine,
 		total:       total,
 	}
 	if p.Concurrent && p.ConcurrentWhy != "" {
@@ -156,6 +159,13 @@ func newResult(name string, p *ir.Program, res *result.Result, note string, repl
 		r.Trace = res.Trace.Steps
 	}
 	return r
+}
+
+// WriteWarnings writes the dialect note and the front end's warnings as
+// Source.WriteWarnings does: what the command prints on standard error
+// before the verdict.
+func (r *Result) WriteWarnings(w io.Writer) error {
+	return writeWarnings(w, r.File, r.DialectNote, r.Warnings, r.commandLine)
 }
 
 // Program returns the lowered program that was checked (without an

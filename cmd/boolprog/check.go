@@ -396,13 +396,10 @@ func (r *checkRun) file(ctx context.Context, path string) int {
 		// phase, and what they have done so far.
 		opts.Progress = prog.set
 	}
-	opts.Loaded = func(note string, warns []boolprog.Diagnostic) {
+	opts.Loaded = func(src *boolprog.Source) {
 		if !cf.quiet && cf.format != "json" {
 			prog.clear()
-			if note != "" {
-				fmt.Fprintf(s.stderr, "%s: note: %s\n", name, note)
-			}
-			printWarnings(s.stderr, warns)
+			src.WriteWarnings(s.stderr)
 		}
 	}
 	res, err := boolprog.CheckFunc(ctx, cf.load.reader(path, s.stdin), opts)

@@ -246,10 +246,7 @@ func fileError(name string, err error) syntax.ErrorList {
 // Text output shows at most this many errors and warnings per file, and
 // then says how many more there are: a generated file with a systematic
 // problem would otherwise bury the verdict under 100,000 lines.
-const (
-	maxErrorsShown   = 50
-	maxWarningsShown = 20
-)
+const maxErrorsShown = 50
 
 // printDiagnostics prints errors as "file:line:col: message".
 func printDiagnostics(w io.Writer, list syntax.ErrorList) {
@@ -260,20 +257,6 @@ func printDiagnostics(w io.Writer, list syntax.ErrorList) {
 			break
 		}
 		fmt.Fprintln(bw, e.Error())
-	}
-	bw.Flush()
-}
-
-// printWarnings prints warnings as "file:line:col: warning: message".
-func printWarnings(w io.Writer, warns []boolprog.Diagnostic) {
-	bw := bufio.NewWriter(w)
-	for i, d := range warns {
-		if i == maxWarningsShown {
-			fmt.Fprintf(bw, "%s: ... and %d more warnings (-q silences warnings)\n", d.File, len(warns)-i)
-			break
-		}
-		d.Message = "warning: " + d.Message
-		fmt.Fprintln(bw, d.String())
 	}
 	bw.Flush()
 }

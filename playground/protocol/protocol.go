@@ -138,13 +138,7 @@ func check(ctx context.Context, r *Request) (Response, *boolprog.Result) {
 		return usage(name, err), nil
 	}
 	var text strings.Builder
-	if res.DialectNote != "" {
-		fmt.Fprintf(&text, "%s: note: %s\n", res.File, res.DialectNote)
-	}
-	for _, w := range res.Warnings {
-		w.Message = "warning: " + w.Message
-		text.WriteString(w.String() + "\n")
-	}
+	res.WriteWarnings(&text)
 	res.WriteText(&text)
 	return Response{Report: report(res.Report()), Text: text.String(), ExitCode: res.ExitCode()}, res
 }
