@@ -26,6 +26,10 @@
 // divided among the members that use BDDs, so that the portfolio never
 // holds more nodes than one engine would.
 //
+// Where goroutines are not preempted (GOOS=js, the playground), a member
+// runs until it blocks or ends, so the members take turns rather than run
+// at once; the answer is the same, since it does not depend on who wins.
+//
 // The package imports no engine: members are named and built through the
 // registry (package engine).
 package portfolio
