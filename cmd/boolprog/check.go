@@ -145,7 +145,8 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if !ok {
 		return checkUsageError(c, s, jsonOut, "unknown trace style %q (want forward or bebop)", cf.style)
 	}
-	if cf.format != "text" && cf.format != "json" && cf.format != "html" {
+	format, ok := boolprog.ParseFormat(cf.format)
+	if !ok {
 		return checkUsageError(c, s, jsonOut, "unknown format %q (want text, json or html)", cf.format)
 	}
 	traceMode, ok := result.ParseMode(cf.trace)
@@ -246,7 +247,6 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if cf.threads != "" {
 		opts.Threads = strings.Split(cf.threads, ",")
 	}
-	format, _ := boolprog.ParseFormat(cf.format)
 	run := &checkRun{c: c, cf: cf, s: s, opts: opts, format: format, out: out}
 	worst := exitOK
 	for _, path := range files {
