@@ -23,6 +23,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"boolprog/ir"
@@ -223,6 +225,22 @@ func ParseBoundKind(s string) (BoundKind, bool) {
 		}
 	}
 	return Unbounded, false
+}
+
+// ParseBound reads a bound as the command's --bound writes it: "none", or
+// KIND:K with KIND context_switches (cs) or rounds, e.g. "cs:2".
+func ParseBound(s string) (Bound, error) {
+	if s == "none" {
+		return Bound{}, nil
+	}
+	kind, k, ok := strings.Cut(s, ":")
+	bk, okKind := ParseBoundKind(kind)
+	n, err := strconv.Atoi(k)
+	b := Bound{Kind: bk, K: n}
+	if !ok || !okKind || bk == Unbounded || err != nil || b.Validate() != nil {
+		return Bound{}, fmt.Errorf("want none, cs:K or rounds:K with K >= 0 (K >= 1 for rounds), not %q", s)
+	}
+	return b, nil
 }
 
 // Bound limits the executions an answer speaks about: at most K context

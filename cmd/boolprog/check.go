@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -275,16 +274,9 @@ func (f *boundFlag) String() string {
 }
 
 func (f *boundFlag) Set(s string) error {
-	if s == "none" {
-		f.b = result.Bound{}
-		return nil
-	}
-	kind, k, ok := strings.Cut(s, ":")
-	bk, okKind := result.ParseBoundKind(kind)
-	n, err := strconv.Atoi(k)
-	b := result.Bound{Kind: bk, K: n}
-	if !ok || !okKind || bk == result.Unbounded || err != nil || b.Validate() != nil {
-		return fmt.Errorf("want none, cs:K or rounds:K with K >= 0 (K >= 1 for rounds), not %q", s)
+	b, err := result.ParseBound(s)
+	if err != nil {
+		return err
 	}
 	f.b = b
 	return nil
