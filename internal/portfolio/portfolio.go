@@ -4,7 +4,8 @@
 // fastest on every program (the explicit interleaving search on most,
 // a symbolic engine where the interleavings are too many to enumerate).
 //
-// A member's answer is decided when it is final for the query asked:
+// The first member runs alone for a moment (HeadStart) before the others
+// join; a member's answer is decided when it is final for the query asked:
 //
 //   - Unsafe: an error is reachable (with a trace, which the pipeline
 //     replays; or established with its trace cut by the time limit). An
@@ -39,6 +40,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"boolprog/bdd"
 	"boolprog/engine"
@@ -49,8 +51,17 @@ import (
 // Portfolio is an engine that runs its members at once (see the package
 // doc). Build it with New; it has at least one member.
 type Portfolio struct {
-	members []member
+	members   []member
+	headStart time.Duration // HeadStart
 }
+
+// HeadStart is how long the first member runs alone before the others
+// start (they start at once if it ends undecided). The explicit search,
+// the first member of the concurrent default, decides most programs in
+// milliseconds: there the others never start, so the answer costs no more
+// than that engine alone and is the same from run to run; where it takes
+// long, 100 ms is nothing.
+const HeadStart = 100 * time.Millisecond
 
 type member struct {
 	eng         engine.Engine
@@ -67,7 +78,7 @@ var errLost = errors.New("portfolio: another engine decided")
 // name is skipped (an engine not linked in). It is an error if no entry
 // names a registered engine.
 func New(entries ...[]string) (*Portfolio, error) {
-	pf := &Portfolio{}
+	pf := &Portfolio{headStart: HeadStart}
 	for _, names := range entries {
 		for _, name := range names {
 			info, ok := engine.Lookup(name)
@@ -112,15 +123,17 @@ func (pf *Portfolio) NodeLimited() bool {
 	return false
 }
 
-// Check runs the members at once on p and returns the first decided
-// answer, or the best undecided one when all have ended; the members
-// that lost are cancelled, and Check returns once they have returned.
+// Check runs the members at once on p (the first with a head start) and
+// returns the first decided answer, or the best undecided one when all
+// have ended; the members that lost are cancelled (or never started), and
+// Check returns once they have returned.
 func (pf *Portfolio) Check(parent context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(errLost)
 	share := pf.nodeShare(q.MaxNodes)
 	done := make(chan int, len(pf.members))
 	results := make([]*result.Result, len(pf.members))
+	firstDone := make(chan struct{})
 	for i, m := range pf.members {
 		mq := q
 		mq.MaxNodes = 0 // an engine without BDDs has no node limit
@@ -132,8 +145,22 @@ func (pf *Portfolio) Check(parent context.Context, p *ir.Program, q engine.Query
 			mq.Progress = func(phase, detail string) { q.Progress(phase, name+": "+detail) }
 		}
 		go func() {
+			defer func() { done <- i }()
+			if i == 0 {
+				defer close(firstDone)
+			} else {
+				select {
+				case <-time.After(pf.headStart):
+				case <-firstDone:
+				case <-ctx.Done():
+				}
+				if ctx.Err() != nil {
+					// Decided, or out of time, before this one started.
+					results[i] = result.NewUnknown(m.eng.Name(), engine.StopReason(ctx))
+					return
+				}
+			}
 			results[i] = engine.Run(ctx, m.eng, p, mq)
-			done <- i
 		}()
 	}
 	var winner *result.Result

@@ -24,11 +24,13 @@ type fake struct {
 	delay     time.Duration
 	nodes     *atomic.Int64
 	cancelled *atomic.Int32
+	started   *atomic.Int32
 }
 
 func (f *fake) Name() string { return f.name }
 
 func (f *fake) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	f.started.Add(1)
 	f.nodes.Store(int64(q.MaxNodes))
 	select {
 	case <-time.After(f.delay):
@@ -48,7 +50,7 @@ func (f *fake) Check(ctx context.Context, p *ir.Program, q engine.Query) (*resul
 // register registers fakes for the tests by name: pf-<verdict>-<delay>.
 func register(t *testing.T, f *fake, nodeLimited bool) string {
 	t.Helper()
-	f.nodes, f.cancelled = new(atomic.Int64), new(atomic.Int32)
+	f.nodes, f.cancelled, f.started = new(atomic.Int64), new(atomic.Int32), new(atomic.Int32)
 	if _, ok := engine.Lookup(f.name); !ok {
 		engine.Register(engine.Info{Names: []string{f.name}, NodeLimited: nodeLimited,
 			Flags: func(*flag.FlagSet) func() (engine.Engine, error) {
@@ -155,5 +157,32 @@ func TestNodeShare(t *testing.T) {
 	}
 	if _, err := New([]string{"pf-nowhere"}); err == nil || !strings.Contains(err.Error(), "registered") {
 		t.Errorf("New of no registered engine: %v", err)
+	}
+}
+
+// TestHeadStart: the first member runs alone for HeadStart; when it
+// decides within it the others never start, and when it ends undecided
+// they start at once.
+func TestHeadStart(t *testing.T) {
+	p := testsuite.Lower(t, "f.bp", "void main() begin skip; end\n", "")
+	fast := &fake{name: "pf-head-fast", verdict: result.Safe, delay: time.Millisecond}
+	other := &fake{name: "pf-head-other", verdict: result.Safe, delay: time.Hour}
+	pf, err := New([]string{register(t, fast, false)}, []string{register(t, other, false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf.headStart = time.Hour
+	if res := engine.Run(context.Background(), pf, p, engine.Query{}); res.Verdict != result.Safe || other.started.Load() != 0 {
+		t.Errorf("got %s; the other member started %d times, want never", res.Verdict, other.started.Load())
+	}
+	gaveUp := &fake{name: "pf-head-gaveup", verdict: result.Unknown, delay: time.Millisecond}
+	second := &fake{name: "pf-head-second", verdict: result.Unsafe, delay: time.Millisecond}
+	pf, err = New([]string{register(t, gaveUp, false)}, []string{register(t, second, false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf.headStart = time.Hour // the test would time out if the second waited for it
+	if res := engine.Run(context.Background(), pf, p, engine.Query{}); res.Verdict != result.Unsafe || res.Engine != second.name {
+		t.Errorf("got %s from %s, want unsafe from %s", res.Verdict, res.Engine, second.name)
 	}
 }
