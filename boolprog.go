@@ -293,38 +293,41 @@ func (o *Options) loadSpec(eng engine.Engine) (*observer.Spec, error) {
 // or *InputError for a malformed file an option names). The command calls
 // it once before its files.
 func (o Options) Validate() (*ObserverSpec, error) {
-	eng, info, err := newEngine(&o)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.validate(info); err != nil {
-		return nil, err
-	}
-	spec, err := o.loadSpec(eng)
+	_, spec, err := o.prepare()
 	if err != nil || spec == nil {
 		return nil, err
 	}
 	return spec.Describe(), nil
 }
 
+// prepare builds the engine, checks the options that do not depend on the
+// program and loads the specification (nil if none).
+func (o *Options) prepare() (engine.Engine, *observer.Spec, error) {
+	eng, info, err := newEngine(o)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := o.validate(info); err != nil {
+		return nil, nil, err
+	}
+	spec, err := o.loadSpec(eng)
+	if err != nil {
+		return nil, nil, err
+	}
+	if spec != nil && o.Witness != "" {
+		// A witness speaks of the program's assertions and label; the
+		// trace of an observer's violation is one of the product.
+		return nil, nil, optionErrorf("Witness", "a witness describes the program's own errors, not an observer automaton's")
+	}
+	return eng, spec, nil
+}
+
 // check is Check with the source read by read, inside the time limit.
 func check(parent context.Context, read func(context.Context) ([]byte, error), opts Options) (*Result, error) {
 	start := time.Now()
-	eng, info, err := newEngine(&opts)
+	eng, spec, err := opts.prepare()
 	if err != nil {
 		return nil, err
-	}
-	if err := opts.validate(info); err != nil {
-		return nil, err
-	}
-	spec, err := opts.loadSpec(eng)
-	if err != nil {
-		return nil, err
-	}
-	if spec != nil && opts.Witness != "" {
-		// A witness speaks of the program's assertions and label; the
-		// trace of an observer's violation is one of the product.
-		return nil, optionErrorf("Witness", "a witness describes the program's own errors, not an observer automaton's")
 	}
 	name := opts.filename()
 	ctx := parent
