@@ -12,13 +12,10 @@ import (
 	"boolprog/engine"
 	"boolprog/internal/engines"
 	"boolprog/internal/interruptible"
-	"boolprog/internal/labels"
 	"boolprog/internal/product"
 	"boolprog/internal/replay"
-	"boolprog/internal/threads"
 	"boolprog/ir"
 	"boolprog/result"
-	"boolprog/sema"
 	"boolprog/syntax"
 )
 
@@ -36,8 +33,10 @@ type Options struct {
 	Target string
 	// Engine names the engine (see Engines; aliases accepted). Empty: the
 	// command's choice, DefaultEngine for a sequential program and, for a
-	// concurrent one, the explicit interleaving search followed by
-	// conc-eager if it gives up.
+	// concurrent one without EngineFlags, a portfolio of engines run at
+	// once, the first decided answer winning (package internal/portfolio
+	// says what decided means; Result.Engine names the winner, whose trace
+	// it is).
 	Engine string
 	// EngineFlags set the engine's own options by name, e.g.
 	// {"max-vars": "8"} for explicit or {"cpa-config": "cegar"} for cpa
@@ -53,7 +52,8 @@ type Options struct {
 	Bound Bound
 	// MaxNodes bounds the BDD nodes of engines that use BDDs (0: the
 	// engine's default); past it the result is Unknown with the reason.
-	// Set for an engine without BDDs it is an *OptionError.
+	// Set for an engine without BDDs it is an *OptionError. The
+	// concurrent portfolio divides it among its engines that use BDDs.
 	MaxNodes int
 	// Threads runs these procedures as the program's threads (a name may
 	// repeat), for a program without thread statements: `--threads f,g,g`.
@@ -69,7 +69,8 @@ type Options struct {
 	AllReachable bool
 	// NoReplay skips replaying the trace in the concrete interpreter
 	// (Result.Replayed is then false).
-	NoReplay bool // Spec is the path of a specification file (an observer automaton,
+	NoReplay bool
+	// Spec is the path of a specification file (an observer automaton,
 	// e.g. "no lock twice without an unlock"; README "Observer automata")
 	// to check too, as the command's --spec: any engine checks the program
 	// instrumented with it, a violation is Unsafe with Property.Observer
@@ -82,6 +83,30 @@ type Options struct {
 	// DefaultSpecName) then names it in diagnostics. An engine
 	// configuration that names a specification too is an *OptionError.
 	SpecText string
+	// Witness is the file Check writes a witness of its answer to (""
+	// none): a violation witness for Unsafe, a correctness witness for an
+	// unbounded Safe. Result.Witness says what was written, or why nothing
+	// was. It cannot go with an observer automaton (Spec).
+	Witness string
+	// WitnessFormat is the witness's format, "yaml" (witness 2.0 style) or
+	// "graphml"; "" chooses from the file's extension (.graphml, .xml:
+	// graphml), else yaml.
+	WitnessFormat string
+
+	// CommandLine words the notes and reasons that name an option as the
+	// command does, by its flag ("--spec f.spec: ...", "--dialect cprover
+	// reads it otherwise"), instead of by its Options field.
+	CommandLine bool
+	// Progress, if set, is told as the check moves from phase to phase
+	// (result.PhaseParse, PhaseLower, the engine's phases, PhaseReplay),
+	// with a detail: the file, the engine's figures so far, the steps
+	// replayed. The engine may call it from another goroutine.
+	Progress func(phase, detail string)
+	// Loaded, if set, is called once the program is read, checked and
+	// lowered, before the engine runs, with the source, whose dialect note
+	// and warnings Result will carry: the command prints them then
+	// (Source.WriteWarnings).
+	Loaded func(*Source)
 }
 
 // DefaultSpecName names Options.SpecText in diagnostics when Options.Spec
@@ -112,13 +137,13 @@ const (
 // of ctx, like Options.Timeout, gives an Unknown result ("interrupted",
 // "timeout"), not an error.
 func Check(ctx context.Context, src []byte, opts Options) (*Result, error) {
-	return check(ctx, func() ([]byte, error) { return src, nil }, opts)
+	return check(ctx, func(context.Context) ([]byte, error) { return src, nil }, opts)
 }
 
 // CheckReader is Check on a program read from r, up to Options.MaxInput
 // bytes.
 func CheckReader(ctx context.Context, r io.Reader, opts Options) (*Result, error) {
-	return check(ctx, func() ([]byte, error) { return readLimited(r, opts.maxInput()) }, opts)
+	return check(ctx, func(context.Context) ([]byte, error) { return readLimited(r, opts.maxInput()) }, opts)
 }
 
 // CheckFile is Check on the program in the file at path, named path in
@@ -127,7 +152,7 @@ func CheckFile(ctx context.Context, path string, opts Options) (*Result, error) 
 	if opts.Filename == "" {
 		opts.Filename = path
 	}
-	return check(ctx, func() ([]byte, error) {
+	return check(ctx, func(context.Context) ([]byte, error) {
 		f, err := os.Open(path)
 		if err != nil {
 			var pe *os.PathError
@@ -143,6 +168,16 @@ func CheckFile(ctx context.Context, path string, opts Options) (*Result, error) 
 		}
 		return readLimited(f, opts.maxInput())
 	}, opts)
+}
+
+// CheckFunc is Check on the program that read returns, for callers that
+// read their input themselves (the command reads files and standard input
+// with its own limits and messages). read runs inside the time limit, with
+// a context that ends with it; its error is an *InputError about
+// Options.Filename, unless the context ended first (then the result is
+// Unknown, as for a search cut short).
+func CheckFunc(ctx context.Context, read func(context.Context) ([]byte, error), opts Options) (*Result, error) {
+	return check(ctx, read, opts)
 }
 
 func (o *Options) maxInput() int64 {
@@ -197,7 +232,31 @@ func (o *Options) validate(info engine.Info) error {
 	default:
 		return optionErrorf("Dialect", "unknown dialect %d", int(o.Dialect))
 	}
+	if _, ok := o.witnessFormat(); !ok {
+		return optionErrorf("WitnessFormat", "unknown witness format %q (want yaml or graphml)", o.WitnessFormat)
+	}
+	if o.WitnessFormat != "" && o.Witness == "" {
+		return optionErrorf("WitnessFormat", "a witness format without a witness file (Witness)")
+	}
 	return nil
+}
+
+// optionName is how messages name the Options field field: by the
+// command's flag when Options.CommandLine, else by the field.
+func (o *Options) optionName(field, flag string) string {
+	if o.CommandLine {
+		return flag
+	}
+	return "Options." + field
+}
+
+// dialectHint names the option that reads a program with cprover's
+// precedence.
+func (o *Options) dialectHint() string {
+	if o.CommandLine {
+		return "--dialect cprover"
+	}
+	return "DialectCProver"
 }
 
 // loadSpec returns the observer automaton of Options.Spec or SpecText,
@@ -207,7 +266,7 @@ func (o *Options) loadSpec(eng engine.Engine) (*observer.Spec, error) {
 	var spec *observer.Spec
 	var err error
 	if o.SpecText == "" {
-		spec, err = product.LoadSpec("Options.Spec", o.Spec, eng)
+		spec, err = product.LoadSpec(o.optionName("Spec", "--spec"), o.Spec, eng)
 	} else if cfg := product.ConfigSpec(eng); cfg != "" {
 		return nil, optionErrorf("SpecText", "the engine configuration's observer.spec %s names a specification too", cfg)
 	} else {
@@ -227,17 +286,46 @@ func (o *Options) loadSpec(eng engine.Engine) (*observer.Spec, error) {
 	return spec, nil
 }
 
-// check is Check with the source read by read, inside the time limit.
-func check(parent context.Context, read func() ([]byte, error), opts Options) (*Result, error) {
-	start := time.Now()
-	eng, info, err := newEngine(&opts)
+// Validate checks the options as Check does before it reads a program:
+// the engine and its flags, the limits, the specification and the
+// witness's format. It returns the observer automaton the check will
+// include (nil if none), or the error Check would return (*OptionError,
+// or *InputError for a malformed file an option names). The command calls
+// it once before its files.
+func (o Options) Validate() (*ObserverSpec, error) {
+	_, spec, err := o.prepare()
+	if err != nil || spec == nil {
+		return nil, err
+	}
+	return spec.Describe(), nil
+}
+
+// prepare builds the engine, checks the options that do not depend on the
+// program and loads the specification (nil if none).
+func (o *Options) prepare() (engine.Engine, *observer.Spec, error) {
+	eng, info, err := newEngine(o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := opts.validate(info); err != nil {
-		return nil, err
+	if err := o.validate(info); err != nil {
+		return nil, nil, err
 	}
-	spec, err := opts.loadSpec(eng)
+	spec, err := o.loadSpec(eng)
+	if err != nil {
+		return nil, nil, err
+	}
+	if spec != nil && o.Witness != "" {
+		// A witness speaks of the program's assertions and label; the
+		// trace of an observer's violation is one of the product.
+		return nil, nil, optionErrorf("Witness", "a witness describes the program's own errors, not an observer automaton's")
+	}
+	return eng, spec, nil
+}
+
+// check is Check with the source read by read, inside the time limit.
+func check(parent context.Context, read func(context.Context) ([]byte, error), opts Options) (*Result, error) {
+	start := time.Now()
+	eng, spec, err := opts.prepare()
 	if err != nil {
 		return nil, err
 	}
@@ -248,26 +336,27 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 		ctx, cancel = withTimeout(parent, opts.Timeout)
 		defer cancel()
 	}
+	opts.progress(result.PhaseParse, name)
 	fe, ok := frontEnd(ctx, name, read, &opts)
+	if ok && len(fe.errs) > 0 && ctx.Err() != nil {
+		ok = false // the input was still being read when the context ended
+	}
 	if !ok {
 		res := result.NewUnknown(eng.Name(), limitReason(ctx, opts.Timeout))
 		res.Stats.Time = time.Since(start)
-		return &Result{File: name, Target: targetOf(opts.Target), Verdict: res.Verdict, Reason: res.Reason, Engine: res.Engine, Stats: res.Stats, res: res, total: time.Since(start)}, nil
+		return &Result{File: name, Verdict: res.Verdict, Reason: res.Reason, Engine: res.Engine, Stats: res.Stats, res: res, total: time.Since(start)}, nil
 	}
 	if len(fe.errs) > 0 {
 		return nil, &InputError{Diagnostics: diagnostics(fe.errs)}
 	}
 	p := fe.p
 	if opts.Engine == "" && len(opts.EngineFlags) == 0 && p.Concurrent {
-		switch engines.ConcurrentIgnores(engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable}) {
-		case "max-nodes":
-			return nil, optionErrorf("MaxNodes", "a concurrent program: the explicit search, tried first on one, uses no BDDs: a node limit would have no effect (set Engine to conc-fix, conc-eager or conc-lazy)")
-		case "all":
-			return nil, optionErrorf("AllReachable", "a concurrent program: the concurrent engines stop at the first error: it would have no effect")
+		if eng, err = concurrentDefault(p, &opts); err != nil {
+			return nil, err
 		}
-		if eng, err = engines.ConcurrentDefault(); err != nil {
-			return nil, optionErrorf("Engine", "%v", err)
-		}
+	}
+	if opts.Loaded != nil {
+		opts.Loaded(fe.src)
 	}
 	checked, obs := p, (*product.Observed)(nil)
 	if spec != nil {
@@ -275,19 +364,22 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 		if len(errs) > 0 {
 			return nil, &InputError{Diagnostics: diagnostics(errs)}
 		} else if unsupported != nil {
-			res := result.NewUnknown(eng.Name(), "Options.Spec "+spec.File+": "+unsupported.Error())
+			res := result.NewUnknown(eng.Name(), opts.optionName("Spec", "--spec")+" "+spec.File+": "+unsupported.Error())
 			r := newResult(name, p, res, "", false, fe, time.Since(start))
 			r.Observer = spec.Describe()
 			return r, nil
 		}
 		obs, eng, checked = o, prodEng, o.Inst.Prog
 	}
-	q := engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable, Bound: opts.Bound}
+	q := engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable, Bound: opts.Bound, Progress: opts.Progress}
 	res := engine.Run(ctx, eng, checked, q)
 
 	var note string
 	replayed := false
 	if !opts.NoReplay && res.Verdict == result.Unsafe && !res.TraceCut {
+		if opts.Progress != nil && res.Trace != nil {
+			opts.Progress(result.PhaseReplay, fmt.Sprintf("%d steps", res.Trace.Len()))
+		}
 		t := time.Now()
 		res, note = replay.Judge(ctx, checked, res)
 		replayed = res.Verdict == result.Unsafe && note == ""
@@ -309,88 +401,80 @@ func check(parent context.Context, read func() ([]byte, error), opts Options) (*
 	for _, ph := range fe.stats.PhaseNames() {
 		res.Stats.AddPhase(ph, fe.stats.Phases[ph])
 	}
+	var r *Result
 	if obs == nil {
-		return newResult(name, p, res, note, replayed, fe, time.Since(start)), nil
+		r = newResult(name, p, res, note, replayed, fe, time.Since(start))
+	} else {
+		// The JSON report (and Result.Trace) keep the automaton's state
+		// variables, so that the trace states everything; the text leaves
+		// them out.
+		r = newResult(name, p, obs.Explain(res, true), note, replayed, fe, time.Since(start))
+		r.Observer = spec.Describe()
+		if tr := obs.Explain(res, false).Trace; tr != nil && r.Trace != nil {
+			r.textTrace = tr.Steps
+		}
 	}
-	// The JSON report (and Result.Trace) keep the automaton's state
-	// variables, so that the trace states everything; the text leaves them
-	// out, as the command does.
-	r := newResult(name, p, obs.Explain(res, true), note, replayed, fe, time.Since(start))
-	r.Observer = spec.Describe()
-	if tr := obs.Explain(res, false).Trace; tr != nil && r.Trace != nil {
-		r.textTrace = tr.Steps
+	if opts.Witness != "" {
+		r.Witness = writeWitness(ctx, &opts, fe.src.Text, p, res)
 	}
+	r.total = time.Since(start)
 	return r, nil
+}
+
+// progress tells Options.Progress, if set, of a phase.
+func (o *Options) progress(phase, detail string) {
+	if o.Progress != nil {
+		o.Progress(phase, detail)
+	}
+}
+
+// concurrentDefault returns the engine that checks the concurrent program
+// p when Options name none, the portfolio of package internal/engines, or
+// the *OptionError of a setting it would ignore.
+func concurrentDefault(p *ir.Program, opts *Options) (engine.Engine, error) {
+	switch engines.ConcurrentIgnores(p, engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable}) {
+	case "max-nodes":
+		return nil, optionErrorf("MaxNodes", "a concurrent program: no engine of the concurrent portfolio uses BDDs: a node limit would have no effect (set Engine to conc-fix, conc-eager or conc-lazy)")
+	case "all":
+		return nil, optionErrorf("AllReachable", "a concurrent program: the concurrent engines stop at the first error: it would have no effect")
+	}
+	eng, err := engines.ConcurrentDefault(p)
+	if err != nil {
+		return nil, optionErrorf("Engine", "%v", err)
+	}
+	return eng, nil
 }
 
 // frontEnded is what the front end made of a source: its program, or the
 // input errors that stopped it.
 type frontEnded struct {
-	src   []byte
+	src   *Source
 	p     *ir.Program
 	errs  syntax.ErrorList
-	warns syntax.ErrorList
-	note  string       // the dialect detected, if one was
 	stats result.Stats // the parse and lower phases
 }
 
 // frontEnd reads, parses, checks and lowers the source, checks the target
 // label and applies Options.Threads. Parsing and lowering do not poll a
 // context, so when ctx can end they run in a goroutine that the check
-// abandons when ctx ends (ok false), as the command does.
-func frontEnd(ctx context.Context, name string, read func() ([]byte, error), opts *Options) (fe *frontEnded, ok bool) {
+// abandons when ctx ends (ok false).
+func frontEnd(ctx context.Context, name string, read func(context.Context) ([]byte, error), opts *Options) (fe *frontEnded, ok bool) {
 	work := func() *frontEnded {
 		fe := &frontEnded{}
 		start := time.Now()
-		src, err := read()
-		if err != nil {
-			fe.errs = syntax.ErrorList{{Filename: name, Msg: err.Error()}}
+		if fe.src, fe.errs = load(ctx, name, read, opts); len(fe.errs) > 0 {
 			return fe
-		}
-		fe.src = src
-		f, err := syntax.ParseFile(name, src, opts.Dialect)
-		if err != nil {
-			fe.errs = asList(name, err)
-			return fe
-		}
-		info, errs, warns := sema.Check(f)
-		if len(errs) > 0 {
-			fe.errs = errs
-			return fe
-		}
-		fe.warns = append(warns, f.Ambiguities()...)
-		fe.warns.Sort()
-		if opts.Dialect == DialectAuto && f.Dialect == syntax.Getafix {
-			_, why := syntax.DetectDialect(f)
-			fe.note = fmt.Sprintf("reading with the getafix operator precedence: %s (DialectCProver reads it otherwise)", why)
 		}
 		fe.stats.AddPhase(result.PhaseParse, time.Since(start))
 		t := time.Now()
-		p, err := ir.Lower(f, info, ir.Options{Target: opts.Target})
-		if err != nil {
-			fe.errs = asList(name, err)
-			return fe
-		}
-		if err := labels.CheckTarget(p, opts.Target); err != nil {
-			fe.errs = syntax.ErrorList{{Filename: name, Msg: err.Error()}}
-			return fe
-		}
-		if p, fe.errs = threads.Apply(name, p, opts.Threads); len(fe.errs) > 0 {
+		opts.progress(result.PhaseLower, name)
+		if fe.p, fe.errs = fe.src.lower(opts.Target, opts.Threads); len(fe.errs) > 0 {
 			return fe
 		}
 		fe.stats.AddPhase(result.PhaseLower, time.Since(t))
-		fe.p = p
 		return fe
 	}
 	return interruptible.Run(ctx, work)
-}
-
-// asList returns err as a list of diagnostics.
-func asList(name string, err error) syntax.ErrorList {
-	if list, ok := syntax.AsErrorList(err); ok {
-		return list
-	}
-	return syntax.ErrorList{{Filename: name, Msg: err.Error()}}
 }
 
 // limitReason is the Unknown reason of a check whose context ended:
@@ -404,11 +488,4 @@ func limitReason(ctx context.Context, timeout time.Duration) string {
 		}
 	}
 	return why
-}
-
-func targetOf(t string) string {
-	if t == "" {
-		return ir.DefaultTarget
-	}
-	return t
 }

@@ -110,30 +110,26 @@ func checkTrace(t *testing.T, name string, res *boolprog.Result) {
 	}
 }
 
-// TestSameAsCommand compares the API's renderings with what `boolprog
-// check` printed for the same program (testdata: the command's standard
-// output, made with the command line in the table).
-func TestSameAsCommand(t *testing.T) {
+// TestTextGolden pins the text rendering (the command's standard output,
+// which is written by the same Result.Write) against golden files made
+// with the command line in the table. A concurrent program is not here:
+// the portfolio's trace is its winner's.
+func TestTextGolden(t *testing.T) {
 	tests := []struct {
 		golden string // boolprog check ARGS > testdata/GOLDEN
 		file   string
 		opts   boolprog.Options
 		trace  *boolprog.TraceOptions
-		shared bool // the file is in ../shared
 	}{
 		{golden: "fig1-R.txt", file: "examples/bebop-fig1.bp", opts: boolprog.Options{Target: "R"}}, // -l R
 		{golden: "fig1-R-bebop.txt", file: "examples/bebop-fig1.bp", opts: boolprog.Options{Target: "R"}, // --trace-style bebop -l R
 			trace: &boolprog.TraceOptions{Style: boolprog.StyleBebop}},
 		{golden: "fig1-R-changes.txt", file: "examples/bebop-fig1.bp", opts: boolprog.Options{Target: "R"}, // --trace changes -l R
 			trace: &boolprog.TraceOptions{Mode: boolprog.TraceChanges, Numbered: true, MarkChoices: true}},
-		{golden: "threads1.txt", file: "../shared/benchmarks/satabs-boppo/Threads1/main.bp", shared: true},               // (no flags)
 		{golden: "locking-spec.txt", file: "examples/locking.bp", opts: boolprog.Options{Spec: "examples/locking.spec"}}, // --spec examples/locking.spec
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
-			if tt.shared {
-				testsuite.SatabsBoppoOrSkip(t)
-			}
 			want, err := os.ReadFile(filepath.Join("testdata", tt.golden))
 			if err != nil {
 				t.Fatal(err)
@@ -152,7 +148,7 @@ func TestSameAsCommand(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got.String() != string(want) {
-				t.Errorf("text differs from the command's:\n--- got\n%s--- want\n%s", got.String(), want)
+				t.Errorf("text differs from the golden file:\n--- got\n%s--- want\n%s", got.String(), want)
 			}
 			if tt.trace == nil && res.String() != got.String() {
 				t.Errorf("String differs from WriteText")
@@ -302,7 +298,6 @@ func TestOptionErrors(t *testing.T) {
 		{"bad dialect", boolprog.Options{Dialect: 42}, "Dialect", "unknown dialect", nil},
 		// The default engine of a concurrent program is known only once
 		// the program is read; the limit must not be dropped then.
-		{"max nodes, concurrent default", boolprog.Options{MaxNodes: 1000}, "MaxNodes", "uses no BDDs", conc},
 		{"all reachable, concurrent default", boolprog.Options{AllReachable: true}, "AllReachable", "stop at the first error", conc},
 	}
 	for _, tt := range tests {
@@ -492,5 +487,44 @@ func TestUnreachableErrorAtOnce(t *testing.T) {
 		if res.Verdict != boolprog.Safe || res.Stats.Counters["cfg_unreachable_error"] != 1 {
 			t.Errorf("%s: %s (%s), counters %v; want a proof without a search", name, res.Verdict, res.Reason, res.Stats.Counters)
 		}
+	}
+}
+
+// TestConcurrentPortfolio: without an engine named, a concurrent program
+// is checked by the portfolio (package internal/portfolio), whose verdict
+// does not depend on which member wins; the trace is the winner's,
+// replayed, and Result.Engine names it. A node limit is shared by its BDD
+// engines.
+func TestConcurrentPortfolio(t *testing.T) {
+	const unsafe = "decl g;\nvoid t() begin g := T; end\nvoid main() begin start_thread t(); assert(!g); end\n"
+	const safe = "decl g;\nvoid t() begin g := g; end\nvoid main() begin g := F; start_thread t(); assert(!g); end\n"
+	for _, tc := range []struct {
+		name string
+		src  string
+		opts boolprog.Options
+		want boolprog.Verdict
+	}{
+		{"unsafe", unsafe, boolprog.Options{}, boolprog.Unsafe},
+		{"unsafe, node limit", unsafe, boolprog.Options{MaxNodes: 1000}, boolprog.Unsafe},
+		{"safe: explicit's proof, not a bounded answer", safe, boolprog.Options{}, boolprog.Safe},
+		{"safe within a bound", safe, boolprog.Options{Bound: boolprog.Bound{Kind: boolprog.ContextSwitches, K: 1}}, boolprog.Safe},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for range 5 {
+				res, err := boolprog.Check(context.Background(), []byte(tc.src), tc.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Verdict != tc.want || (res.Engine != "explicit" && res.Engine != "conc-eager" && res.Engine != "conc-product") {
+					t.Fatalf("%s by %s (%s), want %s by a member of the portfolio", res.Verdict, res.Engine, res.Reason, tc.want)
+				}
+				if res.Verdict == boolprog.Unsafe && !res.Replayed {
+					t.Errorf("the winner's trace was not replayed")
+				}
+				if res.Verdict == boolprog.Safe && res.Bound != tc.opts.Bound {
+					t.Errorf("safe up to %v, want %v (an unbounded query has a proof)", res.Bound, tc.opts.Bound)
+				}
+			}
+		})
 	}
 }

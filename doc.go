@@ -1,8 +1,12 @@
-// Package boolprog is the one import for embedding the Boolean-program
-// checker in a Go program: Check parses, checks and lowers a program, runs
-// an engine on it, replays the engine's trace in the concrete interpreter,
-// and returns a Result that prints exactly as `boolprog check` prints (text
-// or the JSON report).
+// Package boolprog is the check pipeline, and the one import for embedding
+// the Boolean-program checker in a Go program: Check parses, checks and
+// lowers a program, chooses the engine (on a concurrent program without
+// one named, a portfolio of engines run at once), builds the observer
+// product of a specification, runs the engine, replays its trace in the
+// concrete interpreter, writes a witness if asked, and returns a Result
+// that prints exactly as `boolprog check` prints (text, the JSON report or
+// the HTML page): the command is a thin layer that turns its flags into
+// Options and writes the Result, and the playground calls Check too.
 //
 //	res, err := boolprog.Check(ctx, src, boolprog.Options{Filename: "f.bp", Target: "R"})
 //	var in *boolprog.InputError

@@ -1,21 +1,26 @@
 package boolprog
 
 import (
+	"context"
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"slices"
 	"sort"
-	"strings"
 
 	"boolprog/engine"
-	"boolprog/internal/engines" // registers the engines, the command's list
+	"boolprog/internal/engines"
+	"boolprog/ir"
+	"boolprog/result" // registers the engines, the command's list
 )
 
 // DefaultEngine is the engine Check runs on a sequential program when
 // Options.Engine is empty, as `boolprog check` does. On a concurrent
 // program with neither Options.Engine nor Options.EngineFlags, Check runs
-// the command's choice instead: the explicit interleaving search, then
-// conc-eager if it gives up (package internal/engines says why).
+// the command's choice instead: a portfolio of the explicit interleaving
+// search and a symbolic engine at once (package internal/engines says
+// which and why).
 const DefaultEngine = engines.Default
 
 // EngineInfo describes an engine that Options.Engine can name.
@@ -73,43 +78,67 @@ func newEngine(opts *Options) (engine.Engine, engine.Info, error) {
 	if !ok {
 		return nil, engine.Info{}, optionErrorf("Engine", "unknown engine %q (have %s)", name, engine.NamesText())
 	}
-	fs, build := info.FlagSet()
-	fs.SetOutput(discard{})
 	// Sorted, so that the first bad flag reported does not depend on map order.
 	names := make([]string, 0, len(opts.EngineFlags))
 	for n := range opts.EngineFlags {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		if fs.Lookup(n) == nil {
-			return nil, info, optionErrorf("EngineFlags", "%q is not an option of the %s engine (%s)", n, info.Name(), flagNames(fs))
-		}
-		if err := fs.Set(n, opts.EngineFlags[n]); err != nil {
-			return nil, info, optionErrorf("EngineFlags", "%s: %v", n, err)
-		}
+	settings := make([]engine.Setting, len(names))
+	for i, n := range names {
+		settings[i] = engine.Setting{Name: n, Value: opts.EngineFlags[n]}
 	}
-	eng, err := build()
-	if err != nil {
-		var in *engine.InputError
-		if errors.As(err, &in) {
-			return nil, info, &InputError{Diagnostics: diagnostics(asList("", in.Err))}
-		}
+	eng, err := info.Configure(settings)
+	var unknown *engine.UnknownFlagError
+	var refused *engine.SettingError
+	var in *engine.InputError
+	switch {
+	case errors.As(err, &unknown), errors.As(err, &refused):
+		return nil, info, optionErrorf("EngineFlags", "%v", err)
+	case errors.As(err, &in):
+		return nil, info, &InputError{Diagnostics: diagnostics(asList("", in.Err))}
+	case err != nil:
 		return nil, info, optionErrorf("EngineFlags", "engine %s: %v", info.Name(), err)
 	}
 	return eng, info, nil
 }
 
-// flagNames lists the flags of fs for an error message.
-func flagNames(fs *flag.FlagSet) string {
-	var names []string
-	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	if len(names) == 0 {
-		return "it has none"
+// Projection is Lal's error projection of a program: the locations on some
+// run from the start of main to an error, with the states there.
+type Projection = result.Projection
+
+// ErrorProjection returns the error projection of the sequential program p
+// (the command's --error-projection), as computed by the first registered
+// engine that offers it (engine.Projector). maxNodes bounds its BDD nodes
+// (0: the default); the end of ctx or the node limit is an error.
+func ErrorProjection(ctx context.Context, p *ir.Program, maxNodes int) (*Projection, error) {
+	for _, info := range engine.Engines() {
+		e, err := info.New()
+		if err != nil {
+			continue
+		}
+		if pr, ok := e.(engine.Projector); ok {
+			return pr.ErrorProjection(ctx, p, maxNodes, 0)
+		}
 	}
-	return "its options: " + strings.Join(names, ", ")
+	return nil, errors.New("no engine computes error projections")
 }
 
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
+// WriteModel writes the model in the fixed-point calculus of package fix
+// that the engine named solves for p within bound b (the engine's default
+// bound if b is zero), for `boolprog mucke` (engine.ModelWriter).
+func WriteModel(w io.Writer, engineName string, p *ir.Program, b Bound) error {
+	info, ok := engine.Lookup(engineName)
+	if !ok {
+		return fmt.Errorf("unknown engine %q", engineName)
+	}
+	e, err := info.New()
+	if err != nil {
+		return err
+	}
+	mw, ok := e.(engine.ModelWriter)
+	if !ok {
+		return fmt.Errorf("the %s engine writes no model", info.Name())
+	}
+	return mw.WriteModel(w, p, engine.Query{Bound: b})
+}

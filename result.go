@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
+	"boolprog/engine"
 	"boolprog/internal/labels"
 	"boolprog/internal/product"
 	"boolprog/ir"
@@ -77,7 +79,7 @@ const (
 // Result is the outcome of a check.
 type Result struct {
 	File    string  // the program's name (Options.Filename)
-	Target  string  // the target label checked
+	Target  string  // the target label checked ("" if the check ended before the program was read)
 	Engine  string  // the engine that answered
 	Verdict Verdict // Safe, Unsafe or Unknown
 	// Reason says why the verdict is Unknown (a limit, an unsupported
@@ -114,6 +116,10 @@ type Result struct {
 	// Observer describes the observer automaton checked too (Options.Spec
 	// or the cpa configuration's observer.spec), nil if none.
 	Observer *ObserverSpec
+	// Witness says what was written for Options.Witness (nil without it).
+	Witness *WitnessOutcome
+
+	commandLine bool // Options.CommandLine
 
 	// textTrace is Trace as the text shows it: without the observer
 	// automaton's state variables (nil without an observer).
@@ -136,16 +142,17 @@ func newResult(name string, p *ir.Program, res *result.Result, note string, repl
 		TraceCut:    res.TraceCut,
 		Replayed:    replayed,
 		Note:        note,
-		Warnings:    diagnostics(fe.warns),
-		DialectNote: fe.note,
+		Warnings:    fe.src.Warnings,
+		DialectNote: fe.src.DialectNote,
 		Concurrent:  p.Concurrent,
 		Stats:       res.Stats,
 		prog:        p,
 		res:         res,
-		src:         fe.src,
+		src:         fe.src.Text,
+		commandLine: fe.src.commandLine,
 		total:       total,
 	}
-	if p.Concurrent {
+	if p.Concurrent && p.ConcurrentWhy != "" {
 		r.ConcurrentAt = Diagnostic{File: name, Line: p.ConcurrentPos.Line, Col: p.ConcurrentPos.Col, Message: "the program is concurrent: " + p.ConcurrentWhy}
 	}
 	if res.Trace != nil && !res.TraceCut {
@@ -153,6 +160,18 @@ func newResult(name string, p *ir.Program, res *result.Result, note string, repl
 	}
 	return r
 }
+
+// WriteWarnings writes the dialect note and the front end's warnings as
+// Source.WriteWarnings does: what the command prints on standard error
+// before the verdict.
+func (r *Result) WriteWarnings(w io.Writer) error {
+	return writeWarnings(w, r.File, r.DialectNote, r.Warnings, r.commandLine)
+}
+
+// Program returns the lowered program that was checked (without an
+// observer automaton's instrumentation), nil if the check ended before the
+// program was lowered.
+func (r *Result) Program() *ir.Program { return r.prog }
 
 // Banner returns the command's last line for the result: "VERIFICATION
 // SUCCESSFUL" (with " up to K context switches" for a bounded answer),
@@ -192,18 +211,25 @@ func (r *Result) ErrorLine() string {
 	if r.Verdict != Unsafe {
 		return ""
 	}
-	if pr := r.Property; pr != nil && pr.Observer != nil && len(r.Trace) > 0 {
-		return product.ErrorLine(r.File, pr)
-	}
-	if n := len(r.Trace); n > 0 {
-		last := r.Trace[n-1]
+	return r.errorLine()
+}
+
+// errorLine is ErrorLine for any verdict: the line of the trace's last
+// step, or of the property when there is no trace.
+func (r *Result) errorLine() string {
+	pr := r.Property
+	if steps := r.textSteps(); len(steps) > 0 && !r.TraceCut {
+		if pr != nil && pr.Observer != nil {
+			return product.ErrorLine(r.File, pr)
+		}
+		last := steps[len(steps)-1]
 		msg := "error: assertion " + last.Text + " fails"
 		if last.Edge == result.NoEdge {
 			msg = "error: label " + r.Target + " reached"
 		}
 		return (&syntax.Error{Filename: r.File, Pos: syntax.Pos{Line: last.Line, Col: last.Col}, Msg: msg}).Error()
 	}
-	if pr := r.Property; pr != nil {
+	if pr != nil {
 		msg := "error: assertion " + pr.Text + " fails"
 		if pr.Kind == result.PropertyLabel {
 			msg = "error: label " + pr.Label + " reached"
@@ -223,43 +249,100 @@ func (r *Result) DefaultTraceOptions() TraceOptions {
 	return o
 }
 
+// Format is a rendering of a Result: text, the JSON report or the HTML
+// page.
+type Format int
+
+// The formats of `boolprog check --format`.
+const (
+	FormatText Format = iota
+	FormatJSON
+	FormatHTML
+)
+
+// ParseFormat reads a format's name: "text", "json" or "html".
+func ParseFormat(s string) (Format, bool) {
+	switch s {
+	case "text":
+		return FormatText, true
+	case "json":
+		return FormatJSON, true
+	case "html":
+		return FormatHTML, true
+	}
+	return 0, false
+}
+
+// Output says how Write renders a Result beyond its format: the
+// command's --trace, --trace-style, --trace-file, --stats and -q.
+type Output struct {
+	// Trace renders the text trace; its Mode TraceNone leaves the trace
+	// out of the JSON report and the HTML page too.
+	Trace TraceOptions
+	// TraceFile, for the text, writes the trace to this file instead and
+	// says so ("trace: 12 steps written to FILE").
+	TraceFile string
+	// Stats adds to the text the engine, the time of each phase, the
+	// states and the engine's counters (always there when the check was
+	// interrupted).
+	Stats bool
+	// NoWarnings leaves the front end's warnings and the dialect note out
+	// of the JSON report and the HTML page (the command's -q).
+	NoWarnings bool
+}
+
+// DefaultOutput is the command's default Output: the trace as
+// DefaultTraceOptions say, no statistics.
+func (r *Result) DefaultOutput() Output { return Output{Trace: r.DefaultTraceOptions()} }
+
+// Write writes the result in format f as o says: exactly what `boolprog
+// check` writes on standard output with the flags o stands for.
+func (r *Result) Write(w io.Writer, f Format, o Output) error {
+	switch f {
+	case FormatJSON:
+		return r.report(o).WriteJSON(w)
+	case FormatHTML:
+		return r.writeHTML(w, o)
+	}
+	return r.writeText(w, o)
+}
+
 // WriteText writes the result as `boolprog check` prints it on standard
 // output with its default flags: the trace, the error line, any note, the
 // "checked:" line and the banner. Warnings, which the command prints on
 // standard error, are in Warnings.
-func (r *Result) WriteText(w io.Writer) error {
-	return r.WriteTextOptions(w, r.DefaultTraceOptions())
-}
+func (r *Result) WriteText(w io.Writer) error { return r.writeText(w, r.DefaultOutput()) }
 
 // WriteTextOptions is WriteText with the trace rendered as o says (the
 // command's --trace, --trace-style and --trace-* flags). In the Bebop
 // style the trace is headed as in the paper ("Label R (line 12) reachable
 // by following path:").
 func (r *Result) WriteTextOptions(w io.Writer, o TraceOptions) error {
+	return r.writeText(w, Output{Trace: o})
+}
+
+// textSteps is the trace as the text shows it: without an observer
+// automaton's state variables.
+func (r *Result) textSteps() []Step {
+	if r.textTrace != nil {
+		return r.textTrace
+	}
+	return r.Trace
+}
+
+func (r *Result) writeText(w io.Writer, o Output) error {
 	var b strings.Builder
-	if len(r.Trace) > 0 && !r.TraceCut {
-		if o.Mode != TraceNone {
-			if o.Style == result.Bebop {
-				last := r.Trace[len(r.Trace)-1]
-				what := fmt.Sprintf("failure of %s (line %d)", last.Text, last.Line)
-				if last.Edge == result.NoEdge {
-					what = fmt.Sprintf("label %s (line %d)", r.Target, last.Line)
-				}
-				fmt.Fprintf(&b, "%s%s reachable by following path:\n", strings.ToUpper(what[:1]), what[1:])
-			}
-			if o.Globals == 0 && r.prog != nil {
-				o.Globals = len(r.prog.Globals)
-			}
-			steps := r.Trace
-			if r.textTrace != nil {
-				steps = r.textTrace
-			}
-			if err := result.WriteTraceOptions(&b, &result.Trace{Steps: steps}, o); err != nil {
+	if len(r.Trace) > 0 && !r.TraceCut && o.Trace.Mode != TraceNone {
+		if o.TraceFile != "" {
+			if err := r.writeTraceFile(o); err != nil {
 				return err
 			}
+			fmt.Fprintf(&b, "trace: %d steps written to %s\n", len(r.textSteps()), o.TraceFile)
+		} else if err := r.writeTrace(&b, o.Trace); err != nil {
+			return err
 		}
 	}
-	if line := r.ErrorLine(); line != "" {
+	if line := r.errorLine(); line != "" {
 		b.WriteString(line + "\n")
 	}
 	if line := r.engineResult().BoundLine(); line != "" {
@@ -268,10 +351,15 @@ func (r *Result) WriteTextOptions(w io.Writer, o TraceOptions) error {
 	if r.Note != "" {
 		fmt.Fprintf(&b, "note: %s\n", r.Note)
 	}
-	if r.Concurrent && r.Verdict == Unknown && r.ConcurrentAt.Line > 0 {
+	if r.Concurrent && r.Verdict == Unknown && r.ConcurrentAt.Message != "" {
+		// Point at what made the program concurrent, which the engine
+		// refused (or could not finish).
 		d := r.ConcurrentAt
 		d.Message = "note: " + d.Message
 		b.WriteString(d.String() + "\n")
+	}
+	if o.Stats || r.Reason == ReasonInterrupted {
+		r.writeStats(&b)
 	}
 	if c := r.CheckedText(); c != "" {
 		b.WriteString(c + "\n")
@@ -279,6 +367,69 @@ func (r *Result) WriteTextOptions(w io.Writer, o TraceOptions) error {
 	b.WriteString(r.Banner() + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeTrace writes the text trace as o says, headed as in the Bebop paper
+// in its style.
+func (r *Result) writeTrace(w io.Writer, o TraceOptions) error {
+	steps := r.textSteps()
+	if o.Style == result.Bebop {
+		last := steps[len(steps)-1]
+		what := fmt.Sprintf("failure of %s (line %d)", last.Text, last.Line)
+		if last.Edge == result.NoEdge {
+			what = fmt.Sprintf("label %s (line %d)", r.Target, last.Line)
+		}
+		if _, err := fmt.Fprintf(w, "%s%s reachable by following path:\n", strings.ToUpper(what[:1]), what[1:]); err != nil {
+			return err
+		}
+	}
+	if o.Globals == 0 && r.prog != nil {
+		o.Globals = len(r.prog.Globals)
+	}
+	return result.WriteTraceOptions(w, &result.Trace{Steps: steps}, o)
+}
+
+func (r *Result) writeTraceFile(o Output) error {
+	f, err := os.Create(o.TraceFile)
+	if err != nil {
+		return err
+	}
+	if err := r.writeTrace(f, o.Trace); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// ReasonInterrupted is the Reason of a check whose context was cancelled
+// (by the caller, or a signal to the command); ReasonTimeout starts the
+// Reason of one that ran out of time.
+const (
+	ReasonInterrupted = engine.ReasonInterrupted
+	ReasonTimeout     = engine.ReasonTimeout
+)
+
+// writeStats writes the statistics of --stats: the engine, the time of the
+// whole check and of each phase, the states, the trace's steps and the
+// engine's counters.
+func (r *Result) writeStats(w io.Writer) {
+	fmt.Fprintf(w, "engine: %s\n", r.Engine)
+	var phases []string
+	for _, name := range r.Stats.PhaseNames() {
+		phases = append(phases, fmt.Sprintf("%s %v", name, result.RoundDuration(r.Stats.Phases[name])))
+	}
+	if len(phases) > 0 {
+		fmt.Fprintf(w, "time: %v (%s)\n", result.RoundDuration(r.total), strings.Join(phases, ", "))
+	} else {
+		fmt.Fprintf(w, "time: %v\n", result.RoundDuration(r.total))
+	}
+	fmt.Fprintf(w, "states: %d\n", r.Stats.States)
+	if r.Trace != nil {
+		fmt.Fprintf(w, "trace steps: %d\n", len(r.textSteps()))
+	}
+	for _, name := range r.Stats.CounterNames() {
+		fmt.Fprintf(w, "%s: %d\n", name, r.Stats.Counters[name])
+	}
 }
 
 // String returns the text WriteText writes.
@@ -291,28 +442,38 @@ func (r *Result) String() string {
 // Report returns the JSON report of the result, as `boolprog check
 // --format json` writes it: verdict, reason, bound, property, trace,
 // stats, and the warnings.
-func (r *Result) Report() *Report {
+func (r *Result) Report() *Report { return r.report(r.DefaultOutput()) }
+
+func (r *Result) report(o Output) *Report {
 	rep := result.NewReport(r.engineResult(), r.File, r.Target)
 	rep.Spec = r.Observer
-	rep.Warnings = append(rep.Warnings, r.warnings("")...)
+	if o.Trace.Mode == TraceNone {
+		rep.OmitTrace() // --trace none holds in every format
+	}
+	rep.Warnings = append(rep.Warnings, r.warnings("", o.NoWarnings)...)
 	if r.Note != "" && !r.TraceCut {
+		// The note of a replay cut short: reason is otherwise empty for
+		// an unsafe answer.
 		rep.Reason = r.Note
 	}
 	return rep
 }
 
 // warnings are the remarks the JSON report and the HTML page list: the
-// dialect detected, the front end's warnings, and where a program that
-// got an Unknown answer became concurrent (its message after concPrefix).
-func (r *Result) warnings(concPrefix string) []result.Message {
+// dialect detected and the front end's warnings (unless noWarnings), and
+// where a program that got an Unknown answer became concurrent (its
+// message after concPrefix).
+func (r *Result) warnings(concPrefix string, noWarnings bool) []result.Message {
 	var out []result.Message
-	if r.DialectNote != "" {
-		out = append(out, result.Message{File: r.File, Message: r.DialectNote})
+	if !noWarnings {
+		if r.DialectNote != "" {
+			out = append(out, result.Message{File: r.File, Message: "note: " + r.DialectNote})
+		}
+		for _, d := range r.Warnings {
+			out = append(out, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: d.Message})
+		}
 	}
-	for _, d := range r.Warnings {
-		out = append(out, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: d.Message})
-	}
-	if r.Concurrent && r.Verdict == Unknown && r.ConcurrentAt.Line > 0 {
+	if r.Concurrent && r.Verdict == Unknown && r.ConcurrentAt.Message != "" {
 		d := r.ConcurrentAt
 		out = append(out, result.Message{File: d.File, Line: d.Line, Col: d.Col, Message: concPrefix + d.Message})
 	}

@@ -44,6 +44,10 @@ type node struct {
 	next      int32 // next node in the unique-table chain or the free list (0 ends)
 }
 
+// DefaultMaxNodes is Config.MaxNodes when none is given: 1<<26 nodes,
+// about 2.5 GiB with tables and cache.
+const DefaultMaxNodes = 1 << 26
+
 // Config sets up a Manager. The zero value gives sensible defaults.
 type Config struct {
 	// Vars is the number of variables created up front (more are created
@@ -53,7 +57,7 @@ type Config struct {
 	// The table doubles when it is nearly full after a collection.
 	InitialNodes int
 	// MaxNodes bounds the node table; operations that need more nodes fail
-	// with ErrNodeLimit. Default 1<<26 (about 2.5 GiB with tables and cache).
+	// with ErrNodeLimit. Default DefaultMaxNodes.
 	MaxNodes int
 	// CacheRatio is the number of nodes per entry of each of the three
 	// computed caches (Boolean connectives, quantifiers, others; default
@@ -189,7 +193,7 @@ func New(cfg Config) *Manager {
 	}
 	max := cfg.MaxNodes
 	if max <= 0 {
-		max = 1 << 26
+		max = DefaultMaxNodes
 	}
 	if max > 1<<30 {
 		max = 1 << 30

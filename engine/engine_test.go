@@ -179,6 +179,72 @@ func TestRegistry(t *testing.T) {
 	engine.Register(engine.Info{Names: []string{"tf"}, Flags: engine.NoFlags(func() engine.Engine { return &fake{} })})
 }
 
+// TestConfigure: the one way to configure an engine from strings, as
+// settings or parsed from a command line.
+func TestConfigure(t *testing.T) {
+	var built struct {
+		n    int
+		deep bool
+	}
+	engine.Register(engine.Info{
+		Names: []string{"test-configure"},
+		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
+			n := fs.Int("n", 1, "a number")
+			deep := fs.Bool("deep", false, "a switch")
+			return func() (engine.Engine, error) {
+				if *n < 0 {
+					return nil, errors.New("n must not be negative")
+				}
+				built.n, built.deep = *n, *deep
+				return &fake{}, nil
+			}
+		},
+	})
+	info, _ := engine.Lookup("test-configure")
+	for _, tc := range []struct {
+		args     []string
+		parseErr string
+		settings []engine.Setting
+		err      string
+		n        int
+		deep     bool
+	}{
+		{args: nil, n: 1},
+		{args: []string{"--n", "3", "--deep"}, n: 3, deep: true},
+		{args: []string{"-n=4", "-n", "5"}, n: 5}, // the last wins, as on a command line
+		{args: []string{"--n", "x"}, parseErr: `invalid value "x" for flag -n`},
+		{args: []string{"--m", "1"}, parseErr: "flag provided but not defined: -m"},
+		{args: []string{"--n", "1", "extra"}, parseErr: `unexpected "extra" (only flags follow the name)`},
+		{settings: []engine.Setting{{"m", "1"}}, err: `"m" is not an option of the test-configure engine (its options: deep, n)`},
+		{settings: []engine.Setting{{"n", "x"}}, err: `n: parse error`},
+		{settings: []engine.Setting{{"n", "-1"}}, err: "n must not be negative"},
+	} {
+		settings := tc.settings
+		if tc.settings == nil {
+			var err error
+			settings, err = info.ParseSettings(tc.args)
+			if tc.parseErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.parseErr) {
+					t.Errorf("%v: parse error %v, want %q", tc.args, err, tc.parseErr)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%v: %v", tc.args, err)
+			}
+		}
+		_, err := info.Configure(settings)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%v: error %v, want %q", settings, err, tc.err)
+		case tc.err == "" && err != nil:
+			t.Errorf("%v: %v", settings, err)
+		case tc.err == "" && (built.n != tc.n || built.deep != tc.deep):
+			t.Errorf("%v: built n=%d deep=%v, want %d %v", settings, built.n, built.deep, tc.n, tc.deep)
+		}
+	}
+}
+
 // TestErrorUnreachable checks the answer given without a search: a proof
 // exactly when no error location is reachable in the control-flow graph of
 // a sequential program and not every reachable state was asked for.

@@ -3,6 +3,7 @@ package engine
 import (
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -126,3 +127,107 @@ func (e *InputError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the underlying error.
 func (e *InputError) Unwrap() error { return e.Err }
+
+// Setting is one of an engine's own flags set to a value, as a command
+// line sets it ("max-vars", "8").
+type Setting struct{ Name, Value string }
+
+// UnknownFlagError is the error of Configure for a setting whose flag the
+// engine does not declare; Known lists the flags it does.
+type UnknownFlagError struct {
+	Engine, Flag string
+	Known        []string
+}
+
+func (e *UnknownFlagError) Error() string {
+	known := "it has none"
+	if len(e.Known) > 0 {
+		known = "its options: " + strings.Join(e.Known, ", ")
+	}
+	return fmt.Sprintf("%q is not an option of the %s engine (%s)", e.Flag, e.Engine, known)
+}
+
+// SettingError is the error of Configure for a value that the flag
+// refuses.
+type SettingError struct {
+	Setting Setting
+	Err     error
+}
+
+// Error returns "name: why".
+func (e *SettingError) Error() string { return e.Setting.Name + ": " + e.Err.Error() }
+
+// Unwrap returns the flag's error.
+func (e *SettingError) Unwrap() error { return e.Err }
+
+// Configure builds the engine with its own flags set, in order, as
+// settings say: the one way every tool configures an engine from strings
+// (the command's flags, the Go API's Options.EngineFlags, a sequential
+// engine named inside another engine's flag). A flag the engine does not
+// declare is an *UnknownFlagError, a value the flag refuses a
+// *SettingError; the constructor's own error (a usage error, or an
+// *InputError) is returned as is.
+func (i Info) Configure(settings []Setting) (Engine, error) {
+	fs, build := i.FlagSet()
+	for _, s := range settings {
+		if fs.Lookup(s.Name) == nil {
+			var known []string
+			fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
+			return nil, &UnknownFlagError{Engine: i.Name(), Flag: s.Name, Known: known}
+		}
+		if err := fs.Set(s.Name, s.Value); err != nil {
+			return nil, &SettingError{Setting: s, Err: err}
+		}
+	}
+	return build()
+}
+
+// ParseSettings reads the engine's own flags written as on a command line
+// ("--order force --worklist=callees"), with the flag package's syntax and
+// errors, and returns them as settings for Configure. Anything but flags is
+// an error.
+func (i Info) ParseSettings(args []string) ([]Setting, error) {
+	fs, _ := i.FlagSet()
+	fs.SetOutput(io.Discard)
+	var settings []Setting
+	for _, name := range flagNames(fs) {
+		// Record each flag as the parse sets it, in order.
+		f := fs.Lookup(name)
+		f.Value = &recorder{Value: f.Value, name: name, to: &settings}
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected %q (only flags follow the name)", fs.Arg(0))
+	}
+	return settings, nil
+}
+
+func flagNames(fs *flag.FlagSet) []string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return names
+}
+
+// recorder is a flag.Value that checks a value with the flag's own and
+// records it as a Setting.
+type recorder struct {
+	flag.Value
+	name string
+	to   *[]Setting
+}
+
+func (r *recorder) Set(s string) error {
+	if err := r.Value.Set(s); err != nil {
+		return err
+	}
+	*r.to = append(*r.to, Setting{Name: r.name, Value: s})
+	return nil
+}
+
+// IsBoolFlag keeps a switch a switch ("--deepen" without a value).
+func (r *recorder) IsBoolFlag() bool {
+	bf, ok := r.Value.(interface{ IsBoolFlag() bool })
+	return ok && bf.IsBoolFlag()
+}

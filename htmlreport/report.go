@@ -242,11 +242,11 @@ func statsRows(res *result.Result, total time.Duration) [][2]string {
 	add := func(k, v string) { rows = append(rows, [2]string{k, v}) }
 	add("engine", res.Engine)
 	if total > 0 {
-		add("time", round(total).String())
+		add("time", result.RoundDuration(total).String())
 	}
 	st := &res.Stats
 	for _, name := range st.PhaseNames() {
-		add("time "+name, round(st.Phases[name]).String())
+		add("time "+name, result.RoundDuration(st.Phases[name]).String())
 	}
 	add("states", fmt.Sprint(st.States))
 	if res.Trace != nil {
@@ -256,13 +256,6 @@ func statsRows(res *result.Result, total time.Duration) [][2]string {
 		add(name, fmt.Sprint(st.Counters[name]))
 	}
 	return rows
-}
-
-func round(d time.Duration) time.Duration {
-	if d >= time.Second {
-		return d.Round(time.Millisecond)
-	}
-	return d.Round(time.Microsecond)
 }
 
 func threadCounts(tr *result.Trace) (threads, switches int) {

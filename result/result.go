@@ -23,6 +23,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"boolprog/ir"
@@ -223,6 +225,22 @@ func ParseBoundKind(s string) (BoundKind, bool) {
 		}
 	}
 	return Unbounded, false
+}
+
+// ParseBound reads a bound as the command's --bound writes it: "none", or
+// KIND:K with KIND context_switches (cs) or rounds, e.g. "cs:2".
+func ParseBound(s string) (Bound, error) {
+	if s == "none" {
+		return Bound{}, nil
+	}
+	kind, k, ok := strings.Cut(s, ":")
+	bk, okKind := ParseBoundKind(kind)
+	n, err := strconv.Atoi(k)
+	b := Bound{Kind: bk, K: n}
+	if !ok || !okKind || bk == Unbounded || err != nil || b.Validate() != nil {
+		return Bound{}, fmt.Errorf("want none, cs:K or rounds:K with K >= 0 (K >= 1 for rounds), not %q", s)
+	}
+	return b, nil
 }
 
 // Bound limits the executions an answer speaks about: at most K context
@@ -600,4 +618,13 @@ func (s *Stats) CounterNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// RoundDuration rounds a duration for people to read: to the millisecond
+// from a second on, else to the microsecond.
+func RoundDuration(d time.Duration) time.Duration {
+	if d >= time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(time.Microsecond)
 }

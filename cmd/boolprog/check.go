@@ -5,22 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
-	"boolprog/cpa/observer"
+	"boolprog"
 	"boolprog/engine"
-	"boolprog/internal/engines"
-	"boolprog/internal/interruptible"
-	"boolprog/internal/labels"
-	"boolprog/internal/product"
-	"boolprog/internal/replay"
-	"boolprog/ir"
 	"boolprog/result"
-	"boolprog/syntax"
 )
 
 const checkHead = `usage: boolprog check [flags] FILE...
@@ -108,31 +99,42 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if len(files) == 0 {
 		return checkUsageError(c, s, jsonOut, "no FILE to check")
 	}
-	newEngine := func() (engine.Engine, error) { return engFlags.build(cf.engineName) }
-	if _, err := newEngine(); err != nil {
-		var in *engine.InputError
-		if errors.As(err, &in) {
-			// A malformed formula or configuration file: reported as
-			// bad input, like a malformed program.
-			if jsonOut {
-				result.ErrorReport("", result.Message{Message: in.Error()}).WriteJSON(s.stdout)
-			} else {
-				fmt.Fprintln(s.stderr, in.Error())
-			}
-			return exitInput
-		}
+	if err := engFlags.owned(cf.engineName); err != nil {
 		return checkUsageError(c, s, jsonOut, "%v", err)
 	}
-	spec, err := loadSpec(cf.spec, newEngine)
-	var specErr *syntax.Error
+	// The engine and its flags, then the specification, checked once
+	// before any file (the limits are checked below).
+	base := boolprog.Options{Engine: cf.engineName, EngineFlags: engFlags.values, CommandLine: true}
+	_, err = base.Validate()
+	var in *boolprog.InputError
+	var oe *boolprog.OptionError
 	switch {
-	case errors.As(err, &specErr):
+	case errors.As(err, &in):
+		// A malformed formula or configuration file: reported as bad
+		// input, like a malformed program.
 		if jsonOut {
-			result.ErrorReport("", messages(syntax.ErrorList{specErr})...).WriteJSON(s.stdout)
+			result.ErrorReport("", result.Message{Message: in.Error()}).WriteJSON(s.stdout)
 		} else {
-			printDiagnostics(s.stderr, syntax.ErrorList{specErr})
+			fmt.Fprintln(s.stderr, in.Error())
 		}
 		return exitInput
+	case errors.As(err, &oe):
+		return checkUsageError(c, s, jsonOut, "%s", oe.Msg)
+	case err != nil:
+		return checkUsageError(c, s, jsonOut, "%v", err)
+	}
+	base.Spec = cf.spec
+	spec, err := base.Validate()
+	switch {
+	case errors.As(err, &in):
+		if jsonOut {
+			boolprog.ErrorReport("", err).WriteJSON(s.stdout)
+		} else {
+			printDiagnostics(s.stderr, errorList(in.Diagnostics))
+		}
+		return exitInput
+	case errors.As(err, &oe):
+		return checkUsageError(c, s, jsonOut, "%s", oe.Msg)
 	case err != nil:
 		return checkUsageError(c, s, jsonOut, "%v", err)
 	case spec != nil && cf.projection.on:
@@ -142,7 +144,8 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if !ok {
 		return checkUsageError(c, s, jsonOut, "unknown trace style %q (want forward or bebop)", cf.style)
 	}
-	if cf.format != "text" && cf.format != "json" && cf.format != "html" {
+	format, ok := boolprog.ParseFormat(cf.format)
+	if !ok {
 		return checkUsageError(c, s, jsonOut, "unknown format %q (want text, json or html)", cf.format)
 	}
 	traceMode, ok := result.ParseMode(cf.trace)
@@ -209,11 +212,41 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		return checkUsageError(c, s, jsonOut, "standard input (-) can be read only once")
 	}
 
-	opts := result.TraceOptions{Style: traceStyle, Mode: traceMode, MaxIndent: cf.maxIndent}
-	if traceStyle == result.Forward {
-		opts.Numbered, opts.MarkChoices = cf.numbers, cf.marks
+	out := boolprog.Output{
+		Trace:      result.TraceOptions{Style: traceStyle, Mode: traceMode, MaxIndent: cf.maxIndent},
+		TraceFile:  cf.traceFile,
+		Stats:      cf.stats,
+		NoWarnings: cf.quiet,
 	}
-	run := &checkRun{c: c, cf: cf, s: s, newEngine: newEngine, opts: opts, autoConc: !set["engine"] && len(engFlags.set) == 0, spec: spec}
+	if traceStyle == result.Forward {
+		out.Trace.Numbered, out.Trace.MarkChoices = cf.numbers, cf.marks
+	}
+	if cf.format == "html" {
+		out.TraceFile = "" // the page's file, with -o
+	}
+	opts := boolprog.Options{
+		Target:        cf.target,
+		EngineFlags:   engFlags.values,
+		Timeout:       cf.timeout,
+		Bound:         cf.bound.b,
+		MaxNodes:      cf.maxNodes,
+		Dialect:       cf.load.dialect.d,
+		AllReachable:  cf.all,
+		NoReplay:      cf.noReplay,
+		Spec:          cf.spec,
+		Witness:       cf.witness.file,
+		WitnessFormat: cf.witness.format,
+		CommandLine:   true,
+	}
+	if set["engine"] {
+		// Without --engine and engine flags, a concurrent program gets
+		// the concurrent default rather than the default engine.
+		opts.Engine = cf.engineName
+	}
+	if cf.threads != "" {
+		opts.Threads = strings.Split(cf.threads, ",")
+	}
+	run := &checkRun{c: c, cf: cf, s: s, opts: opts, format: format, out: out}
 	worst := exitOK
 	for _, path := range files {
 		if len(files) > 1 && cf.format == "text" {
@@ -241,16 +274,9 @@ func (f *boundFlag) String() string {
 }
 
 func (f *boundFlag) Set(s string) error {
-	if s == "none" {
-		f.b = result.Bound{}
-		return nil
-	}
-	kind, k, ok := strings.Cut(s, ":")
-	bk, okKind := result.ParseBoundKind(kind)
-	n, err := strconv.Atoi(k)
-	b := result.Bound{Kind: bk, K: n}
-	if !ok || !okKind || bk == result.Unbounded || err != nil || b.Validate() != nil {
-		return fmt.Errorf("want none, cs:K or rounds:K with K >= 0 (K >= 1 for rounds), not %q", s)
+	b, err := result.ParseBound(s)
+	if err != nil {
+		return err
 	}
 	f.b = b
 	return nil
@@ -325,13 +351,14 @@ func checkUsageError(c *command, s *streams, jsonOut bool, format string, args .
 	return c.usageError(s, format, args...)
 }
 
-// concIgnored words engines.ConcurrentIgnores's answer as the command's
-// refusal of the flag ("" for none).
-func concIgnored(setting string) string {
-	switch setting {
-	case "max-nodes":
-		return "a concurrent program: --max-nodes bounds BDD nodes, which the explicit search (tried first on a concurrent program) does not use; name a BDD engine (--engine conc-fix, conc-eager or conc-lazy)"
-	case "all":
+// concIgnored words the pipeline's refusal of an option on a concurrent
+// program without an engine named (its OptionError's Option) as the
+// command's refusal of the flag.
+func concIgnored(option string) string {
+	switch option {
+	case "MaxNodes":
+		return "a concurrent program: --max-nodes bounds BDD nodes, which no engine of the concurrent portfolio uses; name a BDD engine (--engine conc-fix, conc-eager or conc-lazy)"
+	case "AllReachable":
 		return "a concurrent program: --all: the concurrent engines stop at the first error"
 	}
 	return ""
@@ -339,388 +366,108 @@ func concIgnored(setting string) string {
 
 // checkRun is one `boolprog check` over its files.
 type checkRun struct {
-	c         *command
-	cf        *checkFlags
-	s         *streams
-	newEngine func() (engine.Engine, error)
-	opts      result.TraceOptions
-	autoConc  bool // no engine chosen: a concurrent program gets concEngine
-	spec      *observer.Spec
+	c      *command
+	cf     *checkFlags
+	s      *streams
+	opts   boolprog.Options
+	format boolprog.Format
+	out    boolprog.Output
 }
 
 // file checks one file and returns its exit code.
-func (r *checkRun) file(parent context.Context, path string) int {
+func (r *checkRun) file(ctx context.Context, path string) int {
 	cf, s := r.cf, r.s
 	start := time.Now()
 	prog := newProgress(s.stderr, s.tty, cf.verbose, cf.quiet)
 	defer prog.stop()
-	prog.set(result.PhaseParse, displayName(path))
-	eng, err := r.newEngine()
-	if err != nil { // checked once before any file
+	name := displayName(path)
+	opts := r.opts
+	opts.Filename = name
+	if prog != nil {
+		// The pipeline and the engine say when they move from phase to
+		// phase, and what they have done so far.
+		opts.Progress = prog.set
+	}
+	opts.Loaded = func(src *boolprog.Source) {
+		if !cf.quiet && cf.format != "json" {
+			prog.clear()
+			src.WriteWarnings(s.stderr)
+		}
+	}
+	res, err := boolprog.CheckFunc(ctx, cf.load.reader(path, s.stdin), opts)
+	var in *boolprog.InputError
+	var oe *boolprog.OptionError
+	switch {
+	case errors.As(err, &in):
+		if cf.format == "json" {
+			boolprog.ErrorReport(name, err).WriteJSON(s.stdout)
+		} else {
+			printDiagnostics(s.stderr, errorList(in.Diagnostics))
+		}
+		return exitInput
+	case errors.As(err, &oe) && (oe.Option == "MaxNodes" || oe.Option == "AllReachable"):
+		// Known only now that the program is read: the flag was accepted
+		// for the sequential default engine.
+		return checkUsageError(r.c, s, cf.format == "json", "%s: %s", name, concIgnored(oe.Option))
+	case err != nil:
 		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 		return exitUsage
-	}
-
-	// The time limit covers the whole run of the file, from reading it on.
-	ctx := parent
-	if cf.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(parent, cf.timeout, engine.ErrTimeout)
-		defer cancel()
-	}
-	fe, ok := r.frontEnd(ctx, path, prog)
-	if !ok {
-		r.report(&outcome{path: displayName(path), res: result.NewUnknown(eng.Name(), r.limitReason(ctx)), total: time.Since(start)})
-		return exitUnknown // if interrupted, the caller exits with the signal's code
-	}
-	if len(fe.errs) > 0 {
-		r.inputErrors(fe.name, fe.errs)
-		return exitInput
-	}
-	l, p, stats := fe.l, fe.p, fe.stats
-	if r.autoConc && p.Concurrent {
-		if why := concIgnored(engines.ConcurrentIgnores(engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all})); why != "" {
-			// Known only now that the program is read: the flag was
-			// accepted for the sequential default engine.
-			return checkUsageError(r.c, s, cf.format == "json", "%s: %s", fe.name, why)
-		}
-		if eng, err = engines.ConcurrentDefault(); err != nil {
-			fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
-			return exitUsage
-		}
-	}
-	if !cf.quiet && cf.format != "json" {
-		prog.clear()
-		if l.note != "" {
-			fmt.Fprintln(s.stderr, l.note)
-		}
-		printWarnings(s.stderr, l.warns)
-	}
-
-	checked, obs := p, (*product.Observed)(nil)
-	if r.spec != nil {
-		o, prodEng, errs, why := observe(r.spec, p, eng)
-		if len(errs) > 0 {
-			r.inputErrors(fe.name, errs)
-			return exitInput
-		} else if why != "" {
-			r.report(&outcome{path: l.name, prog: p, res: result.NewUnknown(eng.Name(), why), total: time.Since(start), spec: r.spec.Describe()})
-			return exitUnknown
-		}
-		obs, eng, checked = o, prodEng, o.Inst.Prog
-	}
-
-	q := engine.Query{MaxNodes: cf.maxNodes, AllReachable: cf.all, Bound: cf.bound.b}
-	if prog != nil {
-		// The engine says when it moves from the search to the trace,
-		// and what it has done so far.
-		q.Progress = prog.set
-	}
-	res := engine.Run(ctx, eng, checked, q)
-
-	var note string
-	if !cf.noReplay && res.Verdict == result.Unsafe && !res.TraceCut {
-		prog.set(result.PhaseReplay, fmt.Sprintf("%d steps", traceLen(res.Trace)))
-		t := time.Now()
-		res, note = replay.Judge(ctx, checked, res)
-		res.Stats.AddPhase(result.PhaseReplay, time.Since(t))
-	}
-	if interruption(ctx) != nil || (res.Verdict == result.Unknown && res.Reason == engine.ReasonTimeout) {
-		// Whatever the engine got to, the user stopped the run (or the
-		// time limit did): say which, with the statistics so far.
-		res = &result.Result{Verdict: result.Unknown, Engine: res.Engine, Stats: res.Stats, Reason: r.limitReason(ctx)}
-		note = ""
-	}
-	if res.Verdict == result.Unsafe && res.TraceCut {
-		note = res.Note()
-		if cf.timeout > 0 && res.Reason == engine.ReasonTimeout {
-			note += fmt.Sprintf(" (%v)", cf.timeout)
-		}
-	}
-	for _, name := range stats.PhaseNames() {
-		res.Stats.AddPhase(name, stats.Phases[name])
-	}
-	var specDesc *result.Spec
-	if obs != nil {
-		res, specDesc = obs.Explain(res, cf.format == "json"), r.spec.Describe()
 	}
 	prog.stop()
-	if err := cf.witness.write(ctx, s.stderr, cf.quiet, l.src, p, res, cf.maxNodes); err != nil {
-		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
-		return exitUsage
-	}
-	cf.projection.runProjection(ctx, s.stdout, s.stderr, l.name, p, cf.maxNodes)
-
-	out := &outcome{path: l.name, src: l.src, prog: p, res: res, total: time.Since(start), note: note, warns: l.warns, dialectNote: l.note, spec: specDesc}
-	if err := r.report(out); err != nil {
-		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
-		return exitUsage
-	}
-	return res.Verdict.ExitCode()
-}
-
-// frontEnded is what the front end made of a file: the checked file and its
-// program, or the input errors that stopped it.
-type frontEnded struct {
-	name  string
-	l     *loaded
-	p     *ir.Program
-	errs  syntax.ErrorList
-	stats result.Stats // the parse and lower phases
-}
-
-// frontEnd reads, parses, checks and lowers a file, and checks the target
-// label. Parsing and lowering do not poll a context, so when ctx can end
-// (a time limit, a signal) they run in a goroutine that the run abandons
-// when ctx ends: ok=false, and the check ends at once (the goroutine's
-// work is lost; it finishes in the background while later files run).
-func (r *checkRun) frontEnd(ctx context.Context, path string, prog *progress) (fe *frontEnded, ok bool) {
-	work := func() *frontEnded {
-		fe := &frontEnded{name: displayName(path)}
-		start := time.Now()
-		l, errs := load(ctx, path, &r.cf.load, r.s.stdin)
-		if len(errs) > 0 {
-			fe.errs = errs
-			return fe
-		}
-		fe.stats.AddPhase(result.PhaseParse, time.Since(start))
-		t := time.Now()
-		prog.set(result.PhaseLower, l.name)
-		p, errs := l.lower(r.cf.target)
-		if len(errs) > 0 {
-			fe.errs = errs
-			return fe
-		}
-		if err := labels.CheckTarget(p, r.cf.target); err != nil {
-			fe.errs = syntax.ErrorList{{Filename: l.name, Msg: err.Error()}}
-			return fe
-		}
-		if p, fe.errs = threadModel(l.name, p, r.cf.threads); len(fe.errs) > 0 {
-			return fe
-		}
-		fe.stats.AddPhase(result.PhaseLower, time.Since(t))
-		fe.l, fe.p = l, p
-		return fe
-	}
-	fe, ok = interruptible.Run(ctx, work)
-	if ok && len(fe.errs) > 0 && ctx.Err() != nil {
-		return nil, false // standard input was still being read
-	}
-	return fe, ok
-}
-
-// limitReason is the UNKNOWN reason of a run whose context ended:
-// "interrupted", or "timeout (30s)".
-func (r *checkRun) limitReason(ctx context.Context) string {
-	if interruption(ctx) != nil {
-		return engine.ReasonInterrupted
-	}
-	if r.cf.timeout > 0 {
-		return fmt.Sprintf("%s (%v)", engine.ReasonTimeout, r.cf.timeout)
-	}
-	return engine.ReasonTimeout
-}
-
-// inputErrors reports the input errors of one file: as text on stderr, or
-// as a JSON report on stdout.
-func (r *checkRun) inputErrors(name string, errs syntax.ErrorList) {
-	if r.cf.format == "json" {
-		result.ErrorReport(name, messages(errs)...).WriteJSON(r.s.stdout)
-		return
-	}
-	printDiagnostics(r.s.stderr, errs)
-}
-
-// outcome is everything reported about one checked file.
-type outcome struct {
-	path  string
-	src   []byte      // the source text (nil if the run ended before it was read)
-	prog  *ir.Program // nil if the run ended before the program was read
-	res   *result.Result
-	total time.Duration
-	note  string // a remark on the verdict, e.g. that a limit cut the replay
-	warns syntax.ErrorList
-	// dialectNote says which precedence dialect was detected, if one was.
-	dialectNote string
-	spec        *result.Spec // the observer automaton checked too (--spec)
-}
-
-// report writes the outcome of one file as text or JSON.
-func (r *checkRun) report(o *outcome) error {
-	if r.cf.format == "html" {
-		return r.writeHTML(o)
-	}
-	if r.cf.format == "json" {
-		target := ""
-		if o.prog != nil {
-			target = o.prog.Target
-		}
-		rep := result.NewReport(o.res, o.path, target)
-		rep.Spec = o.spec
-		if r.opts.Mode == result.None {
-			rep.OmitTrace() // --trace none holds in every format
-		}
-		if !r.cf.quiet {
-			rep.Warnings = messages(o.warns)
-			if o.dialectNote != "" {
-				rep.Warnings = append([]result.Message{{File: o.path, Message: strings.TrimPrefix(o.dialectNote, o.path+": ")}}, rep.Warnings...)
+	if w := res.Witness; w != nil {
+		switch {
+		case w.Err != nil:
+			fmt.Fprintf(s.stderr, "boolprog check: %v\n", w.Err)
+			return exitUsage
+		case !w.Written:
+			fmt.Fprintf(s.stderr, "boolprog check: %s\n", w)
+		case !cf.quiet:
+			if w.Note != "" {
+				fmt.Fprintf(s.stderr, "note: %s\n", w.Note)
 			}
+			fmt.Fprintf(s.stderr, "witness: %s\n", w)
 		}
-		if p := o.prog; p != nil && p.Concurrent && o.res.Verdict == result.Unknown && p.ConcurrentWhy != "" {
-			rep.Warnings = append(rep.Warnings, result.Message{File: o.path, Line: p.ConcurrentPos.Line, Col: p.ConcurrentPos.Col,
-				Message: "the program is concurrent: " + p.ConcurrentWhy})
-		}
-		if o.note != "" && !o.res.TraceCut {
-			// The note of a replay cut short: reason is otherwise empty
-			// for an unsafe answer.
-			rep.Reason = o.note
-		}
-		return rep.WriteJSON(r.s.stdout)
 	}
-	return r.writeText(o)
+	if p := res.Program(); p != nil && cf.projection.on {
+		// The projection is part of the file's run: within its time limit.
+		pctx := ctx
+		if cf.timeout > 0 {
+			var cancel context.CancelFunc
+			pctx, cancel = context.WithDeadlineCause(ctx, start.Add(cf.timeout), engine.ErrTimeout)
+			defer cancel()
+		}
+		cf.projection.runProjection(pctx, s.stdout, s.stderr, name, p, cf.maxNodes)
+	}
+	if err := r.report(res); err != nil {
+		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
+		return exitUsage
+	}
+	return res.ExitCode()
 }
 
-func (r *checkRun) writeText(o *outcome) error {
-	w := r.s.stdout
-	res := o.res
-	if tr := res.Trace; tr != nil && len(tr.Steps) > 0 && !res.TraceCut {
-		if err := r.writeTrace(o); err != nil {
-			return err
-		}
-		if pr := res.Property; pr != nil && pr.Observer != nil {
-			fmt.Fprintln(w, product.ErrorLine(o.path, pr))
-		} else {
-			fmt.Fprintln(w, errorLine(o.path, tr, o.prog.Target))
-		}
-	} else if res.Property != nil {
-		fmt.Fprintln(w, propertyLine(res.Property, o.path))
+// report writes the result of one file in the format asked for; an HTML
+// page goes to the file of -o (or --trace-file) if one is given, which
+// standard output names with the verdict line.
+func (r *checkRun) report(res *boolprog.Result) error {
+	page := r.cf.html.out
+	if page == "" {
+		page = r.cf.traceFile
 	}
-	if line := res.BoundLine(); line != "" {
-		fmt.Fprintln(w, line)
+	if r.format != boolprog.FormatHTML || page == "" {
+		return res.Write(r.s.stdout, r.format, r.out)
 	}
-	if o.note != "" {
-		fmt.Fprintf(w, "note: %s\n", o.note)
+	f, err := os.Create(page)
+	if err != nil {
+		return err
 	}
-	if p := o.prog; p != nil && p.Concurrent && res.Verdict == result.Unknown && p.ConcurrentWhy != "" {
-		// Point at what made the program concurrent, which the engine
-		// refused (or could not finish).
-		fmt.Fprintln(w, (&syntax.Error{Filename: o.path, Pos: p.ConcurrentPos, Msg: "note: the program is concurrent: " + p.ConcurrentWhy}).Error())
+	err = res.Write(f, r.format, r.out)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if r.cf.stats || res.Reason == engine.ReasonInterrupted {
-		writeStats(w, o)
+	if err != nil {
+		return err
 	}
-	if o.prog != nil {
-		fmt.Fprintln(w, labels.Checked(o.prog)+product.CheckedText(o.spec))
-	}
-	_, err := fmt.Fprintln(w, res.Banner())
+	fmt.Fprintf(r.s.stdout, "report: %s\n", page)
+	_, err = fmt.Fprintln(r.s.stdout, res.Banner())
 	return err
-}
-
-// writeTrace writes the trace as --trace, --trace-style and --trace-file
-// ask.
-func (r *checkRun) writeTrace(o *outcome) error {
-	if r.opts.Mode == result.None {
-		return nil
-	}
-	tr := o.res.Trace
-	w := r.s.stdout
-	if r.cf.traceFile != "" {
-		f, err := os.Create(r.cf.traceFile)
-		if err != nil {
-			return err
-		}
-		if err := r.writeTraceText(f, o); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "trace: %d steps written to %s\n", tr.Len(), r.cf.traceFile)
-		return nil
-	}
-	return r.writeTraceText(w, o)
-}
-
-func (r *checkRun) writeTraceText(w io.Writer, o *outcome) error {
-	tr := o.res.Trace
-	if r.opts.Style == result.Bebop {
-		// The paper's header: "Label R reachable by following path:".
-		what := errorWhat(tr, o.prog.Target)
-		if _, err := fmt.Fprintf(w, "%s%s reachable by following path:\n", strings.ToUpper(what[:1]), what[1:]); err != nil {
-			return err
-		}
-	}
-	opts := r.opts
-	opts.Globals = len(o.prog.Globals)
-	return result.WriteTraceOptions(w, tr, opts)
-}
-
-// errorWhat names what the last step of a trace reaches, in the Bebop
-// paper's words: "label R (line 12)" or "failure of assert(g) (line 6)".
-func errorWhat(tr *result.Trace, target string) string {
-	last := tr.Steps[len(tr.Steps)-1]
-	if last.Edge == result.NoEdge {
-		return fmt.Sprintf("label %s (line %d)", target, last.Line)
-	}
-	return fmt.Sprintf("failure of %s (line %d)", last.Text, last.Line)
-}
-
-// errorLine is the compiler-style line that says where the error is:
-// "file:line:col: error: assertion assert(g) fails" or
-// "file:line:col: error: label R reached".
-func errorLine(path string, tr *result.Trace, target string) string {
-	last := tr.Steps[len(tr.Steps)-1]
-	msg := "error: assertion " + last.Text + " fails"
-	if last.Edge == result.NoEdge {
-		msg = "error: label " + target + " reached"
-	}
-	return (&syntax.Error{Filename: path, Pos: syntax.Pos{Line: last.Line, Col: last.Col}, Msg: msg}).Error()
-}
-
-// propertyLine is errorLine for an error established without a complete
-// trace.
-func propertyLine(pr *result.Property, path string) string {
-	msg := "error: assertion " + pr.Text + " fails"
-	if pr.Kind == result.PropertyLabel {
-		msg = "error: label " + pr.Label + " reached"
-	}
-	return (&syntax.Error{Filename: path, Pos: syntax.Pos{Line: pr.Line, Col: pr.Col}, Msg: msg}).Error()
-}
-
-func writeStats(w io.Writer, o *outcome) {
-	res := o.res
-	fmt.Fprintf(w, "engine: %s\n", res.Engine)
-	var phases []string
-	for _, name := range res.Stats.PhaseNames() {
-		phases = append(phases, fmt.Sprintf("%s %v", name, roundDuration(res.Stats.Phases[name])))
-	}
-	if len(phases) > 0 {
-		fmt.Fprintf(w, "time: %v (%s)\n", roundDuration(o.total), strings.Join(phases, ", "))
-	} else {
-		fmt.Fprintf(w, "time: %v\n", roundDuration(o.total))
-	}
-	fmt.Fprintf(w, "states: %d\n", res.Stats.States)
-	if res.Trace != nil {
-		fmt.Fprintf(w, "trace steps: %d\n", res.Trace.Len())
-	}
-	for _, name := range res.Stats.CounterNames() {
-		fmt.Fprintf(w, "%s: %d\n", name, res.Stats.Counters[name])
-	}
-}
-
-func roundDuration(d time.Duration) time.Duration {
-	if d >= time.Second {
-		return d.Round(time.Millisecond)
-	}
-	return d.Round(time.Microsecond)
-}
-
-// messages converts diagnostics to the JSON report's messages.
-func messages(list syntax.ErrorList) []result.Message {
-	var out []result.Message
-	for _, e := range list {
-		out = append(out, result.Message{File: e.Filename, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg})
-	}
-	return out
 }

@@ -1,16 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
-	"os"
-	"strings"
-
-	"boolprog/htmlreport"
-	"boolprog/internal/labels"
-	"boolprog/internal/product"
-	"boolprog/result"
 )
 
 // htmlFlags are check's flags for --format html.
@@ -51,64 +43,4 @@ func htmlUsage(cf *checkFlags, set map[string]bool, files int) string {
 		return fmt.Sprintf("--format html writes one page for one FILE, not %d: run check once per file", files)
 	}
 	return ""
-}
-
-// writeHTML writes the page of one file: to standard output, or to the
-// file of -o (or --trace-file), saying so on standard output with the
-// verdict line.
-func (r *checkRun) writeHTML(o *outcome) error {
-	cf := r.cf
-	res := o.res
-	pg := &htmlreport.Page{
-		File:         o.path,
-		Source:       o.src,
-		Program:      o.prog,
-		Result:       res,
-		Replayed:     !cf.noReplay && res.Verdict == result.Unsafe && !res.TraceCut && o.note == "",
-		TraceOmitted: cf.trace == "none",
-		Note:         o.note,
-		Total:        o.total,
-	}
-	if o.prog != nil {
-		pg.Checked = labels.Checked(o.prog) + product.CheckedText(o.spec) // as the text output's line
-	}
-	if !cf.quiet {
-		if o.dialectNote != "" {
-			pg.Warnings = append(pg.Warnings, result.Message{File: o.path, Message: strings.TrimPrefix(o.dialectNote, o.path+": ")})
-		}
-		pg.Warnings = append(pg.Warnings, messages(o.warns)...)
-	}
-	if p := o.prog; p != nil && p.Concurrent && res.Verdict == result.Unknown && p.ConcurrentWhy != "" {
-		pg.Warnings = append(pg.Warnings, result.Message{File: o.path, Line: p.ConcurrentPos.Line, Col: p.ConcurrentPos.Col,
-			Message: "note: the program is concurrent: " + p.ConcurrentWhy})
-	}
-	out := cf.html.out
-	if out == "" {
-		out = cf.traceFile
-	}
-	if out == "" {
-		w := bufio.NewWriter(r.s.stdout)
-		if err := htmlreport.Write(w, pg); err != nil {
-			return err
-		}
-		return w.Flush()
-	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	err = htmlreport.Write(w, pg)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(r.s.stdout, "report: %s\n", out)
-	_, err = fmt.Fprintln(r.s.stdout, res.Banner())
-	return err
 }

@@ -5,8 +5,7 @@ import (
 	"context"
 	"fmt"
 
-	"boolprog/engine/concfix"
-	"boolprog/result"
+	"boolprog"
 	"boolprog/syntax"
 )
 
@@ -27,17 +26,14 @@ func (ef *emitFlags) register(c *command) {
 // runEmit writes conc-fix's fixed-point model of a concurrent Boolean
 // program (--emit conc; the sequential algorithms are emitModel's).
 func runEmit(ef *emitFlags, lf *loadFlags, c *command, file string, s *streams) int {
-	b := ef.bound.b
-	if b.Kind == result.Unbounded {
-		b = concfix.DefaultBound // the model check --engine conc-fix solves
-	}
+	b := ef.bound.b // none: conc-fix's default, the model check --engine conc-fix solves
 	l, prog, ok := loadProgram(context.Background(), file, lf, ef.target, s)
 	if !ok {
 		return exitInput
 	}
 	w := bufio.NewWriter(s.stdout)
-	if err := concfix.WriteModel(w, prog, b); err != nil {
-		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: "--emit conc: " + err.Error()}})
+	if err := boolprog.WriteModel(w, "conc-fix", prog, b); err != nil {
+		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.Name, Msg: "--emit conc: " + err.Error()}})
 		return exitInput
 	}
 	if err := w.Flush(); err != nil {

@@ -6,12 +6,12 @@ import (
 	"slices"
 	"strings"
 
+	"boolprog"
 	"boolprog/engine"
-	"boolprog/internal/engines" // registers the engines, shared with the Go API
 )
 
 // defaultEngine is the engine `check` and `bench` use without --engine.
-const defaultEngine = engines.Default
+const defaultEngine = boolprog.DefaultEngine
 
 func engineNames() string { return engine.NamesText() }
 
@@ -39,76 +39,62 @@ func engineList() string {
 	return b.String()
 }
 
-// engineFlags holds every registered engine's own flags, defined on a
-// command's flag set before the engine is known (--engine may come after
-// them). Each engine keeps its flags in a flag set of its own; the command's
-// flag set forwards a value to every engine that declares the flag, and
-// build rejects a flag the chosen engine does not declare, so that a flag
-// the user set is never silently ignored.
+// engineFlags defines every registered engine's own flags on a command's
+// flag set before the engine is known (--engine may come after them), and
+// collects the values given, which boolprog.Options.EngineFlags passes to
+// the engine's own flag set (the registry's, the one place an engine is
+// configured). A value is checked when it is given, against every engine
+// that declares the flag; owned rejects a flag the chosen engine does not
+// declare, so that a flag the user set is never silently ignored.
 type engineFlags struct {
-	engines map[string]*engineFlagSet // by canonical name
-	owners  map[string][]string       // flag name -> engines that declare it
-	set     map[string]bool           // flags given on the command line
-}
-
-type engineFlagSet struct {
-	fs    *flag.FlagSet
-	build func() (engine.Engine, error)
+	owners map[string][]string // flag name -> engines that declare it
+	flags  map[string][]*flag.Flag
+	values map[string]string // flags given on the command line
 }
 
 // defineEngineFlags defines the flags of every registered engine on fs.
 // Their usage starts with the engines they belong to, e.g.
 // "[explicit] variables in scope ...".
 func defineEngineFlags(fs *flag.FlagSet) *engineFlags {
-	ef := &engineFlags{engines: make(map[string]*engineFlagSet), owners: make(map[string][]string), set: make(map[string]bool)}
-	type first struct {
-		f      *flag.Flag
-		isBool bool
-	}
-	firsts := make(map[string]first)
+	ef := &engineFlags{owners: make(map[string][]string), flags: make(map[string][]*flag.Flag), values: make(map[string]string)}
 	var order []string
 	for _, info := range engine.Engines() {
-		efs, build := info.FlagSet()
-		ef.engines[info.Name()] = &engineFlagSet{fs: efs, build: build}
+		efs, _ := info.FlagSet()
 		efs.VisitAll(func(f *flag.Flag) {
-			if _, ok := firsts[f.Name]; !ok {
-				bf, isBool := f.Value.(interface{ IsBoolFlag() bool })
-				firsts[f.Name] = first{f: f, isBool: isBool && bf.IsBoolFlag()}
+			if _, ok := ef.flags[f.Name]; !ok {
 				order = append(order, f.Name)
 			}
 			ef.owners[f.Name] = append(ef.owners[f.Name], info.Name())
+			ef.flags[f.Name] = append(ef.flags[f.Name], f)
 		})
 	}
 	for _, name := range order {
-		fi := firsts[name]
-		usage := fmt.Sprintf("[%s] %s", strings.Join(ef.owners[name], ", "), fi.f.Usage)
-		fs.Var(&forwardFlag{ef: ef, name: name, def: fi.f.DefValue, isBool: fi.isBool}, name, usage)
+		first := ef.flags[name][0]
+		bf, isBool := first.Value.(interface{ IsBoolFlag() bool })
+		usage := fmt.Sprintf("[%s] %s", strings.Join(ef.owners[name], ", "), first.Usage)
+		fs.Var(&forwardFlag{ef: ef, name: name, def: first.DefValue, isBool: isBool && bf.IsBoolFlag()}, name, usage)
 	}
 	return ef
 }
 
-// build returns the engine named name (canonical or alias) configured by
-// the engine flags given, or a usage error: an unknown engine, a flag of
-// another engine, or a value the engine cannot honour.
-func (ef *engineFlags) build(name string) (engine.Engine, error) {
+// owned returns the usage error of an engine flag given that the engine
+// named name (canonical or alias) does not declare, or nil. An unknown
+// engine is the pipeline's error.
+func (ef *engineFlags) owned(name string) error {
 	info, ok := engine.Lookup(name)
 	if !ok {
-		return nil, fmt.Errorf("unknown engine %q (have %s)", name, engineNames())
+		return nil
 	}
-	for flagName := range ef.set {
+	for flagName := range ef.values {
 		if owners := ef.owners[flagName]; !slices.Contains(owners, info.Name()) {
-			return nil, fmt.Errorf("flag --%s is an option of the %s engine, not of %s", flagName, strings.Join(owners, " and "), info.Name())
+			return fmt.Errorf("flag --%s is an option of the %s engine, not of %s", flagName, strings.Join(owners, " and "), info.Name())
 		}
 	}
-	eng, err := ef.engines[info.Name()].build()
-	if err != nil {
-		return nil, fmt.Errorf("engine %s: %w", info.Name(), err)
-	}
-	return eng, nil
+	return nil
 }
 
-// forwardFlag passes a value given on the command line to every engine
-// that declares the flag.
+// forwardFlag checks a value given on the command line against every
+// engine that declares the flag, and records it.
 type forwardFlag struct {
 	ef     *engineFlags
 	name   string
@@ -121,11 +107,11 @@ func (f *forwardFlag) String() string { return f.def }
 func (f *forwardFlag) IsBoolFlag() bool { return f.isBool }
 
 func (f *forwardFlag) Set(s string) error {
-	for _, owner := range f.ef.owners[f.name] {
-		if err := f.ef.engines[owner].fs.Lookup(f.name).Value.Set(s); err != nil {
+	for _, fl := range f.ef.flags[f.name] {
+		if err := fl.Value.Set(s); err != nil {
 			return err
 		}
 	}
-	f.ef.set[f.name] = true
+	f.ef.values[f.name] = s
 	return nil
 }

@@ -550,7 +550,7 @@ func TestFinding9Concurrent(t *testing.T) {
 	runCases(t, []cliCase{
 		{name: "start_thread", args: []string{"check", "--engine", "summary", "testdata/threads.bp"}, code: exitUnknown,
 			stdout: []string{"testdata/threads.bp:7:3: note: the program is concurrent: start_thread\n"}, last: "VERIFICATION UNKNOWN: concurrent program: not supported by the summary engine"},
-		{name: "plain check runs conc-eager", args: []string{"check", "-q", "--trace", "none", "testdata/threads.bp"}, code: exitFailed, last: "VERIFICATION FAILED"},
+		{name: "plain check runs the concurrent portfolio", args: []string{"check", "-q", "--trace", "none", "testdata/threads.bp"}, code: exitFailed, last: "VERIFICATION FAILED"},
 		{name: "Getafix convention", args: []string{"check", "-q", "--engine", "summary", "testdata/getafix.bp"}, code: exitUnknown,
 			stdout: []string{"testdata/getafix.bp:", ": note: the program is concurrent: procedure thread"}},
 	})

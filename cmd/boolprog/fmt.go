@@ -44,7 +44,7 @@ func runFmt(args []string, s *streams) int {
 			code = exitInput
 			continue
 		}
-		name, src, f := l.name, l.src, l.file
+		name, src, f := l.Name, l.Text, l.File
 		var out bytes.Buffer
 		if err := syntax.Fprint(&out, f); err != nil {
 			fmt.Fprintf(s.stderr, "boolprog fmt: %s: %v\n", name, err)

@@ -11,9 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"boolprog/internal/labels"
+	"boolprog"
 	"boolprog/ir"
-	"boolprog/sema"
 	"boolprog/syntax"
 )
 
@@ -181,45 +180,54 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// loaded is a source file that parsed and checked.
-type loaded struct {
-	name string // file name in diagnostics
-	src  []byte
-	file *syntax.File
-	info *sema.Info
-	// warns are sema's warnings and the expressions that the other
-	// precedence dialect would read differently, sorted by position.
-	warns syntax.ErrorList
-	// note says which dialect was detected ("" when none was detected or
-	// the user chose one).
-	note string
+// options are the pipeline's options for the file path: its name in
+// diagnostics, the dialect, and messages worded with the command's flags.
+func (lf *loadFlags) options(path string) boolprog.Options {
+	return boolprog.Options{Filename: displayName(path), Dialect: lf.dialect.d, CommandLine: true}
 }
 
-// load reads, parses and checks a file. Any error (unreadable file, syntax
-// or semantic error) comes back as a non-empty list, each with the file's
-// name; the caller prints them and exits with exitInput.
-func load(ctx context.Context, path string, lf *loadFlags, stdin io.Reader) (*loaded, syntax.ErrorList) {
-	name := displayName(path)
-	src, err := readInput(ctx, path, int64(lf.maxInput), stdin)
+// reader returns the pipeline's reader of the file path ("-": standard
+// input): at most --max-input bytes, stopped when its context ends, its
+// errors worded as the command's diagnostics about the file.
+func (lf *loadFlags) reader(path string, stdin io.Reader) func(context.Context) ([]byte, error) {
+	return func(ctx context.Context) ([]byte, error) {
+		src, err := readInput(ctx, path, int64(lf.maxInput), stdin)
+		if err != nil && ctx.Err() == nil {
+			return nil, errors.New(fileError(displayName(path), err)[0].Msg)
+		}
+		return src, err
+	}
+}
+
+// load reads, parses and checks a file (boolprog.Load). Any error
+// (unreadable file, syntax or semantic error) comes back as a non-empty
+// list, each with the file's name; the caller prints them and exits with
+// exitInput.
+func load(ctx context.Context, path string, lf *loadFlags, stdin io.Reader) (*boolprog.Source, syntax.ErrorList) {
+	src, err := boolprog.Load(ctx, lf.reader(path, stdin), lf.options(path))
 	if err != nil {
-		return nil, fileError(name, err)
+		return nil, inputErrors(err)
 	}
-	f, err := syntax.ParseFile(name, src, lf.dialect.d)
-	if err != nil {
-		return nil, asList(name, err)
+	return src, nil
+}
+
+// inputErrors returns the diagnostics of an error of the pipeline (an
+// *InputError; anything else as one diagnostic without a file).
+func inputErrors(err error) syntax.ErrorList {
+	var in *boolprog.InputError
+	if !errors.As(err, &in) {
+		return syntax.ErrorList{{Msg: err.Error()}}
 	}
-	info, errs, warns := sema.Check(f)
-	if len(errs) > 0 {
-		return nil, errs
+	return errorList(in.Diagnostics)
+}
+
+// errorList converts the pipeline's diagnostics for printDiagnostics.
+func errorList(ds []boolprog.Diagnostic) syntax.ErrorList {
+	list := make(syntax.ErrorList, len(ds))
+	for i, d := range ds {
+		list[i] = &syntax.Error{Filename: d.File, Pos: syntax.Pos{Line: d.Line, Col: d.Col}, Msg: d.Message}
 	}
-	warns = append(warns, f.Ambiguities()...)
-	warns.Sort()
-	l := &loaded{name: name, src: src, file: f, info: info, warns: warns}
-	if lf.dialect.d == syntax.Auto && f.Dialect == syntax.Getafix {
-		_, why := syntax.DetectDialect(f)
-		l.note = fmt.Sprintf("%s: note: reading with the getafix operator precedence: %s (--dialect cprover reads it otherwise)", name, why)
-	}
-	return l, nil
+	return list
 }
 
 // fileError is a diagnostic about a whole file (no position). The message
@@ -235,21 +243,10 @@ func fileError(name string, err error) syntax.ErrorList {
 	return syntax.ErrorList{{Filename: name, Msg: msg}}
 }
 
-// asList returns err as a list of diagnostics.
-func asList(name string, err error) syntax.ErrorList {
-	if list, ok := syntax.AsErrorList(err); ok {
-		return list
-	}
-	return fileError(name, err)
-}
-
 // Text output shows at most this many errors and warnings per file, and
 // then says how many more there are: a generated file with a systematic
 // problem would otherwise bury the verdict under 100,000 lines.
-const (
-	maxErrorsShown   = 50
-	maxWarningsShown = 20
-)
+const maxErrorsShown = 50
 
 // printDiagnostics prints errors as "file:line:col: message".
 func printDiagnostics(w io.Writer, list syntax.ErrorList) {
@@ -264,44 +261,21 @@ func printDiagnostics(w io.Writer, list syntax.ErrorList) {
 	bw.Flush()
 }
 
-// printWarnings prints warnings as "file:line:col: warning: message".
-func printWarnings(w io.Writer, warns syntax.ErrorList) {
-	bw := bufio.NewWriter(w)
-	for i, e := range warns {
-		if i == maxWarningsShown {
-			fmt.Fprintf(bw, "%s: ... and %d more warnings (-q silences warnings)\n", e.Filename, len(warns)-i)
-			break
-		}
-		fmt.Fprintln(bw, (&syntax.Error{Filename: e.Filename, Pos: e.Pos, Msg: "warning: " + e.Msg}).Error())
-	}
-	bw.Flush()
-}
-
-// lower turns a checked file into control-flow automata.
-func (l *loaded) lower(target string) (*ir.Program, syntax.ErrorList) {
-	p, err := ir.Lower(l.file, l.info, ir.Options{Target: target})
-	if err != nil {
-		return nil, asList(l.name, err)
-	}
-	return p, nil
-}
-
 // loadProgram reads, checks and lowers one file for the commands that work
-// on one program (graph, seq, mucke --emit): load, lower with target, and
-// check that the target label exists. On an input error it prints the
+// on one program (graph, seq, mucke --emit): the pipeline's front end with
+// the target, whose label must exist. On an input error it prints the
 // diagnostics and returns ok false (the command exits with exitInput).
-func loadProgram(ctx context.Context, path string, lf *loadFlags, target string, s *streams) (l *loaded, p *ir.Program, ok bool) {
-	l, errs := load(ctx, path, lf, s.stdin)
+func loadProgram(ctx context.Context, path string, lf *loadFlags, target string, s *streams) (src *boolprog.Source, p *ir.Program, ok bool) {
+	src, errs := load(ctx, path, lf, s.stdin)
 	if len(errs) == 0 {
-		p, errs = l.lower(target)
+		var err error
+		if p, err = src.Lower(target, nil); err != nil {
+			errs = inputErrors(err)
+		}
 	}
 	if len(errs) > 0 {
 		printDiagnostics(s.stderr, errs)
 		return nil, nil, false
 	}
-	if err := labels.CheckTarget(p, target); err != nil {
-		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.name, Msg: err.Error()}})
-		return nil, nil, false
-	}
-	return l, p, true
+	return src, p, true
 }

@@ -40,7 +40,7 @@ func TestCLI(t *testing.T) {
 		{"conc-fix: dynamic threads", []string{"check", "-q", "--engine", "conc-fix", "--bound", "cs:2", "testdata/threads.bp"}, exitFailed, "VERIFICATION FAILED", "", "1. Line 7 main: start_thread t()"},
 		{"conc-fix", []string{"check", "-q", "--engine", "conc-fix", "--bound", "cs:1", "testdata/getafix.bp"}, exitFailed, "VERIFICATION FAILED", "", "<switch>"},
 		{"conc-fix without a bound: its default, rounds:4", []string{"check", "-q", "--engine", "conc-fix", "testdata/getafix.bp"}, exitFailed, "VERIFICATION FAILED", "", "bound: the error is reached within 2 rounds (the trace makes 1 context switch)"},
-		{"--max-nodes on a concurrent program, default engine", []string{"check", "--max-nodes", "1000", "testdata/threads.bp"}, exitUsage, "", "testdata/threads.bp: a concurrent program: --max-nodes bounds BDD nodes, which the explicit search (tried first on a concurrent program) does not use", ""},
+		{"--max-nodes on a concurrent program, default portfolio: its BDD engines share it", []string{"check", "-q", "--max-nodes", "100000", "testdata/threads.bp"}, exitFailed, "VERIFICATION FAILED", "", ""},
 		{"--all on a concurrent program, default engine", []string{"check", "--all", "testdata/threads.bp"}, exitUsage, "", "testdata/threads.bp: a concurrent program: --all: the concurrent engines stop at the first error", ""},
 		{"--max-nodes on a concurrent program, a BDD engine", []string{"check", "-q", "--max-nodes", "100000", "--engine", "conc-eager", "testdata/threads.bp"}, exitFailed, "VERIFICATION FAILED", "", ""},
 		{"threads: the explicit interleaving oracle", []string{"check", "--engine", "explicit", "testdata/threads.bp"}, exitFailed, "VERIFICATION FAILED", "", ""},

@@ -9,13 +9,14 @@ import (
 	"sort"
 	"strings"
 
+	"boolprog"
 	"boolprog/engine"
-	"boolprog/engine/pushdown"
 	"boolprog/ir"
+	"boolprog/result"
 )
 
 // projectionFlag is --error-projection of check and graph: compute Lal's
-// error projection (package pushdown) and print it as source lines (check)
+// error projection (boolprog.ErrorProjection) and print it as source lines (check)
 // or mark it on the DOT graph (graph).
 type projectionFlag struct {
 	on bool
@@ -32,11 +33,11 @@ const (
 
 // compute returns the error projection of p, or a note on stderr's behalf
 // saying why there is none.
-func (f *projectionFlag) compute(ctx context.Context, p *ir.Program, maxNodes int) (*pushdown.Projection, string) {
+func (f *projectionFlag) compute(ctx context.Context, p *ir.Program, maxNodes int) (*boolprog.Projection, string) {
 	if p.Concurrent || p.Main < 0 {
 		return nil, "note: no error projection: the program is concurrent"
 	}
-	proj, err := pushdown.ErrorProjection(ctx, p, maxNodes, 0)
+	proj, err := boolprog.ErrorProjection(ctx, p, maxNodes)
 	if err != nil {
 		why := err.Error()
 		switch {
@@ -52,7 +53,7 @@ func (f *projectionFlag) compute(ctx context.Context, p *ir.Program, maxNodes in
 
 // valuesText sums up the states of a projected location per variable:
 // "g=1 h=*" (* where both values occur).
-func valuesText(p *ir.Program, pl pushdown.ProjectedLocation) string {
+func valuesText(p *ir.Program, pl result.ProjectedLocation) string {
 	proc := p.Procs[pl.Proc]
 	parts := make([]string, len(pl.Vars))
 	for i, v := range pl.Vars {
@@ -98,7 +99,7 @@ func (f *projectionFlag) runProjection(ctx context.Context, w, errw io.Writer, n
 	for _, pr := range p.Procs {
 		locs += len(pr.Locations)
 	}
-	sorted := append([]pushdown.ProjectedLocation(nil), proj.Locations...)
+	sorted := append([]result.ProjectedLocation(nil), proj.Locations...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
 		if a.Proc != b.Proc {
@@ -121,7 +122,7 @@ func (f *projectionFlag) runProjection(ctx context.Context, w, errw io.Writer, n
 // writeProjectionDOT writes the DOT graph of p (ir.WriteDOT) with the
 // locations of proj filled yellow and their values as tooltips: node
 // statements after the graph's own override their attributes.
-func writeProjectionDOT(w io.Writer, p *ir.Program, proj *pushdown.Projection) error {
+func writeProjectionDOT(w io.Writer, p *ir.Program, proj *boolprog.Projection) error {
 	var b bytes.Buffer
 	if err := ir.WriteDOT(&b, p); err != nil {
 		return err

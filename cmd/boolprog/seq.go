@@ -49,7 +49,7 @@ func runSeq(args []string, s *streams) int {
 		return exitInput
 	}
 	inputErr := func(err error) int {
-		e := &syntax.Error{Filename: l.name, Msg: err.Error()}
+		e := &syntax.Error{Filename: l.Name, Msg: err.Error()}
 		var ce *conc.Error
 		if errors.As(err, &ce) {
 			e.Pos, e.Msg = ce.Pos, ce.Msg
@@ -90,7 +90,7 @@ func runSeq(args []string, s *streams) int {
 	if lazy {
 		kind = "lazy"
 	}
-	fmt.Fprintf(w, "// The %s sequentialisation of %s for %d round-robin rounds (%s convention, %d threads); error label %s; the globals in the BDD order conc-eager and conc-lazy give the sequential engine (--order declaration).\n", kind, l.name, rounds, m.Convention, m.Slots(), seq.Prog.Target)
+	fmt.Fprintf(w, "// The %s sequentialisation of %s for %d round-robin rounds (%s convention, %d threads); error label %s; the globals in the BDD order conc-eager and conc-lazy give the sequential engine (--order declaration).\n", kind, l.Name, rounds, m.Convention, m.Slots(), seq.Prog.Target)
 	if err := conc.Print(w, seq.Prog); err != nil {
 		fmt.Fprintf(s.stderr, "boolprog seq: %v\n", err)
 		return exitUsage

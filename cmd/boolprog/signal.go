@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
+	"boolprog"
 	"boolprog/engine"
 )
 
@@ -66,37 +65,5 @@ func interruption(ctx context.Context) *interrupted {
 	return nil
 }
 
-// versionLine describes the build: the module version (or "(devel)"), the
-// VCS revision and time when the binary was built from a checkout, and the
-// Go version.
-func versionLine() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "boolprog (no build information)"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	var rev, when, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = ", modified"
-			}
-		}
-	}
-	line := "boolprog " + v
-	if rev != "" {
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		line += fmt.Sprintf(" (commit %s %s%s)", rev, when, modified)
-	}
-	return line + " " + bi.GoVersion
-}
+// versionLine describes the build (boolprog.Version).
+func versionLine() string { return "boolprog " + boolprog.Version() }

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"boolprog/engine"
-	"boolprog/internal/labels"
 	"boolprog/ir"
+	"boolprog/result"
 	"boolprog/syntax"
 	"boolprog/witness"
 )
@@ -93,26 +93,26 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 	l, errs := load(ctx, files[0], &lf, s.stdin)
 	var p *ir.Program
 	if len(errs) == 0 {
-		p, errs = l.lower(target)
-	}
-	if len(errs) == 0 {
-		if err := labels.CheckTarget(p, target); err != nil {
-			errs = syntax.ErrorList{{Filename: l.name, Msg: err.Error()}}
+		var threadList []string
+		if threads != "" {
+			threadList = strings.Split(threads, ",")
 		}
-	}
-	if len(errs) == 0 && specLabel != "" && p.HasLabel(specLabel) {
-		p, errs = l.lower(specLabel)
-		specLabel = ""
-	}
-	if len(errs) == 0 {
-		p, errs = threadModel(l.name, p, threads)
+		var err error
+		p, err = l.Lower(target, threadList)
+		if err == nil && specLabel != "" && p.HasLabel(specLabel) {
+			p, err = l.Lower(specLabel, threadList)
+			specLabel = ""
+		}
+		if err != nil {
+			errs = inputErrors(err)
+		}
 	}
 	if len(errs) > 0 {
 		printDiagnostics(s.stderr, errs)
 		return exitInput
 	}
 	start := time.Now()
-	o := witness.Validate(ctx, p, l.src, w, witness.Options{MaxConfigs: maxConfigs, MaxNodes: maxNodes})
+	o := witness.Validate(ctx, p, l.Text, w, witness.Options{MaxConfigs: maxConfigs, MaxNodes: maxNodes})
 	if specLabel != "" && !(o.Verdict == witness.Rejected && strings.HasPrefix(o.Reason, "the witness is for another program")) {
 		o = &witness.Outcome{Verdict: witness.Rejected, Reason: fmt.Sprintf("the witness is for another program: its specification names the label %s, which the program does not have", specLabel)}
 	}
@@ -136,7 +136,7 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 	default:
 		work = "inductiveness checks"
 	}
-	fmt.Fprintf(s.stdout, "%s witness of %s: %d %s in %v\n", w.Kind, l.name, o.Work, work, roundDuration(time.Since(start)))
+	fmt.Fprintf(s.stdout, "%s witness of %s: %d %s in %v\n", w.Kind, l.Name, o.Work, work, result.RoundDuration(time.Since(start)))
 	switch o.Verdict {
 	case witness.Confirmed:
 		fmt.Fprintln(s.stdout, "WITNESS CONFIRMED")

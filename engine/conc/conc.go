@@ -37,7 +37,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"strings"
 	"time"
@@ -119,31 +118,25 @@ func (e *Engine) seqEngine() (engine.Engine, error) {
 	if info.Name() == "conc-eager" || info.Name() == "conc-lazy" {
 		return nil, fmt.Errorf("%s is not a sequential engine", info.Name())
 	}
-	fs, build := info.FlagSet()
-	fs.SetOutput(io.Discard)
+	var settings []engine.Setting
+	fs, _ := info.FlagSet()
 	if fs.Lookup("order") != nil {
 		// conc declares the copies of the shared state in the order
 		// that keeps the relations between them small (copy by copy,
 		// the round and the flags first): see conc.Build. FORCE
 		// placement mixes the copies variable by variable. The user's
-		// own --order, parsed next, overrides it.
-		if err := fs.Set("order", SeqOrder); err != nil {
-			return nil, err
-		}
+		// own --order, set after it, overrides it.
+		settings = append(settings, engine.Setting{Name: "order", Value: SeqOrder})
 	}
 	if e.Lazy && fs.Lookup("worklist") != nil {
 		// See LazyWorklist; the user's own --worklist overrides it.
-		if err := fs.Set("worklist", LazyWorklist); err != nil {
-			return nil, err
-		}
+		settings = append(settings, engine.Setting{Name: "worklist", Value: LazyWorklist})
 	}
-	if err := fs.Parse(words[1:]); err != nil {
+	user, err := info.ParseSettings(words[1:])
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", info.Name(), err)
 	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("%s: unexpected %q (only flags follow the name)", info.Name(), fs.Arg(0))
-	}
-	return build()
+	return info.Configure(append(settings, user...))
 }
 
 // SeqOrder is the BDD variable order the sequential engine is given

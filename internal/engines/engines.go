@@ -1,15 +1,12 @@
 // Package engines is the one list of engines that boolprog's tools offer
 // (the command and the Go API each import it, so that an engine added here
-// is in both) and their default choice: DefaultEngine for a sequential
-// program and, for a concurrent one, the engines of Concurrent run one
-// after the other until one decides.
+// is in both) and their default choice: Default for a sequential program
+// and, for a concurrent one, the portfolio of Concurrent (package
+// internal/portfolio) run at once, first decided answer wins.
 package engines
 
 import (
-	"context"
-	"errors"
-	"strings"
-
+	"boolprog/analysis"
 	"boolprog/engine"
 	_ "boolprog/engine/conc"     // registers conc-eager and conc-lazy
 	_ "boolprog/engine/concfix"  // registers conc-fix
@@ -18,79 +15,82 @@ import (
 	_ "boolprog/engine/fixpoint" // registers the ef and efopt engines
 	_ "boolprog/engine/pushdown" // registers the post* and pre* engines
 	_ "boolprog/engine/summary"  // registers the summary engine
+	"boolprog/internal/portfolio"
 	"boolprog/ir"
-	"boolprog/result"
 )
 
 // Default is the engine that runs on a sequential program when the user
 // names none.
 const Default = "summary"
 
-// Concurrent are the engines that run on a concurrent program when the
-// user names no engine and sets no engine flag, in this order: the
-// explicit interleaving search first, which was the fastest on every
-// concurrent program we measured (the satabs-boppo tests, Getafix's fib,
-// the Bluetooth models: under a second to seconds, where conc-eager took
-// minutes) and whose SUCCESSFUL is a proof when it explores everything;
-// if it gives up (state budget, thread limit), conc-eager, which deepens
-// from 1 round up to its default bound and says so on the verdict line
-// ("VERIFICATION SUCCESSFUL up to 4 rounds").
-var Concurrent = []string{"explicit", "conc-eager"}
+// Concurrent are the members of the portfolio that runs on a concurrent
+// program when the user names no engine and sets no engine flag; each
+// entry lists alternatives, the first registered one being the member.
+// The explicit interleaving search was the fastest on most concurrent
+// programs we measured (the satabs-boppo tests, Getafix's fib, the
+// Bluetooth models: under a second to seconds, where conc-eager took
+// minutes), and its SUCCESSFUL is a proof when it explores everything; a
+// symbolic engine decides where the interleavings are too many to
+// enumerate or the explicit search gives up (state budget, thread limit):
+// conc-product, the symbolic product of the threads, where it is linked
+// in, else conc-eager, which deepens from 1 round up to its default bound
+// and says so on the verdict line ("VERIFICATION SUCCESSFUL up to 4
+// rounds"), an answer the portfolio reports only if no member decides.
+var Concurrent = [][]string{{"explicit"}, {"conc-product", "conc-eager"}}
 
-// ConcurrentDefault returns the engines of Concurrent with their default
-// flags, run one after the other (a Fallback).
-func ConcurrentDefault() (engine.Engine, error) {
-	var seq Fallback
-	for _, name := range Concurrent {
-		info, ok := engine.Lookup(name)
-		if !ok {
-			return nil, errors.New("no engine " + name)
-		}
-		e, err := info.New()
-		if err != nil {
-			return nil, err
-		}
-		seq = append(seq, e)
+// Recursive is the member added to Concurrent when a procedure of the
+// program recurses: the explicit search then enumerates call stacks that
+// need not end, and the lazy sequentialisation's summaries handle them.
+var Recursive = []string{"conc-lazy"}
+
+// Members returns the portfolio's entries for the concurrent program p.
+func Members(p *ir.Program) [][]string {
+	entries := Concurrent
+	if recurses(p) {
+		entries = append(entries[:len(entries):len(entries)], Recursive)
 	}
-	return seq, nil
+	return entries
 }
 
-// ConcurrentIgnores names the setting of q that an engine of Concurrent
-// would ignore, so that the caller refuses it rather than drop a limit the
-// user set: "max-nodes" (explicit, tried first, uses no BDDs) or "all"
-// (they stop at the first error); "" if there is none.
-func ConcurrentIgnores(q engine.Query) string {
-	for _, name := range Concurrent {
-		info, _ := engine.Lookup(name)
-		switch {
-		case q.MaxNodes > 0 && !info.NodeLimited:
-			return "max-nodes"
-		case q.AllReachable && !info.AllReachable:
-			return "all"
+// ConcurrentDefault returns the portfolio that checks the concurrent
+// program p when the user names no engine.
+func ConcurrentDefault(p *ir.Program) (*portfolio.Portfolio, error) {
+	return portfolio.New(Members(p)...)
+}
+
+// ConcurrentIgnores names the setting of q that the portfolio for p would
+// ignore, so that the caller refuses it rather than drop a limit the user
+// set: "max-nodes" (no member uses BDDs) or "all" (the members stop at
+// the first error); "" if there is none.
+func ConcurrentIgnores(p *ir.Program, q engine.Query) string {
+	nodes := false
+	for _, entry := range Members(p) {
+		for _, name := range entry {
+			info, ok := engine.Lookup(name)
+			if !ok {
+				continue
+			}
+			if q.AllReachable && !info.AllReachable {
+				return "all"
+			}
+			nodes = nodes || info.NodeLimited
+			break
 		}
+	}
+	if q.MaxNodes > 0 && !nodes {
+		return "max-nodes"
 	}
 	return ""
 }
 
-// Fallback runs its engines in turn until one decides (Safe or Unsafe) or
-// the context ends. An Unknown answer of every engine is reported with all
-// their reasons, so that none is hidden. It has at least one engine.
-type Fallback []engine.Engine
-
-// Name is the name of the first engine.
-func (f Fallback) Name() string { return f[0].Name() }
-
-// Check runs the engines in turn; the result is that of the last one run.
-func (f Fallback) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
-	var why []string
-	var res *result.Result
-	for _, e := range f {
-		res = engine.Run(ctx, e, p, q)
-		if res.Verdict != result.Unknown || ctx.Err() != nil {
-			return res, nil
+// recurses reports whether a procedure of p is in a cycle of calls.
+func recurses(p *ir.Program) bool {
+	c := analysis.NewCache(p)
+	calls, scc := analysis.Of(c, analysis.CallGraph), analysis.Of(c, analysis.SCC)
+	for proc := range p.Procs {
+		if scc.Recursive(calls, proc) {
+			return true
 		}
-		why = append(why, e.Name()+": "+res.Reason)
 	}
-	res.Reason = strings.Join(why, "; ")
-	return res, nil
+	return false
 }

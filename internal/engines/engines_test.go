@@ -2,77 +2,91 @@ package engines
 
 import (
 	"context"
+	"flag"
 	"testing"
+	"time"
 
 	"boolprog/engine"
+	"boolprog/internal/portfolio"
+	"boolprog/internal/replay"
 	"boolprog/internal/testsuite"
-	"boolprog/ir"
 	"boolprog/result"
 )
 
-// fixedEngine answers every program with the same verdict and counts its
-// runs.
-type fixedEngine struct {
-	name    string
-	verdict result.Verdict
-	reason  string
-	runs    *int
-}
-
-func (e fixedEngine) Name() string { return e.name }
-
-func (e fixedEngine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
-	*e.runs++
-	if e.verdict == result.Unknown {
-		return result.NewUnknown(e.name, e.reason), nil
-	}
-	return &result.Result{Verdict: e.verdict, Engine: e.name}, nil
-}
-
-// TestFallback: the concurrent default runs its engines in turn until one
-// decides, and an Unknown of all of them keeps every reason.
-func TestFallback(t *testing.T) {
-	p := testsuite.Lower(t, "f.bp", "void main() begin skip; end\n", "")
-	for _, tc := range []struct {
-		name         string
-		first, then  result.Verdict
-		want         result.Verdict
-		wantRuns     [2]int
-		wantReason   string
-		wantAnswerer string
-	}{
-		{"first decides", result.Safe, result.Unsafe, result.Safe, [2]int{1, 0}, "", "a"},
-		{"second decides", result.Unknown, result.Safe, result.Safe, [2]int{1, 1}, "", "b"},
-		{"neither", result.Unknown, result.Unknown, result.Unknown, [2]int{1, 1}, "a: budget a; b: budget b", "b"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var runs [2]int
-			f := Fallback{
-				fixedEngine{"a", tc.first, "budget a", &runs[0]},
-				fixedEngine{"b", tc.then, "budget b", &runs[1]},
-			}
-			res := engine.Run(context.Background(), f, p, engine.Query{})
-			if res.Verdict != tc.want || runs != tc.wantRuns || res.Reason != tc.wantReason || res.Engine != tc.wantAnswerer {
-				t.Errorf("got %s (%q) from %s after runs %v; want %s (%q) from %s after %v", res.Verdict, res.Reason, res.Engine, runs, tc.want, tc.wantReason, tc.wantAnswerer, tc.wantRuns)
-			}
-		})
-	}
-}
-
 // TestRegistered: every engine the defaults name is registered by this
-// package's imports, so that the command and the API can run them.
+// package's imports (conc-product where it is linked in), so that the
+// command and the API can run them.
 func TestRegistered(t *testing.T) {
-	for _, name := range append([]string{Default}, Concurrent...) {
-		if _, ok := engine.Lookup(name); !ok {
-			t.Errorf("engine %s is not registered", name)
+	if _, ok := engine.Lookup(Default); !ok {
+		t.Errorf("engine %s is not registered", Default)
+	}
+	for _, entry := range append(Concurrent, Recursive) {
+		found := false
+		for _, name := range entry {
+			_, ok := engine.Lookup(name)
+			found = found || ok
+		}
+		if !found {
+			t.Errorf("no engine of %v is registered", entry)
 		}
 	}
-	e, err := ConcurrentDefault()
-	if err != nil {
-		t.Fatal(err)
+}
+
+// TestMembers: a recursive program adds the Recursive member.
+func TestMembers(t *testing.T) {
+	plain := testsuite.Lower(t, "f.bp", "decl g;\nvoid t() begin g := F; end\nvoid main() begin start_thread t(); assert(g); end\n", "")
+	rec := testsuite.Lower(t, "r.bp", "decl g;\nvoid t() begin if (*) then t(); fi g := F; end\nvoid main() begin start_thread t(); assert(g); end\n", "")
+	if got := len(Members(plain)); got != len(Concurrent) {
+		t.Errorf("plain program: %d entries, want %d", got, len(Concurrent))
 	}
-	f, ok := e.(Fallback)
-	if !ok || len(f) != len(Concurrent) || f.Name() != Concurrent[0] {
-		t.Errorf("ConcurrentDefault() = %T named %s, want a Fallback of %v", e, e.Name(), Concurrent)
+	if got := Members(rec); len(got) != len(Concurrent)+1 || got[len(got)-1][0] != Recursive[0] {
+		t.Errorf("recursive program: entries %v, want Concurrent and %v", got, Recursive)
+	}
+	if len(Concurrent) != 2 {
+		t.Error("Members changed Concurrent") // append must not write into it
+	}
+}
+
+var long = flag.Bool("long", false, "run the portfolios on Threads5 too (tens of seconds)")
+
+// TestPortfolioSuite runs portfolios of the engines registered now on the
+// concurrent programs of the satabs-boppo suite: the verdict is the
+// expected one whoever wins, and the winner's trace replays.
+func TestPortfolioSuite(t *testing.T) {
+	for _, members := range [][][]string{
+		{{"explicit"}, {"conc-eager"}},
+		{{"explicit"}, {"conc-lazy"}},
+	} {
+		n := 0
+		for _, c := range testsuite.SatabsBoppoOrSkip(t) {
+			p := testsuite.LowerFile(t, c.File, c.Target)
+			if !p.Concurrent || (c.Name == "Threads5" && !*long) {
+				continue
+			}
+			n++
+			pf, err := portfolio.New(members...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			res := engine.Run(ctx, pf, p, engine.Query{})
+			cancel()
+			want := result.Safe
+			if c.Failed {
+				want = result.Unsafe
+			}
+			if res.Verdict != want {
+				t.Errorf("%v on %s: %s (%s, %s), want %s", pf.Members(), c.Name, res.Verdict, res.Engine, res.Reason, want)
+				continue
+			}
+			if res.Verdict == result.Unsafe {
+				if judged, note := replay.Judge(context.Background(), p, res); judged.Verdict != result.Unsafe || note != "" {
+					t.Errorf("%v on %s: %s's trace does not replay: %s %s", pf.Members(), c.Name, res.Engine, judged.Reason, note)
+				}
+			}
+		}
+		if n == 0 {
+			t.Fatal("no concurrent program in the suite")
+		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -138,13 +137,7 @@ func check(ctx context.Context, r *Request) (Response, *boolprog.Result) {
 		return usage(name, err), nil
 	}
 	var text strings.Builder
-	if res.DialectNote != "" {
-		fmt.Fprintf(&text, "%s: note: %s\n", res.File, res.DialectNote)
-	}
-	for _, w := range res.Warnings {
-		w.Message = "warning: " + w.Message
-		text.WriteString(w.String() + "\n")
-	}
+	res.WriteWarnings(&text)
 	res.WriteText(&text)
 	return Response{Report: report(res.Report()), Text: text.String(), ExitCode: res.ExitCode()}, res
 }
@@ -185,16 +178,13 @@ func (r *Request) Options() (boolprog.Options, error) {
 // ParseBound reads a bound as the command's --bound does: "" or "none",
 // "cs:K" (context switches) or "rounds:K".
 func ParseBound(s string) (boolprog.Bound, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || s == "none" {
+	s = strings.Join(strings.Fields(s), "") // "cs : 2" as "cs:2"
+	if s == "" {
 		return boolprog.Bound{}, nil
 	}
-	kind, k, ok := strings.Cut(s, ":")
-	bk, okKind := result.ParseBoundKind(strings.TrimSpace(kind))
-	n, err := strconv.Atoi(strings.TrimSpace(k))
-	b := boolprog.Bound{Kind: bk, K: n}
-	if !ok || !okKind || bk == boolprog.Unbounded || err != nil || b.Validate() != nil {
-		return boolprog.Bound{}, fmt.Errorf("bound: want none, cs:K or rounds:K with K >= 0 (K >= 1 for rounds), not %q", s)
+	b, err := result.ParseBound(s)
+	if err != nil {
+		return boolprog.Bound{}, fmt.Errorf("bound: %w", err)
 	}
 	return b, nil
 }

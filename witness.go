@@ -1,0 +1,138 @@
+package boolprog
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"boolprog/ir"
+	"boolprog/result"
+	"boolprog/witness"
+)
+
+// WitnessOutcome says what Check did for Options.Witness: the witness it
+// wrote, or why it wrote none (a flag the user set is never silently
+// ignored).
+type WitnessOutcome struct {
+	File string // Options.Witness
+	// Written says that a witness was written to File; Kind, Count and
+	// What then describe it: "violation", 3, "waypoints".
+	Written bool
+	Kind    string
+	Count   int
+	What    string
+	// Note is a remark on a written witness: where its invariants come
+	// from when the engine that answered has none.
+	Note string
+	// Why says why no witness was written: an unknown verdict, a trace
+	// cut short, a bounded answer, invariants that could not be computed.
+	Why string
+	// Err is the error of a witness file that could not be written.
+	Err error
+}
+
+// reachableSetsEngine is the engine whose path edges witness.FromReachable
+// computes: the invariants of a correctness witness are its reachable
+// sets, whichever engine answered.
+const reachableSetsEngine = "summary"
+
+// witnessFormat returns the format Options ask for, and whether the name
+// is one.
+func (o *Options) witnessFormat() (witness.Format, bool) {
+	if o.WitnessFormat != "" {
+		return witness.ParseFormat(o.WitnessFormat)
+	}
+	f, _ := witness.FormatOf(o.Witness)
+	return f, true
+}
+
+// writeWitness writes the witness of the answer res about p (whose text
+// is src) to Options.Witness: a violation witness for an error with its
+// trace, a correctness witness for an unbounded proof.
+func writeWitness(ctx context.Context, opts *Options, src []byte, p *ir.Program, res *result.Result) *WitnessOutcome {
+	out := &WitnessOutcome{File: opts.Witness}
+	none := func(format string, args ...any) *WitnessOutcome {
+		out.Why = fmt.Sprintf(format, args...)
+		return out
+	}
+	config := "engine " + res.Engine
+	stamp := time.Now().UTC().Format(time.RFC3339)
+	version := Version()
+	var w *witness.Witness
+	switch {
+	case res.Verdict == result.Unknown:
+		return none("the verdict is unknown")
+	case res.Verdict == result.Unsafe && (res.TraceCut || res.Trace == nil):
+		return none("the error is reachable, but its trace was cut")
+	case res.Verdict == result.Unsafe:
+		var err error
+		w, err = witness.FromTrace(p, res.Trace, witness.Meta(p, src, version, config, stamp, witness.Violation))
+		if err != nil {
+			return none("%v", err)
+		}
+	case res.Bound.Kind != result.Unbounded:
+		return none("a bounded answer (up to %s) is no proof, and has no correctness witness", res.Bound)
+	case p.Concurrent:
+		// Whatever engine answered, the invariants are the reachable
+		// configurations of the concrete semantics (package interp).
+		config += "; invariants from the interpreter's reachable configurations"
+		var err error
+		w, err = witness.FromConcurrent(ctx, p, witness.Meta(p, src, version, config, stamp, witness.Correctness), 0)
+		if err != nil {
+			return none("the invariants could not be computed: %v", err)
+		}
+	default:
+		if res.Engine != reachableSetsEngine {
+			config += "; invariants from the " + reachableSetsEngine + " engine's path edges"
+			out.Note = fmt.Sprintf("the %s engine has no reachable sets: the invariants come from the %s engine", res.Engine, reachableSetsEngine)
+		}
+		var err error
+		w, err = witness.FromReachable(ctx, p, witness.Meta(p, src, version, config, stamp, witness.Correctness), opts.MaxNodes)
+		if err != nil {
+			out.Note = ""
+			return none("the invariants could not be computed: %v", err)
+		}
+	}
+	format, _ := opts.witnessFormat()
+	if out.Err = writeWitnessFile(opts.Witness, w, format); out.Err != nil {
+		return out
+	}
+	out.Written, out.Kind = true, w.Kind.String()
+	out.Count, out.What = len(w.Invariants)+len(w.Contracts), "invariants and contracts"
+	switch {
+	case len(w.Configurations) > 0:
+		out.Count, out.What = len(w.Configurations), "configuration invariants"
+	case len(w.ThreadInvariants) > 0:
+		out.Count, out.What = len(w.ThreadInvariants), "thread invariants"
+	}
+	if w.Kind == witness.Violation {
+		out.Count, out.What = 0, "waypoints"
+		for _, s := range w.Segments {
+			out.Count += len(s.Waypoints)
+		}
+	}
+	return out
+}
+
+func writeWitnessFile(path string, w *witness.Witness, format witness.Format) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := w.Write(f, format); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// String says what was written, as the command's line on standard error:
+// "violation witness (3 waypoints) written to w.yml", or "no witness
+// written to w.yml: why".
+func (o *WitnessOutcome) String() string {
+	if !o.Written {
+		return fmt.Sprintf("no witness written to %s: %s", o.File, o.Why)
+	}
+	return fmt.Sprintf("%s witness (%d %s) written to %s", o.Kind, o.Count, o.What, o.File)
+}
