@@ -37,7 +37,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"time"
 
 	"boolprog/bdd"
@@ -166,15 +165,21 @@ func init() {
 			Names: []string{alg.name},
 			Doc:   alg.doc,
 			Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
-				formula := fs.String("formula", "", "run the algorithm of this formula file against the program's relations")
+				// Read once, when the flag is parsed: the constructor
+				// runs more than once.
+				formula := &engine.FileFlag{}
+				fs.Var(formula, "formula", "run the algorithm of this formula file against the program's relations")
 				return func() (engine.Engine, error) {
 					opts := Options{Algorithm: alg.name}
-					if *formula != "" {
-						b, err := os.ReadFile(*formula)
-						if err != nil {
-							return nil, fmt.Errorf("--formula: %v", err)
+					if formula.IsFile() {
+						if formula.Err != nil {
+							return nil, fmt.Errorf("--formula: %v", formula.Err)
 						}
-						opts.Formula, opts.FormulaFile = string(b), *formula
+						if len(bytes.TrimSpace(formula.Data)) == 0 {
+							// Never the built-in algorithm in its place.
+							return nil, &engine.InputError{Err: fmt.Errorf("%s: empty formula file", formula.Value)}
+						}
+						opts.Formula, opts.FormulaFile = string(formula.Data), formula.Value
 					}
 					e, err := New(alg.name, opts)
 					if err != nil && opts.Formula != "" {
