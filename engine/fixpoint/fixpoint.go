@@ -248,7 +248,8 @@ func (e *Engine) solve(ctx context.Context, enc *Encoding, q engine.Query, track
 	}
 	r := &run{enc: enc, sv: sv, rels: NewRelations(sv.Manager(), enc)}
 	res := &result.Result{Verdict: result.Safe}
-	if err := r.provide(); err != nil {
+	if err := r.provide(ctx); err != nil {
+		res.Stats.Set("peak_bdd_nodes", int64(sv.Manager().Stats().PeakNodes))
 		r.release()
 		if u := e.stopped(ctx, q, res, err); u != nil {
 			return nil, u, nil
@@ -265,6 +266,9 @@ func (e *Engine) solve(ctx context.Context, enc *Encoding, q engine.Query, track
 	t0 := time.Now()
 	q.Report(result.PhaseReach, "")
 	r.ans, err = sv.Solve(ctx)
+	// Solve leaves the manager without an interrupt; the trace's
+	// operations need one as much as the relations' did.
+	sv.Manager().SetInterrupt(func() bool { return ctx.Err() != nil })
 	res.Stats.Set("time_solve_ns", int64(time.Since(t0)))
 	res.Stats.AddPhase(result.PhaseReach, time.Since(start))
 	st := sv.Manager().Stats()
@@ -300,9 +304,18 @@ func (e *Engine) stopped(ctx context.Context, q engine.Query, res *result.Result
 }
 
 // provide builds and provides every program relation the file declares.
-func (r *run) provide() error {
+// The manager polls ctx inside operations: building the relations of a
+// large program takes longer than a time limit (ef on 200 globals and 100
+// procedures ran 12 s past a 2 s limit, and did not answer SIGINT); an
+// interrupted operation fails with bdd.ErrInterrupted, and every later one
+// returns at once.
+func (r *run) provide(ctx context.Context) error {
 	m := r.sv.Manager()
+	m.SetInterrupt(func() bool { return ctx.Err() != nil })
 	for _, name := range r.sv.Declared() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		params, err := r.sv.Params(name)
 		if err != nil {
 			return err
