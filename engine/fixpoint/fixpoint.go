@@ -292,7 +292,7 @@ func (e *Engine) stopped(ctx context.Context, q engine.Query, res *result.Result
 	case ctx.Err() != nil:
 		reason = engine.StopReason(ctx)
 	case errors.Is(err, bdd.ErrNodeLimit):
-		reason = fmt.Sprintf("BDD node limit reached (%d nodes)", maxNodes(q))
+		reason = bdd.LimitReason(err, maxNodes(q))
 	case errors.Is(err, fix.ErrNoFixedPoint):
 		reason = err.Error()
 	default:

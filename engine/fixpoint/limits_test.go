@@ -2,9 +2,12 @@ package fixpoint_test
 
 import (
 	"context"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
+	"boolprog/bdd"
 	"boolprog/engine"
 	"boolprog/engine/fixpoint"
 	"boolprog/gen"
@@ -76,4 +79,43 @@ func TestBuildInterrupted(t *testing.T) {
 			t.Logf("%d polls, peak %d nodes", ctx.polls, peak)
 		})
 	}
+}
+
+// TestMemoryLimit checks that a memory budget (bdd.SetMemoryLimit) that
+// the relations and the fixed point outgrow makes ef and efopt answer
+// Unknown with the reason "memory limit (...)", where without it the
+// node table doubled until the process died out of memory (the issue's
+// program: 64 globals, 20 procedures, nesting depth 8).
+func TestMemoryLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a large program")
+	}
+	src := gen.Random(1, gen.Options{Globals: 64, MaxLocals: 8, Procs: 20, Stmts: 20, Depth: 8})
+	p := testsuite.Lower(t, "big.bp", src, "")
+	prev := bdd.SetMemoryLimit(0)
+	defer bdd.SetMemoryLimit(prev)
+	for _, name := range []string{"ef", "efopt"} {
+		t.Run(name, func(t *testing.T) {
+			runtime.GC()
+			bdd.SetMemoryLimit(heapInUse() + 32<<20)
+			defer bdd.SetMemoryLimit(0)
+			info, _ := engine.Lookup(name)
+			e, err := info.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := engine.Run(context.Background(), e, p, engine.Query{})
+			if res.Verdict != result.Unknown || !strings.HasPrefix(res.Reason, "memory limit (") {
+				t.Fatalf("%s (%s), want Unknown: memory limit", res.Verdict, res.Reason)
+			}
+			t.Log(res.Reason)
+		})
+	}
+}
+
+// heapInUse returns the bytes of the Go heap's objects.
+func heapInUse() int64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
 }
