@@ -108,6 +108,13 @@ func (p *printer) file(f *File) {
 }
 
 func declText(d *Decl) string {
+	if d.Each && len(d.Inits) == len(d.Names) {
+		parts := make([]string, len(d.Names))
+		for i, x := range d.Names {
+			parts[i] = identText(x) + " := " + ExprString(d.Inits[i])
+		}
+		return "decl " + strings.Join(parts, ", ") + ";"
+	}
 	if d.Inits != nil {
 		return "decl " + identList(d.Names) + " := " + exprList(d.Inits) + ";"
 	}
