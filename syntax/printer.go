@@ -46,6 +46,8 @@ type printer struct {
 	// top says that the printer is between top-level items (or at a
 	// procedure's header), where it keeps the source's empty lines.
 	top bool
+	// header says that the next line is a procedure's header.
+	header bool
 }
 
 // emit writes one output line for an item that starts at source position
@@ -53,7 +55,7 @@ type printer struct {
 func (p *printer) emit(pos Pos, text string) {
 	if pos.IsValid() {
 		p.flushComments(pos.Offset)
-		p.gap(pos.Line)
+		p.gap(pos.Line, p.header)
 	}
 	p.lines = append(p.lines, strings.Repeat("  ", p.indent)+text)
 	if pos.IsValid() {
@@ -82,7 +84,7 @@ func (p *printer) flushComments(offset int) {
 			p.lines[len(p.lines)-1] += " " + c.Text
 			continue
 		}
-		p.gap(c.Slash.Line)
+		p.gap(c.Slash.Line, false)
 		p.lines = append(p.lines, strings.Repeat("  ", p.indent)+c.Text)
 		p.lastLine = c.Slash.Line + strings.Count(c.Text, "\n")
 	}
@@ -117,7 +119,7 @@ func (p *printer) file(f *File) {
 		if !pr.TypePos.IsValid() {
 			p.blank()
 		}
-		p.top = true
+		p.top, p.header = true, true
 		p.proc(pr)
 	}
 	p.top = true // the comments after the last procedure
@@ -126,8 +128,13 @@ func (p *printer) file(f *File) {
 // gap writes an empty line before a top-level item or comment that starts
 // at source line line if the source has an empty line before it (see
 // file).
-func (p *printer) gap(line int) {
-	if p.top && p.lastLine > 0 && line > p.lastLine+1 && len(p.lines) > 0 && p.lines[len(p.lines)-1] != "" {
+// An item on the line where the previous one ends (the printer breaks the
+// source's line) gets the layout of a tree without positions.
+func (p *printer) gap(line int, header bool) {
+	if !p.top || p.lastLine == 0 || len(p.lines) == 0 || p.lines[len(p.lines)-1] == "" {
+		return
+	}
+	if line > p.lastLine+1 || line == p.lastLine && header {
 		p.lines = append(p.lines, "")
 	}
 }
@@ -170,7 +177,7 @@ func (p *printer) proc(pr *Proc) {
 		typ = "bool<" + strconv.Itoa(pr.Returns) + ">"
 	}
 	p.emit(pr.TypePos, typ+" "+identText(pr.Name)+"("+identList(pr.Params)+")")
-	p.top = false
+	p.top, p.header = false, false
 	p.emit(pr.Begin, "begin")
 	p.indent++
 	for _, d := range pr.Locals {
