@@ -94,6 +94,12 @@
 // return 0 / nil) until [Manager.ClearErr]. So engine code can be written as
 // straight-line formulas and check [Manager.Err] once per iteration, like
 // bufio.Scanner.Err. Invalid is never equal to True, False or any valid Node.
+// The node table may also be bounded by a memory budget for the whole
+// process ([SetMemoryLimit]): it grows in steps that keep the Go heap
+// within the budget, and an operation that still needs more records an
+// error that matches both [ErrMemoryLimit] and ErrNodeLimit ([LimitReason]
+// words it for a user: "memory limit (...)"), where the process would
+// otherwise die out of memory.
 // No panic for the node limit ever escapes the package. Misuse (a Node of
 // another Manager, a freed Node, a negative variable index) panics, as it
 // indicates a bug in the caller.

@@ -23,7 +23,8 @@ const (
 )
 
 // ErrNodeLimit is the sticky error recorded when an operation needs more
-// nodes than Config.MaxNodes allows, even after garbage collection.
+// nodes than Config.MaxNodes allows, even after garbage collection (or,
+// matched by errors.Is, than the memory budget allows: ErrMemoryLimit).
 var ErrNodeLimit = errors.New("bdd: node limit reached")
 
 // ErrInterrupted is the sticky error recorded when the interrupt function
@@ -119,6 +120,14 @@ type Manager struct {
 	inOp     bool   // an operation body is running (under try)
 	stopped  bool   // it was interrupted (see try)
 	mkCalls  uint32 // mk calls, for polling interrupt
+	// memLimited says that the memory budget refused a growth of the
+	// node table during the running operation (see budgetSize).
+	memLimited bool
+	// stuckAt is the table size at which a collection before an
+	// operation freed too little and the table could not grow (see
+	// maybeGC); deniedAt, the size at which the budget refused a growth
+	// (see budgetSize).
+	stuckAt, deniedAt int
 
 	roots []*Root
 	temps []Node
@@ -351,6 +360,9 @@ func (m *Manager) grow() {
 	if nn > m.maxNodes {
 		nn = m.maxNodes
 	}
+	if nn = m.budgetSize(n, nn); nn == 0 {
+		panic(outOfNodes{}) // run records the memory limit
+	}
 	m.noteLive()
 	m.resizeNodes(nn)
 	m.st.Grows++
@@ -445,7 +457,8 @@ func (m *Manager) High(f Node) Node {
 // ---------------------------------------------------------------------
 // Errors and operation framing
 
-// Err returns the sticky error (ErrNodeLimit or ErrInterrupted) or nil.
+// Err returns the sticky error (ErrNodeLimit, ErrInterrupted, or an error
+// matching ErrMemoryLimit and ErrNodeLimit) or nil.
 func (m *Manager) Err() error { return m.err }
 
 // ClearErr clears the sticky error, e.g. after releasing roots, so that the
@@ -480,6 +493,7 @@ func (m *Manager) run(a, b, c Node, body func() Node) Node {
 	if m.err != nil || !m.valid(a) || !m.valid(b) || !m.valid(c) {
 		return Invalid
 	}
+	m.memLimited = false
 	m.maybeGC(a, b, c)
 	if m.reorder == ReorderStress && !m.inReorder {
 		m.stress(a, b, c)
@@ -511,6 +525,9 @@ func (m *Manager) run(a, b, c Node, body func() Node) Node {
 	}
 	if !ok {
 		m.err = ErrNodeLimit
+		if m.memLimited {
+			m.err = &memoryLimitError{nodes: len(m.nodes), budget: memoryLimit.Load()}
+		}
 		m.st.NodeLimitHits++
 		return Invalid
 	}
@@ -549,7 +566,7 @@ func (m *Manager) try(body func() Node) (r Node, ok bool) {
 // maybeGC collects at the start of an operation when fewer than 1/8 of the
 // table is free, and grows the table when a collection freed too little.
 func (m *Manager) maybeGC(a, b, c Node) {
-	if m.freeCount >= len(m.nodes)/8 {
+	if m.freeCount >= len(m.nodes)/8 || m.stuckAt == len(m.nodes) {
 		return
 	}
 	m.collect(a, b, c)
@@ -558,8 +575,18 @@ func (m *Manager) maybeGC(a, b, c Node) {
 		if nn > m.maxNodes {
 			nn = m.maxNodes
 		}
-		m.resizeNodes(nn)
-		m.st.Grows++
+		if nn = m.budgetSize(len(m.nodes), nn); nn > 0 {
+			m.resizeNodes(nn)
+			m.st.Grows++
+		}
+	}
+	if m.freeCount < len(m.nodes)/8 {
+		// The table cannot grow (node limit, memory budget) and a
+		// collection frees too little: collecting before every
+		// operation would make each one cost a sweep of the table.
+		// Until the table grows, collect only when an operation runs
+		// out of nodes (run).
+		m.stuckAt = len(m.nodes)
 	}
 	if m.autoDue() {
 		m.reorderWith(a, b, c)

@@ -753,11 +753,15 @@ func (m *Manager) swap(rs *reorderState, l int32) bool {
 	// At most two new nodes per dependent x-node.
 	if need := 2*len(dep) + 2; m.freeCount < need {
 		for m.freeCount < need {
-			if len(m.nodes) >= m.maxNodes {
+			nn := 0
+			if len(m.nodes) < m.maxNodes {
+				nn = m.budgetSize(len(m.nodes), min(2*len(m.nodes), m.maxNodes))
+			}
+			if nn == 0 {
 				rs.varNodes[x] = append(keep, dep...) // the list was partitioned in place
 				return false
 			}
-			m.resizeNodes(min(2*len(m.nodes), m.maxNodes))
+			m.resizeNodes(nn)
 			m.st.Grows++
 		}
 		if len(rs.refs) < len(m.nodes) {

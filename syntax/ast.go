@@ -80,6 +80,10 @@ type Decl struct {
 	Names   []*Ident
 	Assign  Pos    // position of `:=`; invalid if there are no initial values
 	Inits   []Expr // nil without `:=`; else one per name (ParseFile reports a mismatch)
+	// Each says the initialisers were written after each name, `decl a
+	// := e1, b := e2;`, not as a list after the names, `decl a, b := e1,
+	// e2;`: the same declaration, which the printer writes as it came.
+	Each bool
 }
 
 // Pos returns the position of the `decl` keyword.

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -91,4 +92,62 @@ end
 		t.Errorf("Inspect found %d variable references in initialisers, want 5", refs)
 	}
 	roundTrip(t, "x.bp", []byte(src), CProver)
+}
+
+// TestDeclEachInitialiser checks the initial value after each name, `decl
+// x:=1, y:=0;` (iJIT's and Liu and Wahl's form), beside the list form: the
+// same names and initialisers, the form kept by the printer, and the
+// mixed or ambiguous spellings read as the list form or refused.
+func TestDeclEachInitialiser(t *testing.T) {
+	const src = `decl x:=1, y:=0;
+decl a, b := x, y;
+decl c := y, d := !x;
+void main()
+begin
+  decl l0:=0, l1:=1, l2:=0;
+  decl {p==q} := *, m := l1 & l2;
+  skip;
+  decl n:=l0;
+end
+`
+	f, err := ParseFile("x.bp", []byte(src), CProver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls := append(append([]*Decl{}, f.Globals...), f.Procs[0].Locals...)
+	decls = append(decls, f.Procs[0].Body[1].(*DeclStmt).Decl)
+	var got []string
+	for _, d := range decls {
+		got = append(got, fmt.Sprintf("%s@%s each=%v", declText(d), d.Assign, d.Each))
+		if len(d.Inits) != len(d.Names) {
+			t.Errorf("%s: %d initialisers for %d names", declText(d), len(d.Inits), len(d.Names))
+		}
+	}
+	want := []string{
+		"decl x := T, y := F;@1:7 each=true",
+		"decl a, b := x, y;@2:11 each=false",
+		"decl c := y, d := !x;@3:8 each=true",
+		"decl l0 := F, l1 := T, l2 := F;@6:10 each=true",
+		"decl {p==q} := *, m := l1 & l2;@7:15 each=true",
+		"decl n := l0;@9:9 each=false",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	roundTrip(t, "x.bp", []byte(src), CProver)
+	roundTrip(t, "x.bp", []byte(src), Getafix)
+
+	for _, tc := range []struct{ src, want string }{
+		// A name without a value after a named value is read as the
+		// list form.
+		{"decl x:=1, y;", "x.bp:1:7: 1 variable declared with 2 initial values"},
+		// The list form with one name and two values stays an error.
+		{"decl x := T, F;", "x.bp:1:8: 1 variable declared with 2 initial values"},
+		{"decl x := T, y := F, T;", "x.bp:1:20: expected ';'"},
+	} {
+		_, err := ParseFile("x.bp", []byte(tc.src), CProver)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.src, err, tc.want)
+		}
+	}
 }

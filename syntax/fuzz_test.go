@@ -23,6 +23,7 @@ func FuzzRoundTrip(f *testing.F) {
 		"void main() begin x := a => b => c = d = e => (f => g); end",
 		"decl g := T; decl a, b := *, !g;\nvoid main() begin decl l := 1; 0: skip; 2: goto 3, 0; 3: decl m, n := l, m; end",
 		"void main() begin if a then skip; elsif b then skip; elsif c then if d then skip; elsif e then skip; fi else skip; fi end",
+		"decl x:=1, y:=0;\n\n// c\n\nvoid main() begin decl l0:=0, l1:=!l0, l2; end\nvoid f() begin end /* t */\n\n\n",
 		"decl g;\r\rvoid main()\rbegin /* a\rb */ g := g != g != g; // c\r\nend",
 		"void main() begin x := ((((!((a)&(!('b))))&(!((c)&(!('a)))))&(!((b)&(!('c)))))&(!((c)&(!('a))))); end",
 		"void main() begin x := ((a = b) != c) = (d = (a != b)); y := (a & b = c) & (d | (a | b)) & !((c)); end",

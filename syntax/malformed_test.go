@@ -282,7 +282,6 @@ end
 dfs bool<2> B() begin return T, F; end
 `
 	want := `decl g, {p==q};
-
 // Bebop's style: no return type, call keyword, ? decider, 0 and 1
 void main()
 begin
@@ -297,7 +296,6 @@ begin
   od
   x, _ := B();
 end
-
 bool<2> B()
 begin
   return T, F;

@@ -304,13 +304,27 @@ func (p *parser) parseIdentList(parse func() *Ident) []*Ident {
 	return list
 }
 
+// parseDecl parses a declaration in either form of initialisers: a list
+// after the names (`decl a, b := e1, e2;`) or one after each name (`decl
+// a := e1, b := e2;`, as iJIT's and Liu and Wahl's examples write them).
+// `decl a := e1, b` is the list form (a mismatch) unless `:=` follows b.
 func (p *parser) parseDecl() *Decl {
 	d := &Decl{DeclPos: p.expect(kwDecl)}
 	d.Names = p.parseIdentList(p.parseVarName)
 	if p.tok() == tAssign {
 		d.Assign = p.sc.pos
 		p.next()
-		d.Inits = p.parseExprList()
+		d.Inits = []Expr{p.parseExpr()}
+		for (d.Each || len(d.Names) == 1) && p.tok() == tComma && p.initFollows() {
+			p.next()
+			d.Names = append(d.Names, p.parseVarName())
+			p.expect(tAssign)
+			d.Inits = append(d.Inits, p.parseExpr())
+			d.Each = true
+		}
+		for !d.Each && p.got(tComma) {
+			d.Inits = append(d.Inits, p.parseExpr())
+		}
 		if len(d.Inits) != len(d.Names) {
 			p.errorAt(d.Assign, fmt.Sprintf("%s declared with %s: give one per variable",
 				count(len(d.Names), "variable"), count(len(d.Inits), "initial value")))
@@ -318,6 +332,20 @@ func (p *parser) parseDecl() *Decl {
 	}
 	p.expect(tSemi)
 	return d
+}
+
+// initFollows reports whether the comma at the current token is followed
+// by a name and `:=`: the next variable of a declaration with an
+// initialiser after each name.
+func (p *parser) initFollows() bool {
+	save := p.sc
+	defer func() { p.sc = save }()
+	p.next()
+	if p.tok() != tIdent {
+		return false
+	}
+	p.next()
+	return p.tok() == tAssign
 }
 
 // count formats "1 thing" or "n things".

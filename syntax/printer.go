@@ -43,6 +43,11 @@ type printer struct {
 	indent   int
 	comments []*Comment
 	lastLine int // source line of the item that produced the last output line
+	// top says that the printer is between top-level items (or at a
+	// procedure's header), where it keeps the source's empty lines.
+	top bool
+	// header says that the next line is a procedure's header.
+	header bool
 }
 
 // emit writes one output line for an item that starts at source position
@@ -50,6 +55,7 @@ type printer struct {
 func (p *printer) emit(pos Pos, text string) {
 	if pos.IsValid() {
 		p.flushComments(pos.Offset)
+		p.gap(pos.Line, p.header)
 	}
 	p.lines = append(p.lines, strings.Repeat("  ", p.indent)+text)
 	if pos.IsValid() {
@@ -78,6 +84,7 @@ func (p *printer) flushComments(offset int) {
 			p.lines[len(p.lines)-1] += " " + c.Text
 			continue
 		}
+		p.gap(c.Slash.Line, false)
 		p.lines = append(p.lines, strings.Repeat("  ", p.indent)+c.Text)
 		p.lastLine = c.Slash.Line + strings.Count(c.Text, "\n")
 	}
@@ -97,17 +104,49 @@ func (p *printer) blank() {
 	}
 }
 
+// file prints the declarations and procedures with their layout: an
+// empty line between two of them, or before a comment between them, where
+// the source has one (several make one), as gofmt does, so that `fmt`
+// keeps the lines of a file whose comments cite them (the Bebop paper's
+// figure). A tree without positions (built, not parsed) gets an empty line
+// before each procedure.
 func (p *printer) file(f *File) {
+	p.top = true
 	for _, d := range f.Globals {
 		p.emit(d.DeclPos, declText(d))
 	}
 	for _, pr := range f.Procs {
-		p.blank()
+		if !pr.TypePos.IsValid() {
+			p.blank()
+		}
+		p.top, p.header = true, true
 		p.proc(pr)
+	}
+	p.top = true // the comments after the last procedure
+}
+
+// gap writes an empty line before a top-level item or comment that starts
+// at source line line if the source has an empty line before it (see
+// file).
+// An item on the line where the previous one ends (the printer breaks the
+// source's line) gets the layout of a tree without positions.
+func (p *printer) gap(line int, header bool) {
+	if !p.top || p.lastLine == 0 || len(p.lines) == 0 || p.lines[len(p.lines)-1] == "" {
+		return
+	}
+	if line > p.lastLine+1 || line == p.lastLine && header {
+		p.lines = append(p.lines, "")
 	}
 }
 
 func declText(d *Decl) string {
+	if d.Each && len(d.Inits) == len(d.Names) {
+		parts := make([]string, len(d.Names))
+		for i, x := range d.Names {
+			parts[i] = identText(x) + " := " + ExprString(d.Inits[i])
+		}
+		return "decl " + strings.Join(parts, ", ") + ";"
+	}
 	if d.Inits != nil {
 		return "decl " + identList(d.Names) + " := " + exprList(d.Inits) + ";"
 	}
@@ -138,6 +177,7 @@ func (p *printer) proc(pr *Proc) {
 		typ = "bool<" + strconv.Itoa(pr.Returns) + ">"
 	}
 	p.emit(pr.TypePos, typ+" "+identText(pr.Name)+"("+identList(pr.Params)+")")
+	p.top, p.header = false, false
 	p.emit(pr.Begin, "begin")
 	p.indent++
 	for _, d := range pr.Locals {

@@ -171,3 +171,55 @@ func TestBenchmarksRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestLayoutGolden checks the printer on testdata/layout/input.bp against
+// testdata/layout/golden.bp (UPDATE_GOLDEN=1 rewrites it): a file's
+// empty lines between top-level items are kept, none is added (`fmt -w
+// examples/bebop-fig1.bp` put one after `decl g;`, shifting the lines the
+// file's comment says match the paper's), and printing the golden file
+// again changes nothing.
+func TestLayoutGolden(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "layout", "input.bp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Format("input.bp", src, CProver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "layout", "golden.bp")
+	if os.Getenv("UPDATE_GOLDEN") != "" {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("printed layout differs from %s (UPDATE_GOLDEN=1 to accept):\n--- got\n%s--- want\n%s", golden, got, want)
+	}
+	if again, err := Format("golden.bp", want, CProver); err != nil || !bytes.Equal(again, want) {
+		t.Errorf("printing the golden file again: %v\n%s", err, again)
+	}
+	// The example whose comment cites the paper's line numbers keeps
+	// every statement on its line.
+	fig1, err := os.ReadFile(filepath.Join("..", "examples", "bebop-fig1.bp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	printed, err := Format("bebop-fig1.bp", fig1, CProver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, out := strings.Split(string(fig1), "\n"), strings.Split(string(printed), "\n")
+	if len(in) != len(out) {
+		t.Fatalf("bebop-fig1.bp: %d lines, printed %d", len(in), len(out))
+	}
+	for i := range in {
+		if a, b := strings.Fields(in[i]), strings.Fields(out[i]); len(a) > 0 && len(b) > 0 && a[0] != b[0] {
+			t.Errorf("bebop-fig1.bp line %d: %q printed as %q", i+1, in[i], out[i])
+		}
+	}
+}

@@ -42,6 +42,10 @@ func TestParseErrors(t *testing.T) {
 		{"states a b\ninitial c\n", "s.spec:2:9: unknown state \"c\""},
 		{"states a error\n", "s.spec:1:10: state \"error\" declared twice or reserved"},
 		{"states a\non call f: a -> a \"msg\"\n", "only a transition to error has a message"},
+		// An empty procedure name panicked (index out of range).
+		{"property p\nstates a b\non call : a -> b\n", "s.spec:3:9: want a procedure's name before `:`"},
+		{"states a b\non call: a -> b\n", "s.spec:2:1: want `on call PROC [when G]: FROM -> TO`"},
+		{"states a b\non call f when !: a -> b\n", "s.spec:2:16: want a global's name after `when !`"},
 	}
 	for _, tc := range tests {
 		_, err := observer.Parse("s.spec", tc.text)

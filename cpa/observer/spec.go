@@ -40,6 +40,7 @@ package observer
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -80,11 +81,16 @@ func posError(file string, line, col int, format string, args ...any) error {
 // Error is the To of a transition into the error.
 const Error = -1
 
-// Load reads a specification file.
+// Load reads a specification file. An unreadable file is a *syntax.Error
+// too ("file: open: no such file or directory").
 func Load(file string) (*Spec, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, err
+		msg := err.Error()
+		if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+			msg = pe.Op + ": " + pe.Err.Error()
+		}
+		return nil, &syntax.Error{Filename: file, Msg: msg}
 	}
 	return Parse(file, string(data))
 }
@@ -142,15 +148,21 @@ func Parse(file, text string) (*Spec, error) {
 				return nil, errf(1, "want `on call PROC [when G]: FROM -> TO`")
 			}
 			head := strings.Fields(raw[:colon])
+			if len(head) < 3 {
+				return nil, errf(colon+1, "want a procedure's name before `:` (`on call PROC: FROM -> TO`)")
+			}
 			var t Trans
 			t.Line = line
-			t.Proc = strings.TrimSuffix(head[2], ":")
+			t.Proc = head[2]
 			after := func(from int, word string) int { return from + strings.Index(raw[from:], word) + 1 }
 			callEnd := strings.Index(raw, "call") + len("call")
 			t.ProcCol = after(callEnd, head[2])
 			switch {
 			case len(head) == 3:
 			case len(head) == 5 && head[3] == "when":
+				if head[4] == "!" {
+					return nil, errf(col(head[4]), "want a global's name after `when !`")
+				}
 				t.Guard = strings.TrimPrefix(head[4], "!")
 				t.GuardCol = after(strings.Index(raw, "when")+len("when"), head[4])
 				t.GuardNeg = strings.HasPrefix(head[4], "!")

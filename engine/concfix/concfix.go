@@ -329,10 +329,7 @@ func stopped(ctx context.Context, q engine.Query, res *result.Result, err error,
 	case ctx.Err() != nil:
 		reason = engine.StopReason(ctx)
 	case errors.Is(err, bdd.ErrNodeLimit):
-		reason = "BDD node limit reached"
-		if q.MaxNodes > 0 {
-			reason = fmt.Sprintf("BDD node limit reached (%d nodes)", q.MaxNodes)
-		}
+		reason = bdd.LimitReason(err, q.MaxNodes)
 	case errors.Is(err, fix.ErrNoFixedPoint):
 		reason = err.Error()
 	default:

@@ -28,7 +28,7 @@ func newComponent(ctx context.Context, name string, cfg *Config, p *ir.Program, 
 	case "observer":
 		if spec == nil {
 			var err error
-			if spec, err = observer.Load(cfg.Observer); err != nil {
+			if spec, err = cfg.spec(); err != nil {
 				return nil, nil, err
 			}
 		}

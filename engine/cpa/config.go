@@ -4,14 +4,15 @@ import (
 	"bufio"
 	"embed"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"boolprog/cpa"
+	"boolprog/cpa/observer"
 	"boolprog/engine"
 )
 
@@ -31,6 +32,9 @@ type Config struct {
 	MaxRefine int    // cegar.refinements
 	Observer  string // observer.spec: the specification file
 	MaxStates int    // limit.states: 0 = none
+	// Spec is the observer specification, read with a configuration file
+	// (LoadConfig); nil from ParseConfig, which reads no file.
+	Spec *observer.Spec
 }
 
 // Analysis names a configuration accepts in `analyses`.
@@ -80,22 +84,96 @@ const DefaultConfig = "model-checking"
 // LoadConfig reads a named configuration or, if there is none by that
 // name, a configuration file.
 func LoadConfig(nameOrFile string) (*Config, error) {
-	if data, err := configFS.ReadFile(path.Join("configs", nameOrFile+".cfg")); err == nil {
-		return ParseConfig(nameOrFile, string(data))
+	f := configFlag(nameOrFile)
+	return configOf(f)
+}
+
+// configFlag returns the value of --cpa-config set to nameOrFile: a file
+// is read now, once.
+func configFlag(nameOrFile string) *engine.FileFlag {
+	f := &engine.FileFlag{Builtin: isNamed}
+	f.Set(nameOrFile)
+	return f
+}
+
+// configValue is the value of --cpa-config. The engine's constructor runs
+// more than once (the CLI builds an engine to validate its flags and one
+// per file checked), and a file given as a pipe (/dev/stdin, <(cmd))
+// reads empty the second time: the configuration file is read when the
+// flag is set and parsed, with its observer specification, at the first
+// build; later builds share the parsed configuration.
+type configValue struct {
+	engine.FileFlag
+	mu     sync.Mutex // the constructors of a portfolio may run at once
+	cfg    *Config
+	err    error
+	parsed bool
+}
+
+// Set reads the file that value names (unless it is a named
+// configuration).
+func (v *configValue) Set(value string) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.cfg, v.err, v.parsed = nil, nil, false
+	return v.FileFlag.Set(value)
+}
+
+// config returns the parsed configuration, parsing it the first time.
+func (v *configValue) config() (*Config, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if !v.parsed {
+		v.cfg, v.err = configOf(&v.FileFlag)
+		v.parsed = true
 	}
-	data, err := os.ReadFile(nameOrFile)
-	if err != nil {
-		return nil, fmt.Errorf("%v (named configurations: %s)", err, strings.Join(NamedConfigs(), ", "))
+	return v.cfg, v.err
+}
+
+func isNamed(name string) bool {
+	_, err := configFS.ReadFile(path.Join("configs", name+".cfg"))
+	return err == nil
+}
+
+// configOf parses the configuration that f names. A file that cannot be
+// read is a bad flag; a malformed one, an empty one or one whose observer
+// specification is malformed or unreadable is bad input
+// (*engine.InputError). The observer specification is read here, once.
+func configOf(f *engine.FileFlag) (*Config, error) {
+	if !f.IsFile() {
+		data, err := configFS.ReadFile(path.Join("configs", f.Value+".cfg"))
+		if err != nil {
+			return nil, err
+		}
+		return ParseConfig(f.Value, string(data))
 	}
-	c, err := ParseConfig(nameOrFile, string(data))
+	if f.Err != nil {
+		return nil, fmt.Errorf("%v (named configurations: %s)", f.Err, strings.Join(NamedConfigs(), ", "))
+	}
+	c, err := ParseConfig(f.Value, string(f.Data))
 	if err != nil {
 		// A malformed file is bad input (exit 2), not a bad flag.
 		return nil, &engine.InputError{Err: err}
 	}
-	if c.Observer != "" && !filepath.IsAbs(c.Observer) {
-		c.Observer = filepath.Join(filepath.Dir(nameOrFile), c.Observer)
+	if c.Observer != "" {
+		if !filepath.IsAbs(c.Observer) {
+			c.Observer = filepath.Join(filepath.Dir(f.Value), c.Observer)
+		}
+		if c.Spec, err = observer.Load(c.Observer); err != nil {
+			return nil, &engine.InputError{Err: err}
+		}
 	}
 	return c, nil
+}
+
+// spec returns the configuration's observer specification: the one read
+// with the configuration, or for a Config from ParseConfig, observer.spec
+// read now.
+func (c *Config) spec() (*observer.Spec, error) {
+	if c.Spec != nil {
+		return c.Spec, nil
+	}
+	return observer.Load(c.Observer)
 }
 
 // ParseConfig parses a configuration file's text. Errors are
@@ -105,6 +183,7 @@ func ParseConfig(file, text string) (*Config, error) {
 		Analyses: []string{"explicitval"}, Order: cpa.BFS}
 	sc := bufio.NewScanner(strings.NewReader(text))
 	seenAnalyses := false
+	options := 0
 	for line := 1; sc.Scan(); line++ {
 		raw := sc.Text()
 		if i := strings.IndexByte(raw, '#'); i >= 0 {
@@ -121,6 +200,7 @@ func ParseConfig(file, text string) (*Config, error) {
 		if eq < 0 {
 			return nil, errf(col, "want `option = value`")
 		}
+		options++
 		key := strings.TrimSpace(raw[:eq])
 		val := strings.TrimSpace(raw[eq+1:])
 		vcol := eq + 2 + len(raw[eq+1:]) - len(strings.TrimLeft(raw[eq+1:], " \t"))
@@ -230,6 +310,11 @@ func ParseConfig(file, text string) (*Config, error) {
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	if options == 0 {
+		// Never the default in its place: an empty file is most often a
+		// pipe read twice or a path that is not the configuration.
+		return nil, fmt.Errorf("%s: empty configuration: no `option = value` line (named configurations: %s)", file, strings.Join(NamedConfigs(), ", "))
 	}
 	errf := func(format string, args ...any) error {
 		return fmt.Errorf("%s:1:1: %s", file, fmt.Sprintf(format, args...))

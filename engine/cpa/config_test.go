@@ -1,6 +1,9 @@
 package cpa_test
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -147,6 +150,102 @@ func TestOrdersAndOperators(t *testing.T) {
 					t.Errorf("%s/%s %s: %s (%s), want %s", order, stop, d.Name, res.Verdict, res.Reason, want)
 				}
 			}
+		}
+	}
+}
+
+// TestConfigReadOnce checks that --cpa-config's file and its observer
+// specification are read once, when the flag is parsed and at the first
+// build: the CLI builds the engine more than once, and a pipe
+// (/dev/stdin) reads empty the second time, which replaced the user's
+// configuration by the default (a lock taken twice answered SUCCESSFUL).
+func TestConfigReadOnce(t *testing.T) {
+	dir := t.TempDir()
+	spec, err := os.ReadFile("../../examples/locking.spec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	specFile := filepath.Join(dir, "locking.spec")
+	cfgFile := filepath.Join(dir, "obs.cfg")
+	if err := os.WriteFile(specFile, spec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgFile, []byte("analyses = location, summary, explicitval, observer\nobserver.spec = locking.spec\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, ok := engine.Lookup(cpaengine.Name)
+	if !ok {
+		t.Fatal("cpa not registered")
+	}
+	fs, build := info.FlagSet()
+	if err := fs.Parse([]string{"--cpa-config", cfgFile}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What a pipe does: the second read finds nothing.
+	if err := os.WriteFile(cfgFile, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(specFile); err != nil {
+		t.Fatal(err)
+	}
+	second, err := build()
+	if err != nil {
+		t.Fatalf("second build: %v", err)
+	}
+	for i, e := range []engine.Engine{first, second} {
+		c := e.(*cpaengine.Engine)
+		if c.ObserverAutomaton() == nil || c.Config().Name != cfgFile {
+			t.Errorf("build %d: configuration %q with observer %v, want %s with the locking automaton", i+1, c.Config().Name, c.ObserverAutomaton(), cfgFile)
+		}
+	}
+	p := testsuite.LowerFile(t, "../../examples/locking.bp", "")
+	res := testsuite.Check(t, second, p, engine.Query{})
+	if !strings.Contains(res.Reason, "property locking violated") {
+		t.Errorf("second engine: %s (%s), want the locking violation", res.Verdict, res.Reason)
+	}
+}
+
+// TestEmptyConfig checks that an empty configuration file (or one with
+// only comments) is bad input naming the file, never the default.
+func TestEmptyConfig(t *testing.T) {
+	for _, text := range []string{"", "\n\n", "# nothing here\n   \n"} {
+		f := filepath.Join(t.TempDir(), "empty.cfg")
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := cpaengine.LoadConfig(f)
+		var in *engine.InputError
+		if !errors.As(err, &in) || !strings.HasPrefix(err.Error(), f+": empty configuration") {
+			t.Errorf("%q: config %v, error %v; want an input error %s: empty configuration", text, c, err, f)
+		}
+	}
+}
+
+// TestConfigObserverSpecErrors checks that a configuration's observer
+// specification is read with it: a missing or malformed one is bad input
+// at the specification's file (and line and column).
+func TestConfigObserverSpecErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.spec")
+	if err := os.WriteFile(bad, []byte("states a b\non call : a -> b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ spec, want string }{
+		{"missing.spec", filepath.Join(dir, "missing.spec") + ": open: "},
+		{"bad.spec", bad + ":2:"},
+	} {
+		f := filepath.Join(dir, "c.cfg")
+		if err := os.WriteFile(f, []byte("analyses = location, summary, explicitval, observer\nobserver.spec = "+tc.spec+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := cpaengine.LoadConfig(f)
+		var in *engine.InputError
+		if !errors.As(err, &in) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want an input error starting %q", tc.spec, err, tc.want)
 		}
 	}
 }

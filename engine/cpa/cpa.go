@@ -86,9 +86,10 @@ func init() {
 		Names: []string{Name},
 		Doc:   "configurable program analysis: data-flow to model checking by merge and stop, CEGAR (--cpa-config)",
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
-			cfg := fs.String("cpa-config", DefaultConfig, "configuration: a name ("+joinNames()+") or a file")
+			cfg := &configValue{FileFlag: *configFlag(DefaultConfig)}
+			fs.Var(cfg, "cpa-config", "configuration: a name ("+joinNames()+") or a file")
 			return func() (engine.Engine, error) {
-				c, err := LoadConfig(*cfg)
+				c, err := cfg.config()
 				if err != nil {
 					return nil, err
 				}
@@ -275,6 +276,11 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 // or "" if it has no observer analysis.
 func (e *Engine) ObserverSpec() string { return e.cfg.Observer }
 
+// ObserverAutomaton returns the configuration's observer specification as
+// read with the configuration file, or nil: a caller needing it reads no
+// file again (a pipe reads empty the second time).
+func (e *Engine) ObserverAutomaton() *observer.Spec { return e.cfg.Spec }
+
 // CheckProduct checks inst.Prog, a program instrumented with an observer
 // automaton (observer.Instrument), and answers for it: a violation of the
 // automaton is Unsafe with a trace of inst.Prog that ends at the
@@ -295,7 +301,7 @@ func (e *Engine) CheckProduct(ctx context.Context, inst *observer.Instrumented, 
 	if e.has("observer") && e.cfg.CEGAR {
 		c := *e.cfg
 		c.Analyses = slices.DeleteFunc(slices.Clone(c.Analyses), func(a string) bool { return a == "observer" })
-		c.Observer = ""
+		c.Observer, c.Spec = "", nil
 		return New(&c).check(ctx, inst.Prog, q, nil)
 	}
 	if !e.has("observer") {
@@ -524,7 +530,7 @@ func (e *Engine) observed(ctx context.Context, res *result.Result, r *run, path 
 // configuration c reaches its error state v into a trace of p instrumented
 // with the observer, which interp.Replay accepts on the returned program.
 func ObservedTrace(ctx context.Context, c *Config, p *ir.Program, path []*cpa.Edge, v *observer.State) (*result.Trace, *observer.Instrumented, error) {
-	spec, err := observer.Load(c.Observer)
+	spec, err := c.spec()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -31,7 +31,15 @@ type algebra[F any] interface {
 type builder[F any] struct {
 	enc *Encoding
 	a   algebra[F]
+	// failed, if not nil, reports that the algebra has failed (a BDD
+	// manager interrupted or out of nodes): the loops over edges end
+	// early, since every later operation fails too, and the caller reads
+	// the failure.
+	failed func() bool
 }
+
+// stop reports whether building should end (see failed).
+func (b *builder[F]) stop() bool { return b.failed != nil && b.failed() }
 
 func (b *builder[F]) slotOf(v ir.VarRef) int { return b.enc.Slots.Slot(v) }
 
@@ -115,6 +123,9 @@ func (b *builder[F]) init(st int) F {
 func (b *builder[F]) callEdges(f func(proc int, e *ir.Edge, c *ir.Call)) {
 	for i, pr := range b.enc.Prog.Procs {
 		for _, e := range pr.Edges {
+			if b.stop() {
+				return
+			}
 			if c, ok := e.Op.(*ir.Call); ok {
 				f(i, e, c)
 			}
@@ -137,6 +148,9 @@ func (b *builder[F]) internal(x, v int) F {
 	var fs []F
 	for i, pr := range b.enc.Prog.Procs {
 		for _, e := range pr.Edges {
+			if b.stop() {
+				return b.a.fls()
+			}
 			if _, ok := e.Op.(*ir.Call); ok {
 				continue
 			}

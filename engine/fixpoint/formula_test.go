@@ -2,6 +2,7 @@ package fixpoint_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -76,5 +77,48 @@ func TestFormulaErrors(t *testing.T) {
 	_, err := fixpoint.New("ef", fixpoint.Options{Formula: "mu bool S(State u) ( Init(u) );\n", FormulaFile: "f.mu"})
 	if err == nil || !strings.Contains(err.Error(), "f.mu: the algorithm has no query") {
 		t.Errorf("no query: %v", err)
+	}
+}
+
+// TestFormulaFlagReadOnce checks that --formula's file is read when the
+// flag is parsed: the CLI builds the engine more than once, and a pipe
+// reads empty the second time. An empty formula file is bad input, never
+// the built-in algorithm.
+func TestFormulaFlagReadOnce(t *testing.T) {
+	// A formula whose query holds whenever an initial state exists: on a
+	// safe program the engine answers Unknown naming the file, where the
+	// built-in ef proves the program.
+	file := t.TempDir() + "/f.mu"
+	if err := os.WriteFile(file, []byte("mu bool S(State u) ( Init(u) );\n(exists State u. S(u));\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := testsuite.Lower(t, "safe.bp", "decl g;\nvoid main() begin g := T; assert(g); end\n", "")
+	info, _ := engine.Lookup("ef")
+	fs, build := info.FlagSet()
+	if err := fs.Parse([]string{"--formula", file}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		e, err := build()
+		if err != nil {
+			t.Fatalf("build %d: %v", i+1, err)
+		}
+		res := testsuite.Check(t, e, p, engine.Query{})
+		if res.Verdict != result.Unknown || !strings.Contains(res.Reason, file) {
+			t.Errorf("build %d: %s (%s), want Unknown from the user's formula", i+1, res.Verdict, res.Reason)
+		}
+	}
+	// The file is empty now: read again, it is an input error.
+	fs, build = info.FlagSet()
+	if err := fs.Parse([]string{"--formula", file}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := build()
+	var in *engine.InputError
+	if !errors.As(err, &in) || err.Error() != file+": empty formula file" {
+		t.Errorf("empty formula: %v, want an input error %s: empty formula file", err, file)
 	}
 }

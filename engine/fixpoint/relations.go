@@ -33,7 +33,9 @@ func NewRelations(m *bdd.Manager, enc *Encoding) *Relations {
 	lay := symbolic.NewLayout(m, enc.Prog, symbolic.OrderAffinity)
 	r := &Relations{Enc: enc, M: m, lay: lay}
 	r.alg = &bddAlg{m: m, lay: lay}
-	r.b = builder[bdd.Node]{enc: enc, a: r.alg}
+	// Once m fails (interrupted, out of nodes) every operation returns
+	// bdd.Invalid at once: the rest of a relation is not built.
+	r.b = builder[bdd.Node]{enc: enc, a: r.alg, failed: func() bool { return m.Err() != nil }}
 	return r
 }
 

@@ -184,7 +184,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (res 
 			if n <= 0 {
 				n = defaultMaxNodes
 			}
-			reason = fmt.Sprintf("BDD node limit reached (%d nodes)", n)
+			reason = bdd.LimitReason(cause, n)
 		case errors.Is(cause, errTooLong):
 			reason = cause.Error()
 		default:

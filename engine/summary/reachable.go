@@ -62,7 +62,7 @@ func ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (*Reachable
 		case errors.Is(err, errTimeout), errors.Is(err, bdd.ErrInterrupted):
 			return nil, fmt.Errorf("summary: %w", context.Cause(ctx))
 		case errors.Is(err, bdd.ErrNodeLimit):
-			return nil, fmt.Errorf("summary: BDD node limit reached (%d nodes)", maxNodes)
+			return nil, fmt.Errorf("summary: %s", bdd.LimitReason(err, maxNodes))
 		}
 		return nil, err
 	}

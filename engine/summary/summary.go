@@ -333,7 +333,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 				reason = engine.ReasonTimeout
 			}
 		case errors.Is(err, bdd.ErrNodeLimit):
-			reason = fmt.Sprintf("BDD node limit reached (%d nodes)", maxNodes(q))
+			reason = bdd.LimitReason(err, maxNodes(q))
 		case errors.Is(err, errTooLong):
 			// FAILED promises a trace, and this one is too long to build
 			// or to read.

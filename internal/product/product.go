@@ -31,6 +31,9 @@ func LoadSpec(option, file string, eng engine.Engine) (*observer.Spec, error) {
 		if file != "" && !sameFile(file, cfgFile) {
 			return nil, fmt.Errorf("%s %s and the engine configuration's observer.spec %s name different specifications", option, file, cfgFile)
 		}
+		if o, ok := eng.(interface{ ObserverAutomaton() *observer.Spec }); ok && o.ObserverAutomaton() != nil {
+			return o.ObserverAutomaton(), nil // read with the configuration
+		}
 		file = cfgFile
 	}
 	if file == "" {

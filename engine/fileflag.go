@@ -1,0 +1,44 @@
+package engine
+
+import "os"
+
+// FileFlag is a flag.Value naming a file that is read once, when the flag
+// is set: an engine's constructor (Info.Flags) may run more than once (the
+// CLI builds one engine to validate its flags and one per file checked),
+// and a file given as a pipe (/dev/stdin, <(cmd)) reads empty the second
+// time. Set never fails: a file that cannot be read is kept in Err for the
+// constructor, which decides whether that is a usage error or bad input.
+type FileFlag struct {
+	// Value is the flag's value: the file's name, or a builtin name.
+	Value string
+	// Builtin, if not nil, reports the values that name no file (a named
+	// configuration): Set does not read them.
+	Builtin func(value string) bool
+	// Data is the file's content and Err the error of reading it (both
+	// zero for a builtin value or an unset flag).
+	Data []byte
+	Err  error
+	read bool
+}
+
+// String returns the flag's value.
+func (f *FileFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return f.Value
+}
+
+// Set records the value and, unless it is builtin, reads the file.
+func (f *FileFlag) Set(value string) error {
+	f.Value, f.Data, f.Err, f.read = value, nil, nil, false
+	if f.Builtin != nil && f.Builtin(value) {
+		return nil
+	}
+	f.Data, f.Err = os.ReadFile(value)
+	f.read = true
+	return nil
+}
+
+// IsFile reports whether the value names a file: Set read it.
+func (f *FileFlag) IsFile() bool { return f.read }
