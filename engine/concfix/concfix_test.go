@@ -476,3 +476,23 @@ func TestMoreThreads(t *testing.T) {
 		t.Errorf("--max-threads 2: %s (%s), want unknown: can create more", res.Verdict, res.Reason)
 	}
 }
+
+// TestConcurrentConformance runs the bounded-concurrent conformance suite
+// on conc-fix: the benchmarks at their first-error bounds (the slow ones,
+// Getafix's fib among them, with -long) and random programs against the
+// explicit oracle. Its strata and levels always report the smallest
+// bound, so it ignores Deepen.
+func TestConcurrentConformance(t *testing.T) {
+	testsuite.ConcurrentConformance(t, testsuite.ConcurrentConfig{
+		New: func(o testsuite.ConcEngineOptions) engine.Engine {
+			e, err := concfix.NewWithOptions(concfix.Options{MaxThreads: o.MaxThreads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		},
+		Oracle: oracle(t),
+		Long:   *long,
+		Random: testsuite.ConcConfig{Options: gen.Options{Stmts: 3, Procs: 2, MaxLocals: 2}, Timeout: 5 * time.Second},
+	})
+}

@@ -154,12 +154,18 @@ func (m *model) writeProduct(w io.Writer, query bool) {
 				}
 				pf("  | (Started(%s) & %s)\n", prodArg(i), strings.Join(fs, " & "))
 			}
+			// A quantified state is named after the thread whose state it
+			// replaces (y_a1 for a1): fix interleaves it with the
+			// parameter whose name ends the same way, so that the
+			// renamings keep the order.
 			for _, src := range m.prodSources(l, i) {
 				j := src[1]
-				pf("  | (exists State y. (%s(%s) & %s & %s & %s))\n", prodName(src[0], j), m.prodArgs(j, "y"),
-					eqFields("y", prodArg(j), m.nonGlobals()), eqFields("y", prodArg(i), m.globals()), m.switchable("y"))
+				y := "y_" + prodArg(j)
+				pf("  | (exists State %s. (%s(%s) & %s & %s & %s))\n", y, prodName(src[0], j), m.prodArgs(j, y),
+					eqFields(y, prodArg(j), m.nonGlobals()), eqFields(y, prodArg(i), m.globals()), m.switchable(y))
 			}
-			pf("  | (exists State x. (%s(%s) & ProgramInt(x, %s)))\n);\n", name, m.prodArgs(i, "x"), prodArg(i))
+			x := "x_" + prodArg(i)
+			pf("  | (exists State %s. (%s(%s) & ProgramInt(%s, %s)))\n);\n", x, name, m.prodArgs(i, x), x, prodArg(i))
 		}
 	}
 	pf("\n")
