@@ -496,3 +496,36 @@ func TestConcurrentConformance(t *testing.T) {
 		Random: testsuite.ConcConfig{Options: gen.Options{Stmts: 3, Procs: 2, MaxLocals: 2}, Timeout: 5 * time.Second},
 	})
 }
+
+// atomicAfterInit: init leaves Getafix's atomic T. The threads start with
+// no thread running, so any may run first (interp's rule); thread1 ends
+// the atomic section, after which thread2 may run and fail: in one round
+// (main, which does nothing, is not switched out of).
+const atomicAfterInit = `
+decl atomic, g;
+void init() begin atomic := T; g := F; end
+void main() begin skip; end
+void thread1() begin g := T; atomic := F; end
+void thread2() begin if (g) then SLIC_ERROR: skip; fi; end
+`
+
+// TestProductStart: the product encoding lets any thread run first in the
+// first round, as §5.1's strata and the explicit oracle do (it once
+// started with thread 0, whose empty context then needed a switch that
+// atomic forbids: safe at 1 and 2 rounds, wrongly).
+func TestProductStart(t *testing.T) {
+	p := lowerGetafix(t, "atomic.bp", []byte(atomicAfterInit))
+	summaries, err := concfix.NewWithOptions(concfix.Options{Summaries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []result.Bound{rounds(1), rounds(2), cs(1), cs(2)} {
+		want := testsuite.Check(t, oracle(t)(), p, engine.Query{Bound: b})
+		for _, e := range []engine.Engine{concfix.New(), summaries} {
+			res := testsuite.Check(t, e, p, engine.Query{Bound: b})
+			if res.Verdict != want.Verdict || res.Verdict != result.Unsafe || res.Bound != want.Bound {
+				t.Errorf("at %s: %s at %s (product %d), explicit %s at %s", b, res.Verdict, res.Bound, res.Stats.Counters["product"], want.Verdict, want.Bound)
+			}
+		}
+	}
+}

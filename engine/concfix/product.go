@@ -97,13 +97,12 @@ func (m *model) prodSources(l, i int) [][2]int {
 	return out
 }
 
-// isStart says context (l, i) may be the first of a run.
-func (m *model) isStart(l, i int) bool {
-	if m.rounds > 0 {
-		return l == 0 && i == 0
-	}
-	return l == 0
-}
+// isStart says context (l, i) may be the first of a run: any thread's
+// at level 0 (for rounds, the threads before it in the first round do
+// nothing: no switch happens, and none is needed, since the threads
+// start after init with no thread running, whatever Getafix's atomic
+// is).
+func (m *model) isStart(l, i int) bool { return l == 0 }
 
 // switchable is the condition under which thread state s may be
 // switched out: not at a transient pc, and Getafix's atomic false.
