@@ -53,7 +53,8 @@
 // rewritten into thread slots with ghost globals (see dynamic.go; at most
 // Options.MaxThreads threads, and an Unknown answer that says so when a
 // run could create more; without it, one more per creation site, raised
-// one at a time up to MaxMoreThreads more while a run creates more);
+// one at a time up to MaxMoreThreads more while a run creates more, each
+// solve stopping at the first stratum that shows such a run);
 // recursion everywhere. start_thread goto L gets an Unknown answer that
 // names it. Bounded queries only: cs:K or rounds:K, and a query without a
 // bound is DefaultBound's (the verdict names it), as conc-eager and
@@ -216,14 +217,18 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if e.opts.MaxThreads == 0 && m.dyn != nil {
 		limit += MaxMoreThreads
 	}
-	prev := "" // what the solve with fewer threads showed
+	prev := ""                   // what the solve with fewer threads showed
+	grown, before := 0, int64(0) // growths, and the strata solved before them
 	for {
-		res, overflow, err := e.solve(ctx, q, m)
+		res, overflow, err := e.solve(ctx, q, m, m.n < limit)
 		if err != nil {
 			return nil, err
 		}
 		if overflow && m.n < limit && ctx.Err() == nil {
-			prev = fmt.Sprintf("no error up to %s with at most %d threads, but a run creates more", q.Bound, m.n)
+			grown++
+			before += res.Stats.Counters["strata"]
+			// The solve stopped at the first stratum that showed it.
+			prev = fmt.Sprintf("with at most %d threads a run within %s creates more", m.n, q.Bound)
 			q.Report(result.PhaseReach, prev+fmt.Sprintf(": again with %d", m.n+1))
 			if m, err = modelOf(p, q.Bound, m.n+1); err != nil {
 				return nil, err
@@ -233,6 +238,10 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		}
 		if res.Verdict == result.Unknown && !overflow && prev != "" {
 			res.Reason += "; " + prev
+		}
+		if grown > 0 {
+			res.Stats.Set("threads_grown", int64(grown))
+			res.Stats.Set("strata_before_growth", before)
 		}
 		return res, nil
 	}
@@ -246,7 +255,7 @@ const MaxMoreThreads = 4
 // solve runs the strata of model m for q and says whether the answer
 // (Safe, or Unknown with the reason) is limited by the threads a run
 // could create beyond m's.
-func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.Result, bool, error) {
+func (e *Engine) solve(ctx context.Context, q engine.Query, m *model, growable bool) (*result.Result, bool, error) {
 	// Writing, parsing and checking the model of a high bound take
 	// seconds (6 MB for Bluetooth at 20 rounds): the context is polled
 	// between them and while parsing.
@@ -287,7 +296,7 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.R
 		return whole(stopped(ctx, q, res, err, -1))
 	}
 	res.Stats.Set("time_build_ns", int64(time.Since(start)))
-	st := &strata{sv: sv, m: m, rels: fixpoint.NewRelations(sv.Manager(), m.enc), done: -1, found: -1, report: q.Progress}
+	st := &strata{sv: sv, m: m, rels: fixpoint.NewRelations(sv.Manager(), m.enc), done: -1, found: -1, report: q.Progress, growable: growable && m.dyn != nil}
 	watch := func() error { return st.watch(q.Bound.Kind) }
 	if m.product {
 		watch = st.watchProduct
@@ -305,6 +314,9 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.R
 	res.Stats.Set("peak_bdd_nodes", int64(ms.PeakNodes))
 	res.Stats.Set("bdd_vars", int64(ms.Vars))
 	res.Stats.Set("strata", int64(st.done+1))
+	if errors.Is(err, errGrow) {
+		return res, true, nil
+	}
 	if err != nil && !errors.Is(err, errFound) {
 		return whole(stopped(ctx, q, res, err, st.done))
 	}
