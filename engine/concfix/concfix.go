@@ -53,8 +53,7 @@
 // rewritten into thread slots with ghost globals (see dynamic.go; at most
 // Options.MaxThreads threads, and an Unknown answer that says so when a
 // run could create more; without it, one more per creation site, raised
-// one at a time up to MaxMoreThreads more while a run creates more, each
-// solve stopping at the first stratum that shows such a run);
+// one at a time up to MaxMoreThreads more while a run creates more);
 // recursion everywhere. start_thread goto L gets an Unknown answer that
 // names it. Bounded queries only: cs:K or rounds:K, and a query without a
 // bound is DefaultBound's (the verdict names it), as conc-eager and
@@ -217,18 +216,14 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if e.opts.MaxThreads == 0 && m.dyn != nil {
 		limit += MaxMoreThreads
 	}
-	prev := ""                   // what the solve with fewer threads showed
-	grown, before := 0, int64(0) // growths, and the strata solved before them
+	prev := "" // what the solve with fewer threads showed
 	for {
-		res, overflow, err := e.solve(ctx, q, m, m.n < limit)
+		res, overflow, err := e.solve(ctx, q, m)
 		if err != nil {
 			return nil, err
 		}
 		if overflow && m.n < limit && ctx.Err() == nil {
-			grown++
-			before += res.Stats.Counters["strata"]
-			// The solve stopped at the first stratum that showed it.
-			prev = fmt.Sprintf("with at most %d threads a run within %s creates more", m.n, q.Bound)
+			prev = fmt.Sprintf("no error up to %s with at most %d threads, but a run creates more", q.Bound, m.n)
 			q.Report(result.PhaseReach, prev+fmt.Sprintf(": again with %d", m.n+1))
 			if m, err = modelOf(p, q.Bound, m.n+1); err != nil {
 				return nil, err
@@ -238,10 +233,6 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		}
 		if res.Verdict == result.Unknown && !overflow && prev != "" {
 			res.Reason += "; " + prev
-		}
-		if grown > 0 {
-			res.Stats.Set("threads_grown", int64(grown))
-			res.Stats.Set("strata_before_growth", before)
 		}
 		return res, nil
 	}
@@ -255,7 +246,7 @@ const MaxMoreThreads = 4
 // solve runs the strata of model m for q and says whether the answer
 // (Safe, or Unknown with the reason) is limited by the threads a run
 // could create beyond m's.
-func (e *Engine) solve(ctx context.Context, q engine.Query, m *model, growable bool) (*result.Result, bool, error) {
+func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.Result, bool, error) {
 	// Writing, parsing and checking the model of a high bound take
 	// seconds (6 MB for Bluetooth at 20 rounds): the context is polled
 	// between them and while parsing.
@@ -296,7 +287,7 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model, growable b
 		return whole(stopped(ctx, q, res, err, -1))
 	}
 	res.Stats.Set("time_build_ns", int64(time.Since(start)))
-	st := &strata{sv: sv, m: m, rels: fixpoint.NewRelations(sv.Manager(), m.enc), done: -1, found: -1, report: q.Progress, growable: growable && m.dyn != nil}
+	st := &strata{sv: sv, m: m, rels: fixpoint.NewRelations(sv.Manager(), m.enc), done: -1, found: -1, report: q.Progress}
 	watch := func() error { return st.watch(q.Bound.Kind) }
 	if m.product {
 		watch = st.watchProduct
@@ -314,9 +305,6 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model, growable b
 	res.Stats.Set("peak_bdd_nodes", int64(ms.PeakNodes))
 	res.Stats.Set("bdd_vars", int64(ms.Vars))
 	res.Stats.Set("strata", int64(st.done+1))
-	if errors.Is(err, errGrow) {
-		return res, true, nil
-	}
 	if err != nil && !errors.Is(err, errFound) {
 		return whole(stopped(ctx, q, res, err, st.done))
 	}

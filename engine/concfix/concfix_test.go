@@ -529,21 +529,3 @@ func TestProductStart(t *testing.T) {
 		}
 	}
 }
-
-// TestGrowEarly: when a run creates more threads than the slots and the
-// engine will add one, the solve stops at the first stratum that shows it
-// instead of solving the strata above in vain. SATABS' Threads3 creates
-// threads in a loop in main's first context: every solve up to the limit
-// (2 threads, then one more up to MaxMoreThreads more) stops at stratum 0
-// (before, the solve with 2 threads solved all 7 strata of cs:6), and the
-// last finds the error at 2 switches.
-func TestGrowEarly(t *testing.T) {
-	p := testsuite.LowerFile(t, "../../../shared/benchmarks/satabs-boppo/Threads3/main.bp", "")
-	res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: cs(6)})
-	if res.Verdict != result.Unsafe || res.Bound != cs(2) {
-		t.Fatalf("%s at %s (%s), want unsafe at 2 switches", res.Verdict, res.Bound, res.Reason)
-	}
-	if g, b := res.Stats.Counters["threads_grown"], res.Stats.Counters["strata_before_growth"]; g != concfix.MaxMoreThreads || b != g {
-		t.Errorf("%d growths after %d strata, want %d, each after one stratum", g, b, concfix.MaxMoreThreads)
-	}
-}

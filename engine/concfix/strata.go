@@ -1,7 +1,6 @@
 package concfix
 
 import (
-	"errors"
 	"fmt"
 
 	"boolprog/bdd"
@@ -31,15 +30,7 @@ type strata struct {
 	// returns (over its t bits), rooted.
 	restrict *bdd.Root
 	err      error // an internal error seen in a callback
-	// growable says the engine will solve again with one more thread
-	// slot if a run creates more: the solve stops at the first stratum
-	// that shows one.
-	growable bool
 }
-
-// errGrow stops the solver at the first stratum that creates more
-// threads than the slots, when the engine will add one.
-var errGrow = errors.New("conc-fix: a run creates more threads")
 
 // watch tracks the strata and registers the callbacks.
 func (st *strata) watch(kind result.BoundKind) error {
@@ -61,11 +52,6 @@ func (st *strata) watch(kind result.BoundKind) error {
 			if err != nil {
 				st.err = err
 				return err
-			}
-			if errs == bdd.False && st.found < 0 && st.growable && st.overflowAt(c) {
-				// The engine solves again with one more thread slot:
-				// the strata above this one would be solved in vain.
-				return errGrow
 			}
 			if errs == bdd.False {
 				if kind == result.Rounds && st.found >= 0 && st.minDesc(c+1) >= st.desc {
@@ -222,28 +208,23 @@ func (st *strata) fewest(c int, errs bdd.Node) (int, bdd.Node, error) {
 // overflow says some solved stratum reaches an overflow location: a
 // creation with every thread slot taken (the SATABS convention).
 func (st *strata) overflow() bool {
-	for c := 0; c <= st.done; c++ {
-		if st.overflowAt(c) {
-			return true
-		}
-	}
-	return false
-}
-
-// overflowAt says stratum c reaches an overflow location.
-func (st *strata) overflowAt(c int) bool {
 	d := st.m.dyn
 	if d == nil || len(d.overflow) == 0 {
 		return false
 	}
 	m := st.sv.Manager()
-	v, err := stateVars(st.sv, st.m.enc, reachName(c), "v")
-	if err != nil {
-		return true // cannot tell: say so
+	for c := 0; c <= st.done; c++ {
+		v, err := stateVars(st.sv, st.m.enc, reachName(c), "v")
+		if err != nil {
+			return true // cannot tell: say so
+		}
+		at := bdd.False
+		for _, o := range d.overflow {
+			at = m.Or(at, m.Assignment(v.PC, enumBits(len(v.PC), st.m.enc.PC(o[0], o[1]))))
+		}
+		if m.And(st.sv.Value(reachName(c)), at) != bdd.False {
+			return true
+		}
 	}
-	at := bdd.False
-	for _, o := range d.overflow {
-		at = m.Or(at, m.Assignment(v.PC, enumBits(len(v.PC), st.m.enc.PC(o[0], o[1]))))
-	}
-	return m.And(st.sv.Value(reachName(c)), at) != bdd.False
+	return false
 }
