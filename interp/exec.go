@@ -59,6 +59,33 @@ func SuccessorsContext(ctx context.Context, p *ir.Program, c Config) ([]Transiti
 	return out, nil
 }
 
+// EachSuccessor calls fn with the transitions SuccessorsContext returns,
+// in the same order, one at a time as the enumeration finds them, and
+// with no cap on a step's free choices: a step that sets many variables
+// to `*` has 2^n outcomes, and the caller's own budget, not MaxOmitted,
+// decides how many it takes (fn's error stops the enumeration and is
+// returned). fn must not modify the configurations. The enumeration polls
+// ctx every 1024 outcomes and returns ctx.Err() when it has ended.
+func EachSuccessor(ctx context.Context, p *ir.Program, c Config, fn func(Transition) error) error {
+	s := newStepper(p, nil)
+	if ctx.Done() != nil {
+		s.ctx = ctx
+	}
+	for t, top := range c.Threads {
+		if top == nil || s.blocked(c, t) != "" {
+			continue
+		}
+		for _, e := range p.Procs[top.Proc].Locations[top.Loc].Out {
+			s.emit = func(n Config) error { return fn(Transition{Thread: t, Edge: e, Next: n}) }
+			s.free = 0
+			if err := s.exec(c, t, e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // Exec executes edge id of the procedure on top of thread t's stack from c
 // and returns every resulting configuration (none if the edge is blocked).
 // It does not modify c. It reports an error if thread t may not take the
@@ -108,6 +135,9 @@ type stepper struct {
 	atomicVar int      // index of Getafix's global `atomic`, or -1
 	free      int      // free two-valued choices enumerated in the current step
 	out       []Config // the outcomes of the current step
+	// emit, if set, takes each outcome as it is found instead of out, and
+	// a step may then make any number of free choices (EachSuccessor).
+	emit func(Config) error
 
 	ctx   context.Context // polled during long enumerations, if not nil
 	polls int
@@ -167,7 +197,7 @@ func (s *stepper) pick(vs values, f fate) ([]bool, error) {
 		return onlyF, nil
 	}
 	s.free++
-	if s.free > MaxOmitted {
+	if s.emit == nil && s.free > MaxOmitted {
 		return nil, fmt.Errorf("%w: more than %d in one step", ErrTooManyChoices, MaxOmitted)
 	}
 	return falseTT, nil
@@ -511,8 +541,7 @@ func (s *stepper) pop(n Config, t int, f *Frame, rets []values, pl *plan, level 
 		if pl.ends {
 			return s.threadEnds(n, t)
 		}
-		s.out = append(s.out, n.with(t, f))
-		return nil
+		return s.output(n.with(t, f))
 	}
 	caller := pl.calls[level]
 	cproc := s.p.Procs[caller.Proc]
@@ -571,11 +600,20 @@ func (s *stepper) pop(n Config, t int, f *Frame, rets []values, pl *plan, level 
 	return err
 }
 
+// output records an outcome of the current step: to emit if set, else
+// in out.
+func (s *stepper) output(c Config) error {
+	if s.emit != nil {
+		return s.emit(c)
+	}
+	s.out = append(s.out, c)
+	return nil
+}
+
 // threadEnds ends thread t; the end of Getafix's init starts the threads.
 func (s *stepper) threadEnds(n Config, t int) error {
 	if !n.Init {
-		s.out = append(s.out, n.with(t, nil))
-		return nil
+		return s.output(n.with(t, nil))
 	}
 	n.Init = false
 	n.Running = -1
@@ -608,8 +646,7 @@ func (s *stepper) threadEnds(n Config, t int) error {
 			}
 			vals = vals[k:]
 		}
-		s.out = append(s.out, m)
-		return nil
+		return s.output(m)
 	})
 	return err
 }

@@ -157,3 +157,51 @@ func (c *countingCtx) Err() error {
 	}
 	return nil
 }
+
+// TestEachSuccessor checks that EachSuccessor gives the outcomes of a
+// step with more than MaxOmitted free choices one at a time, where
+// Successors refuses the step, and stops when fn says so: a parallel
+// assignment of 40 `*` to observable globals.
+func TestEachSuccessor(t *testing.T) {
+	const n = 40
+	src := fmt.Sprintf("decl %s;\nvoid main() begin %s := %s; assert(%s); end\n",
+		names("g", n), names("g", n), strings.TrimSuffix(strings.Repeat("*, ", n), ", "), strings.ReplaceAll(names("g", n), ",", " &"))
+	p := testsuite.Lower(t, "w.bp", src, "")
+	c := interp.Initial(p, make([]bool, n), nil)
+	if _, err := interp.Successors(p, c); !errors.Is(err, interp.ErrTooManyChoices) {
+		t.Fatalf("Successors: %v, want too many choices", err)
+	}
+	enough := errors.New("enough")
+	seen := map[string]bool{}
+	err := interp.EachSuccessor(context.Background(), p, c, func(tr interp.Transition) error {
+		seen[fmt.Sprint(tr.Next.Globals)] = true
+		if len(seen) == 5000 {
+			return enough
+		}
+		return nil
+	})
+	if err != enough || len(seen) != 5000 {
+		t.Errorf("EachSuccessor: %v after %d distinct outcomes, want %v after 5000", err, len(seen), enough)
+	}
+	// The outcomes and their order are Successors' where it enumerates.
+	small := testsuite.Lower(t, "s.bp", "decl a, b;\nvoid main() begin a, b := *, *; end\n", "")
+	sc := interp.Initial(small, make([]bool, 2), nil)
+	want, err := interp.Successors(small, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []interp.Transition
+	if err := interp.EachSuccessor(context.Background(), small, sc, func(tr interp.Transition) error { got = append(got, tr); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	key := func(ts []interp.Transition) string {
+		var b strings.Builder
+		for _, tr := range ts {
+			fmt.Fprintf(&b, "%d %d %s\n", tr.Thread, tr.Edge, tr.Next.Key())
+		}
+		return b.String()
+	}
+	if key(got) != key(want) || len(want) != 4 {
+		t.Errorf("EachSuccessor:\n%sSuccessors:\n%s", key(got), key(want))
+	}
+}

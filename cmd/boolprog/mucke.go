@@ -55,7 +55,7 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	)
 	c.fs.BoolVar(&stats, "stats", false, "print each relation's iterations, BDD nodes and time, and the #size answers")
 	c.fs.DurationVar(&timeout, "timeout", 0, "give up after this long (e.g. 30s) with UNKNOWN; 0 means no limit")
-	c.fs.IntVar(&maxNodes, "max-nodes", 0, "BDD node limit (0: none); past it: UNKNOWN")
+	c.fs.IntVar(&maxNodes, "max-nodes", 0, "BDD node limit (0: the BDD package's built-in limit); past it: UNKNOWN")
 	var ef emitFlags
 	ef.register(c)
 	files, err := c.parse(args, s)
@@ -130,7 +130,10 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 				why = fmt.Sprintf("timeout (%v)", timeout)
 			}
 		case errors.Is(err, bdd.ErrNodeLimit):
-			why = fmt.Sprintf("BDD node limit reached (%d nodes)", maxNodes)
+			why = "BDD node limit reached (the built-in limit)"
+			if maxNodes > 0 {
+				why = fmt.Sprintf("BDD node limit reached (%d nodes)", maxNodes)
+			}
 		case errors.Is(err, fix.ErrNoFixedPoint):
 			why = err.Error()
 		default:

@@ -40,7 +40,7 @@ func TestMucke(t *testing.T) {
 		{name: "no query", args: []string{"mucke", "-"}, stdin: "bool R(bool x) ( x );\n", code: exitOK,
 			last: "no query: the file defines relations but ends with no unnamed formula"},
 		{name: "type error", args: []string{"mucke", bad}, code: exitInput, stderr: []string{bad + ":1:18: undefined: y\n"}},
-		{name: "help", args: []string{"mucke", "-h"}, code: exitOK, stdout: []string{"usage: boolprog mucke"}},
+		{name: "help", args: []string{"mucke", "-h"}, code: exitOK, stdout: []string{"usage: boolprog mucke", "(0: the BDD package's built-in limit)"}},
 		{name: "two files", args: []string{"mucke", bad, bad}, code: exitUsage, stderr: []string{"want exactly one FILE"}},
 	})
 }

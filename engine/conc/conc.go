@@ -24,8 +24,9 @@
 // answer says "safe up to K rounds" (or switches), never a proof for
 // every run. A program that creates threads at run time is checked with
 // at most --max-threads of them; if a run within the bound can create
-// more, the answer is Unknown and says so (with --deepen and no
-// --max-threads, the limit grows first, up to MaxDeepenThreads more).
+// more, the answer is Unknown and says so (without --max-threads, the
+// limit grows first, one thread at a time up to MaxMoreThreads more, at
+// every bound, given or default, deepened or not).
 // When the time runs out the answer is Unknown with the largest bound
 // completed.
 //
@@ -51,9 +52,10 @@ import (
 // to it (package conc's, which conc-fix shares).
 const DefaultRounds = conc.DefaultRounds
 
-// MaxDeepenThreads bounds how far --deepen raises the thread limit of a
-// program that creates threads in a loop or recursion.
-const MaxDeepenThreads = 4
+// MaxMoreThreads bounds how far the engines raise the thread limit of a
+// program that creates threads in a loop or recursion when --max-threads
+// is not given.
+const MaxMoreThreads = 4
 
 func init() {
 	for _, lazy := range []bool{false, true} {
@@ -221,7 +223,10 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		res.Stats.Set("no_error_location", 1)
 		return res, nil
 	}
-	growThreads := deepen && e.MaxThreads == 0 && model.Convention == conc.Dynamic
+	// The limit grows whether the bound is the default or given: a
+	// bound counts rounds or switches, not threads, and --max-threads
+	// is the user's way to fix the threads.
+	growThreads := e.MaxThreads == 0 && model.Convention == conc.Dynamic
 	res := &result.Result{Engine: e.Name()}
 	done := -1        // the largest bound completed without an error
 	overflow := false // a run within the bound creates more threads than allowed
@@ -281,7 +286,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 			if r.Verdict == result.Safe {
 				break
 			}
-			if !growThreads || model.MaxThreads >= len(model.Sites)+MaxDeepenThreads {
+			if !growThreads || model.MaxThreads >= len(model.Sites)+MaxMoreThreads {
 				// Errors may still show at larger bounds; safety
 				// can no longer be claimed.
 				overflow = true

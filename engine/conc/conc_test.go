@@ -3,6 +3,7 @@ package conc_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,21 +31,46 @@ var (
 
 const bench = "../../../shared/benchmarks"
 
-// TestThreadLimit: Threads3 starts threads in a loop; at the default
-// thread limit a run within the bound can create more, which the answer
-// says (Unknown), and with 3 threads the error is found. The benchmarks'
-// first-error bounds are checked by TestConcurrentConformance.
+// spawner starts threads in a loop and none of them can fail: at every
+// thread limit a run can create more.
+const spawner = `
+decl g;
+void t1() begin if (g) then assert(F); fi; end
+void main() begin
+  g := F;
+  loop:
+  ASYNC_1: t1();
+  goto loop;
+end
+`
+
+// TestThreadLimit: Threads3 starts threads in a loop and fails with 3 of
+// them. Without --max-threads the engines raise the limit while a run
+// within the bound creates more, whether the bound is given (explicit
+// rounds:1 or cs:2, without deepening) or the default: all find the error.
+// With --max-threads 2 the limit is the user's, and the answer says that
+// a run creates more (Unknown); so it does for spawner once the limit
+// has grown MaxMoreThreads beyond the default.
 func TestThreadLimit(t *testing.T) {
 	p := testsuite.LowerFile(t, filepath.Join(bench, "satabs-boppo/Threads3/main.bp"), "")
+	sp := testsuite.Lower(t, "spawner.bp", spawner, "")
 	rounds1 := engine.Query{Bound: result.Bound{Kind: result.Rounds, K: 1}}
+	cs2 := engine.Query{Bound: result.Bound{Kind: result.ContextSwitches, K: 2}}
 	for _, lazy := range []bool{false, true} {
-		res := testsuite.Check(t, &conceng.Engine{Lazy: lazy}, p, rounds1)
-		if res.Verdict != result.Unknown || !strings.Contains(res.Reason, "creates more") {
-			t.Errorf("lazy=%v: %s (%s), want unknown saying the run creates more threads", lazy, res.Verdict, res.Reason)
+		for _, q := range []engine.Query{rounds1, cs2, {}} {
+			res := testsuite.Check(t, &conceng.Engine{Lazy: lazy}, p, q)
+			if res.Verdict != result.Unsafe {
+				t.Errorf("lazy=%v at %s: %s (%s), want unsafe", lazy, q.Bound, res.Verdict, res.Reason)
+			}
 		}
-		res = testsuite.Check(t, &conceng.Engine{Lazy: lazy, MaxThreads: 3}, p, rounds1)
-		if res.Verdict != result.Unsafe {
-			t.Errorf("lazy=%v, 3 threads: %s (%s), want unsafe", lazy, res.Verdict, res.Reason)
+		res := testsuite.Check(t, &conceng.Engine{Lazy: lazy, MaxThreads: 2}, p, rounds1)
+		if res.Verdict != result.Unknown || !strings.Contains(res.Reason, "creates") {
+			t.Errorf("lazy=%v, 2 threads: %s (%s), want unknown saying a run creates more threads", lazy, res.Verdict, res.Reason)
+		}
+		res = testsuite.Check(t, &conceng.Engine{Lazy: lazy}, sp, rounds1)
+		want := fmt.Sprintf("at most %d threads, but a run within the bound creates more", 2+conceng.MaxMoreThreads)
+		if res.Verdict != result.Unknown || !strings.Contains(res.Reason, want) {
+			t.Errorf("lazy=%v, spawner: %s (%s), want unknown: %q", lazy, res.Verdict, res.Reason, want)
 		}
 	}
 }

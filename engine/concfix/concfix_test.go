@@ -42,10 +42,10 @@ func oracle(t *testing.T) func() engine.Engine {
 	}
 }
 
-// TestDifferential runs conc-fix against the explicit oracle on random
-// Getafix-convention programs at 0, 1 and 2 context switches and 1 and 2
-// rounds (-long: 1,000
-// programs).
+// TestDifferential runs conc-fix with §5.1's summaries (also where the
+// threads call no procedure, Options.Summaries) against the explicit
+// oracle on random Getafix-convention programs at 0, 1 and 2 context
+// switches and 1 and 2 rounds (-long: 1,000 programs).
 func TestDifferential(t *testing.T) {
 	n := 12
 	if testing.Short() {
@@ -55,7 +55,13 @@ func TestDifferential(t *testing.T) {
 		n = 1000
 	}
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
-		New:      func() engine.Engine { return concfix.New() },
+		New: func() engine.Engine {
+			e, err := concfix.NewWithOptions(concfix.Options{Summaries: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		},
 		Oracle:   oracle(t),
 		Programs: n,
 		Style:    gen.Getafix,
@@ -66,6 +72,46 @@ func TestDifferential(t *testing.T) {
 		// solved at each bound.
 		Options: gen.Options{Stmts: 3, Procs: 2, MaxLocals: 2},
 		Timeout: 5 * time.Second,
+	})
+	if st.Agree == 0 || st.Unsafe == 0 || st.Unsafe == st.Agree {
+		t.Errorf("the run decided too little to mean anything: %s", st)
+	}
+}
+
+// productOnly is conc-fix that fails the test when it does not use the
+// product encoding.
+type productOnly struct {
+	*concfix.Engine
+	t *testing.T
+}
+
+func (e productOnly) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	res, err := e.Engine.Check(ctx, p, q)
+	if err == nil && res.Stats.Counters["product"] != 1 && res.Stats.Counters["no_error_location"] == 0 && res.Verdict != result.Unknown {
+		e.t.Errorf("a program whose threads call no procedure was not solved over the product (%s)", res.Verdict)
+	}
+	return res, err
+}
+
+// TestDifferentialProduct runs conc-fix's product encoding (threads that
+// call no procedure: one procedure per thread) against the explicit
+// oracle on random Getafix-convention programs at 0, 1 and 2 context
+// switches and 1 and 2 rounds (-long: 1,000 programs).
+func TestDifferentialProduct(t *testing.T) {
+	n := 16
+	if *long {
+		n = 1000
+	}
+	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
+		New:      func() engine.Engine { return productOnly{concfix.New(), t} },
+		Oracle:   oracle(t),
+		Programs: n,
+		Seed:     7000,
+		Style:    gen.Getafix,
+		Bounds:   []result.Bound{cs(0), cs(1), cs(2), rounds(1), rounds(2)},
+		Threads:  []int{2, 2, 3},
+		Options:  gen.Options{Stmts: 4, Procs: 1, MaxLocals: 2},
+		Timeout:  5 * time.Second,
 	})
 	if st.Agree == 0 || st.Unsafe == 0 || st.Unsafe == st.Agree {
 		t.Errorf("the run decided too little to mean anything: %s", st)
@@ -123,24 +169,33 @@ func checkFile(t *testing.T, path string, b result.Bound, first int) {
 	}
 }
 
-// TestFib checks the Getafix fork's fib programs at 6 context switches
-// (-long: each takes tens of seconds): fib_3_unsafe's first error at 6,
-// as the explicit oracle finds it; fib_3_safe, and fib_4_unsafe and
-// fib_5_unsafe (whose bug needs more switches), safe.
+// TestFib checks the Getafix fork's fib programs, whose threads call no
+// procedure (the product encoding), at 4 rounds, the bound of Getafix's
+// own models, whose values Mucke gives (fib_3_unsafe reachable; the
+// others not: fib_4_unsafe's and fib_5_unsafe's bug needs more rounds),
+// as the explicit oracle does: fib_3's two by default, fib_4 and fib_5
+// (seconds each) and every one at 6 context switches (fib_3_unsafe's
+// first error there) with -long.
 func TestFib(t *testing.T) {
-	if !*long {
-		t.Skip("-long")
-	}
 	for _, c := range []struct {
 		file  string
+		b     result.Bound
 		first int
+		long  bool
 	}{
-		{"fib_3_unsafe.bp", 6},
-		{"fib_3_safe.bp", -1},
-		{"fib_4_unsafe.bp", -1},
-		{"fib_5_unsafe.bp", -1},
+		{"fib_3_unsafe.bp", rounds(4), 4, false},
+		{"fib_3_safe.bp", rounds(4), -1, false},
+		{"fib_4_unsafe.bp", rounds(4), -1, true},
+		{"fib_5_unsafe.bp", rounds(4), -1, true},
+		{"fib_3_unsafe.bp", cs(6), 6, true},
+		{"fib_3_safe.bp", cs(6), -1, true},
+		{"fib_4_unsafe.bp", cs(6), -1, true},
+		{"fib_5_unsafe.bp", cs(6), -1, true},
 	} {
-		checkFile(t, filepath.Join("../../../shared/benchmarks/getafix", c.file), cs(6), c.first)
+		if c.long && !*long {
+			continue
+		}
+		checkFile(t, filepath.Join("../../../shared/benchmarks/getafix", c.file), c.b, c.first)
 	}
 }
 
@@ -157,6 +212,10 @@ func TestModel(t *testing.T) {
 		{"../../examples/bluetooth/bluetooth_1_2.bp", cs(1)},
 		{"../../examples/bluetooth/bluetooth_1_2.bp", cs(3)},
 		{"../../examples/bluetooth/bluetooth_1_2.bp", rounds(2)},
+		// The product encoding (no thread calls a procedure).
+		{"../../../shared/benchmarks/getafix/fib_3_unsafe.bp", rounds(4)},
+		{"../../../shared/benchmarks/getafix/fib_3_safe.bp", rounds(4)},
+		{"../../../shared/benchmarks/getafix/fib_3_unsafe.bp", cs(2)},
 	} {
 		src, err := os.ReadFile(c.file)
 		if err != nil {
@@ -415,5 +474,58 @@ func TestMoreThreads(t *testing.T) {
 	res = testsuite.Check(t, e, p, engine.Query{Bound: cs(3)})
 	if res.Verdict != result.Unknown || !strings.Contains(res.Reason, "can create more") {
 		t.Errorf("--max-threads 2: %s (%s), want unknown: can create more", res.Verdict, res.Reason)
+	}
+}
+
+// TestConcurrentConformance runs the bounded-concurrent conformance suite
+// on conc-fix: the benchmarks at their first-error bounds (the slow ones,
+// Getafix's fib among them, with -long) and random programs against the
+// explicit oracle. Its strata and levels always report the smallest
+// bound, so it ignores Deepen.
+func TestConcurrentConformance(t *testing.T) {
+	testsuite.ConcurrentConformance(t, testsuite.ConcurrentConfig{
+		New: func(o testsuite.ConcEngineOptions) engine.Engine {
+			e, err := concfix.NewWithOptions(concfix.Options{MaxThreads: o.MaxThreads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		},
+		Oracle: oracle(t),
+		Long:   *long,
+		Random: testsuite.ConcConfig{Options: gen.Options{Stmts: 3, Procs: 2, MaxLocals: 2}, Timeout: 5 * time.Second},
+	})
+}
+
+// atomicAfterInit: init leaves Getafix's atomic T. The threads start with
+// no thread running, so any may run first (interp's rule); thread1 ends
+// the atomic section, after which thread2 may run and fail: in one round
+// (main, which does nothing, is not switched out of).
+const atomicAfterInit = `
+decl atomic, g;
+void init() begin atomic := T; g := F; end
+void main() begin skip; end
+void thread1() begin g := T; atomic := F; end
+void thread2() begin if (g) then SLIC_ERROR: skip; fi; end
+`
+
+// TestProductStart: the product encoding lets any thread run first in the
+// first round, as §5.1's strata and the explicit oracle do (it once
+// started with thread 0, whose empty context then needed a switch that
+// atomic forbids: safe at 1 and 2 rounds, wrongly).
+func TestProductStart(t *testing.T) {
+	p := lowerGetafix(t, "atomic.bp", []byte(atomicAfterInit))
+	summaries, err := concfix.NewWithOptions(concfix.Options{Summaries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []result.Bound{rounds(1), rounds(2), cs(1), cs(2)} {
+		want := testsuite.Check(t, oracle(t)(), p, engine.Query{Bound: b})
+		for _, e := range []engine.Engine{concfix.New(), summaries} {
+			res := testsuite.Check(t, e, p, engine.Query{Bound: b})
+			if res.Verdict != want.Verdict || res.Verdict != result.Unsafe || res.Bound != want.Bound {
+				t.Errorf("at %s: %s at %s (product %d), explicit %s at %s", b, res.Verdict, res.Bound, res.Stats.Counters["product"], want.Verdict, want.Bound)
+			}
+		}
 	}
 }

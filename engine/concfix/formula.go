@@ -28,6 +28,9 @@ type model struct {
 	// convention its rewriting dyn.q with thread slots.
 	orig *ir.Program
 	dyn  *dynamic
+	// product says the formula tracks the product of the threads' states
+	// (see product.go) instead of §5.1's summaries.
+	product bool
 }
 
 // supported reports why p cannot be checked by conc-fix, or "" if it can:
@@ -110,6 +113,7 @@ func newModel(p *ir.Program, k, rounds, maxThreads int) (*model, error) {
 	if p.Init >= 0 && p.Procs[p.Init].Entry != p.Procs[p.Init].Exit {
 		m.init = p.Init
 	}
+	m.product = m.productOK()
 	return m, nil
 }
 
@@ -277,29 +281,11 @@ func consecutive(a, b int) string {
 	return "(" + strings.Join(out, " & ") + ")"
 }
 
-// write writes the algorithm: the types of its own, the thread entries,
-// init's reachability, the strata Reach0..Reachk (the Getafix paper's
-// §5.1 Reach, one relation per number of context switches) and, if
-// query, ErrorAt and the query.
-func (m *model) write(w io.Writer, query bool) {
-	k, n := m.k, m.n
+// writeStart writes the thread entries (ThreadEntry), init's
+// reachability (InitReach) and the start of the threads (Started).
+func (m *model) writeStart(w io.Writer) {
+	n := m.n
 	pf := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
-	pf("// Context-bounded reachability (Getafix paper, section 5.1) for %d threads\n// and at most %d context switches", n, k)
-	if m.rounds > 0 {
-		pf(" in %d round-robin rounds", m.rounds)
-	}
-	pf(", written by boolprog's conc-fix.\n\n")
-	pf("enum CS {0..%d};\n", max(k, 1))
-	pf("enum Tid {0..%d};\n", max(n-1, 1))
-	pf("class Glob {\n")
-	for _, g := range m.globals() {
-		pf("  bool %s;\n", g)
-	}
-	if len(m.globals()) == 0 {
-		pf("  bool unused;\n")
-	}
-	pf("};\n\n")
-
 	pf("// ThreadEntry(t, u): u is thread t's state at its start.\nbool ThreadEntry(Tid t, State u) (false")
 	for i := 0; i < n; i++ {
 		if m.dyn != nil {
@@ -324,6 +310,37 @@ func (m *model) write(w io.Writer, query bool) {
 	} else {
 		pf("bool Started(State u) (true);\n\n")
 	}
+
+}
+
+// write writes the algorithm: the types of its own, the thread entries,
+// init's reachability, the strata Reach0..Reachk (the Getafix paper's
+// §5.1 Reach, one relation per number of context switches) and, if
+// query, ErrorAt and the query.
+func (m *model) write(w io.Writer, query bool) {
+	if m.product {
+		m.writeProduct(w, query)
+		return
+	}
+	k, n := m.k, m.n
+	pf := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	pf("// Context-bounded reachability (Getafix paper, section 5.1) for %d threads\n// and at most %d context switches", n, k)
+	if m.rounds > 0 {
+		pf(" in %d round-robin rounds", m.rounds)
+	}
+	pf(", written by boolprog's conc-fix.\n\n")
+	pf("enum CS {0..%d};\n", max(k, 1))
+	pf("enum Tid {0..%d};\n", max(n-1, 1))
+	pf("class Glob {\n")
+	for _, g := range m.globals() {
+		pf("  bool %s;\n", g)
+	}
+	if len(m.globals()) == 0 {
+		pf("  bool unused;\n")
+	}
+	pf("};\n\n")
+
+	m.writeStart(w)
 
 	if m.rounds > 0 {
 		// Desc<c>(d, t0..tc): the schedule t0..tc goes back to a smaller

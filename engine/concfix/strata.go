@@ -19,10 +19,13 @@ type strata struct {
 	rels   *fixpoint.Relations
 	report func(phase, detail string)
 
-	done   int  // the last stratum solved (-1: none)
-	found  int  // the stratum of the error kept (-1: none)
-	inInit bool // init itself reaches an error
-	desc   int  // rounds: the returns to a smaller thread of the error kept
+	done  int // the last stratum solved (-1: none)
+	found int // the stratum of the error kept (-1: none); product: its level
+	// foundThread, for the product encoding, is the thread that reaches
+	// the error at level found.
+	foundThread int
+	inInit      bool // init itself reaches an error
+	desc        int  // rounds: the returns to a smaller thread of the error kept
 	// restrict, for rounds, is the schedules of stratum found with desc
 	// returns (over its t bits), rooted.
 	restrict *bdd.Root
@@ -32,24 +35,8 @@ type strata struct {
 // watch tracks the strata and registers the callbacks.
 func (st *strata) watch(kind result.BoundKind) error {
 	sv, m := st.sv, st.m
-	if m.init >= 0 {
-		if err := sv.Track("InitReach"); err != nil {
-			return err
-		}
-		if err := sv.OnDone("InitReach", func() error {
-			v, err := stateVars(sv, m.enc, "InitReach", "v")
-			if err != nil {
-				st.err = err
-				return err
-			}
-			if sv.Manager().And(sv.Value("InitReach"), st.rels.Target(v)) != bdd.False {
-				st.inInit = true
-				return errFound
-			}
-			return nil
-		}); err != nil {
-			return err
-		}
+	if err := st.watchInit(); err != nil {
+		return err
 	}
 	for c := 0; c <= m.k; c++ {
 		c := c
@@ -89,6 +76,32 @@ func (st *strata) watch(kind result.BoundKind) error {
 				st.restrict = sv.Manager().Keep(sched)
 			}
 			if st.desc == 0 || st.minDesc(c+1) >= st.desc {
+				return errFound
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// watchInit tracks init's summaries and stops the solver if init itself
+// reaches an error.
+func (st *strata) watchInit() error {
+	sv, m := st.sv, st.m
+	if m.init >= 0 {
+		if err := sv.Track("InitReach"); err != nil {
+			return err
+		}
+		if err := sv.OnDone("InitReach", func() error {
+			v, err := stateVars(sv, m.enc, "InitReach", "v")
+			if err != nil {
+				st.err = err
+				return err
+			}
+			if sv.Manager().And(sv.Value("InitReach"), st.rels.Target(v)) != bdd.False {
+				st.inInit = true
 				return errFound
 			}
 			return nil

@@ -636,19 +636,7 @@ func (t *tracer) run() (*result.Trace, error) {
 	defer t.release()
 	t.setup()
 	if t.st.inInit {
-		fm, err := t.family(initFam)
-		if err != nil {
-			return nil, err
-		}
-		s := t.pick(t.m.And(fm.full(), t.rels.Target(t.V)), t.U, t.V)
-		if s == nil {
-			return nil, fmt.Errorf("conc-fix: internal error: init's error is gone")
-		}
-		steps, _, err := t.threadPath(s[0], s[1], initFam, t.finalStep(s[1], -1))
-		if err != nil {
-			return nil, err
-		}
-		return t.trace(steps, nil), nil
+		return t.initTrace()
 	}
 	if err := t.pickError(); err != nil {
 		return nil, err
@@ -717,6 +705,23 @@ func (t *tracer) run() (*result.Trace, error) {
 		}
 	}
 	return t.trace(initSteps, order), nil
+}
+
+// initTrace is the trace of an error in init.
+func (t *tracer) initTrace() (*result.Trace, error) {
+	fm, err := t.family(initFam)
+	if err != nil {
+		return nil, err
+	}
+	s := t.pick(t.m.And(fm.full(), t.rels.Target(t.V)), t.U, t.V)
+	if s == nil {
+		return nil, fmt.Errorf("conc-fix: internal error: init's error is gone")
+	}
+	steps, _, err := t.threadPath(s[0], s[1], initFam, t.finalStep(s[1], -1))
+	if err != nil {
+		return nil, err
+	}
+	return t.trace(steps, nil), nil
 }
 
 type threadStep struct {

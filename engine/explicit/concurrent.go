@@ -152,7 +152,7 @@ func (e *Engine) checkConcurrent(ctx context.Context, p *ir.Program, q engine.Qu
 		case errors.As(err, &b):
 			r.Reason = err.Error()
 		case errors.Is(err, interp.ErrTooManyChoices):
-			r.Reason = "a step has too many nondeterministic choices for the explicit engine: " + err.Error()
+			r.Reason = "too many initial configurations for the explicit engine: " + err.Error()
 		default:
 			return nil, err
 		}
@@ -230,22 +230,19 @@ func (s *csearch) poll() error {
 
 // run searches layer by layer and returns the first error found, or nil.
 func (s *csearch) run() (*cfound, error) {
-	inits, err := s.initials()
-	if err != nil {
-		return nil, err
-	}
 	var cur []int32
-	for _, c := range inits {
+	err := s.initials(func(c interp.Config) error {
 		if err := s.poll(); err != nil {
-			return nil, err
+			return err
 		}
 		i, fresh, err := s.add(c, 0, -1, -1, result.NoEdge)
-		if err != nil {
-			return nil, err
-		}
 		if fresh {
 			cur = append(cur, i)
 		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	// pending is an error shown by a final step that costs 1: it is the
 	// answer at the next layer unless that layer finds nothing cheaper
@@ -277,39 +274,37 @@ func (s *csearch) run() (*cfound, error) {
 					pending = f
 				}
 			}
-			succ, err := interp.SuccessorsContext(s.ctx, s.p, n.c)
-			if err != nil {
-				if s.ctx.Err() != nil {
-					return nil, errStop{err}
-				}
-				return nil, err
-			}
-			for _, tr := range succ {
-				// One step may have 2^MaxOmitted outcomes, each added
-				// (keyed) here: poll among them too.
+			// A step may have any number of outcomes (an assignment of
+			// many `*`): they come one at a time, each added (keyed)
+			// here, so the state budget is the limit.
+			err := interp.EachSuccessor(s.ctx, s.p, n.c, func(tr interp.Transition) error {
 				if err := s.poll(); err != nil {
-					return nil, err
+					return err
 				}
 				if len(tr.Next.Threads) > s.maxThreads {
 					s.capped = true
-					continue
+					return nil
 				}
 				cost := layer + s.stepCost(n.c, tr.Thread)
 				if cost > s.limit {
-					continue
+					return nil
 				}
 				j, fresh, err := s.add(tr.Next, cost, int(i), tr.Thread, tr.Edge)
-				if err != nil {
-					return nil, err
-				}
-				if !fresh {
-					continue
+				if err != nil || !fresh {
+					return err
 				}
 				if cost == layer {
 					cur = append(cur, j)
 				} else {
 					next = append(next, j)
 				}
+				return nil
+			})
+			if err != nil {
+				if s.ctx.Err() != nil && !errors.As(err, new(errStop)) {
+					return nil, errStop{err}
+				}
+				return nil, err
 			}
 		}
 		cur = next
@@ -599,12 +594,13 @@ func constFalse(e ir.Expr) bool {
 	return false
 }
 
-// initials returns the initial configurations up to dead values: every
-// valuation of the variables live at the start (the globals, or in
+// initials calls fn with the initial configurations up to dead values:
+// every valuation of the variables live at the start (the globals, or in
 // Getafix's convention those init reads before writing them, and the live
-// locals of the starting frames), the others false. It reports an error
-// wrapping interp.ErrTooManyChoices past interp.MaxOmitted live variables.
-func (s *csearch) initials() ([]interp.Config, error) {
+// locals of the starting frames), the others false, one at a time, so that
+// the state budget limits them. Past 63 live variables it reports an
+// error wrapping interp.ErrTooManyChoices that names the symbolic engines.
+func (s *csearch) initials(fn func(interp.Config) error) error {
 	p := s.p
 	ng := len(p.Globals)
 	locals := interp.StartLocals(p)
@@ -637,21 +633,24 @@ func (s *csearch) initials() ([]interp.Config, error) {
 		}
 		k += n
 	}
-	if len(free) > interp.MaxOmitted {
-		return nil, fmt.Errorf("%w: %d variables live at the start (at most %d)", interp.ErrTooManyChoices, len(free), interp.MaxOmitted)
+	if len(free) > maxInitialChoices {
+		return fmt.Errorf("%w: %d variables live at the start, 2^%d initial configurations (at most 2^%d are counted); a symbolic engine (conc-fix, conc-lazy) takes them at once", interp.ErrTooManyChoices, len(free), len(free), maxInitialChoices)
 	}
-	var out []interp.Config
 	vals := make([]bool, ng+locals)
 	for bits := uint64(0); bits < 1<<len(free); bits++ {
-		if err := s.poll(); err != nil { // up to 2^MaxOmitted of them
-			return nil, err
-		}
 		for i, v := range free {
 			vals[v] = bits>>i&1 != 0
 		}
 		if c := interp.Initial(p, vals[:ng], vals[ng:]); !c.Ended() {
-			out = append(out, c)
+			if err := fn(c); err != nil {
+				return err
+			}
 		}
 	}
-	return out, nil
+	return nil
 }
+
+// maxInitialChoices bounds the live variables whose initial valuations
+// the search counts: 2^63 configurations are beyond any state budget, and
+// the counter is a uint64.
+const maxInitialChoices = 63

@@ -201,3 +201,40 @@ func TestStopBeforeMainContexts(t *testing.T) {
 		t.Errorf("a search stopped at its first poll allocated %d MB", mb)
 	}
 }
+
+// TestWideConcurrentStep: a thread step that sets 30 observable globals
+// to `*` (2^30 outcomes) and a SATABS main whose 30 globals are all live
+// at the start (2^30 initial configurations) are enumerated one
+// configuration at a time: the state budget, not a cap on the choices of
+// one step, ends the search (issue 25). Within the budget, a step of 10
+// choices is decided.
+func TestWideConcurrentStep(t *testing.T) {
+	wide := func(n int) string {
+		var gs, stars, fs []string
+		for i := range n {
+			gs, stars, fs = append(gs, fmt.Sprintf("g%d", i)), append(stars, "*"), append(fs, "F")
+		}
+		return fmt.Sprintf("decl %s;\nvoid init() begin %s := %s; end\nvoid thread1() begin %s := %s; assert(!(%s)); end\nvoid thread2() begin skip; end\n",
+			strings.Join(gs, ", "), strings.Join(gs, ", "), strings.Join(fs, ", "), strings.Join(gs, ", "), strings.Join(stars, ", "), strings.Join(gs, " & "))
+	}
+	var gs []string
+	for i := range 30 {
+		gs = append(gs, fmt.Sprintf("g%d", i))
+	}
+	live := fmt.Sprintf("decl %s;\nvoid t() begin skip; end\nvoid main() begin start_thread t(); assert(!(%s)); end\n", strings.Join(gs, ", "), strings.Join(gs, " & "))
+	eng, err := NewWithOptions(Options{MaxStates: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, src string }{{"wide step", wide(30)}, {"wide start", live}} {
+		p := testsuite.Lower(t, "w.bp", c.src, "")
+		res := engine.Run(context.Background(), eng, p, engine.Query{Bound: result.Bound{Kind: result.ContextSwitches, K: 2}})
+		if res.Verdict != result.Unknown || !strings.HasPrefix(res.Reason, "state budget exhausted (5000 states)") {
+			t.Errorf("%s: %s %q, want Unknown: state budget exhausted", c.name, res.Verdict, res.Reason)
+		}
+	}
+	p := testsuite.Lower(t, "w.bp", wide(10), "")
+	if res := engine.Run(context.Background(), New(), p, engine.Query{Bound: result.Bound{Kind: result.ContextSwitches, K: 2}}); res.Verdict != result.Unsafe {
+		t.Errorf("10 choices: %s %q, want unsafe", res.Verdict, res.Reason)
+	}
+}
