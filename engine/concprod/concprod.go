@@ -1,0 +1,276 @@
+// Package concprod is the engine conc-product: reachability of concurrent
+// Boolean programs whose threads do not recurse, over the product of the
+// threads' states with one copy of the globals, as Getafix's own
+// experiment formulas track it (formula-3t_4r_crossproduct_precise.mu:
+// (pc1, L1, …, pcn, Ln, G), stratified by thread and round), built
+// directly on package bdd.
+//
+// # Encoding
+//
+// Every thread's calls are inlined (flat.go): a location of a thread is a
+// chain of call sites with a location, numbered in binary by the thread's
+// pc bits, and the locals of a frame live in the variables of its depth
+// (frames at one depth share them). A thread that recurses has no bounded
+// stack: the engine refuses the program (Supports) and names the cycle.
+// Each state variable (a pc bit, a local of one depth of one thread, a
+// global) has a current and a next BDD variable, adjacent in the order,
+// and a third copy used only to compose the parts of a step (encode.go):
+// one step of interp's semantics may pop several frames at once. The
+// order is every thread's pc and locals, thread by thread, then the
+// globals.
+//
+// The transition relation is partitioned per thread and, within a thread,
+// per set of changed variables (a group): each group's image is one
+// relational product (bdd.AndExists) that quantifies only the current
+// copies of the variables its edges change, then one renaming; every
+// other variable keeps its value without a frame condition.
+//
+// # Search
+//
+// A 0-1 breadth-first search over the product (search.go) with the costs
+// of the explicit oracle: a context switch costs 1 for --bound cs:K, a
+// return to a thread with a smaller number costs 1 for --bound rounds:K
+// (round-robin in thread order, Getafix's schedule: init first alone,
+// then thread 0, 1, …, each round), and nothing costs anything without a
+// bound. Getafix's global `atomic` and atomic sections forbid a switch.
+// Frontiers only are expanded (semi-naive), and the search stops at the
+// first ring that holds an error: the answer's bound is the smallest at
+// which the error appears.
+//
+// Without a bound the search computes every reachable state of the
+// product: a SUCCESSFUL answer is a proof for the program's threads and,
+// for a program that creates threads (start_thread, ASYNC_n), for runs
+// with at most --max-threads threads; if a run could create more, the
+// answer is UNKNOWN and says so, as the explicit engine's.
+//
+// # Traces
+//
+// The shortest trace within the least bound, from the rings (trace.go),
+// with the threads and the context switches marked, built with the
+// result package's step constructors; interp.Replay judges it as any
+// engine's.
+package concprod
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"time"
+
+	"boolprog/bdd"
+	"boolprog/conc"
+	"boolprog/engine"
+	"boolprog/ir"
+	"boolprog/result"
+)
+
+// Name is the engine's name.
+const Name = "conc-product"
+
+// Options configure the engine.
+type Options struct {
+	// MaxThreads bounds the threads of a program that creates threads at
+	// run time, the initial ones included (0: one more per creation
+	// site). A run that would create more is cut, and if no error is
+	// found the answer is Unknown and says so.
+	MaxThreads int
+	// GlobalsFirst puts the globals before the threads in the BDD order.
+	GlobalsFirst bool
+}
+
+// Engine is the conc-product engine.
+type Engine struct{ opts Options }
+
+// New returns the engine with the default options.
+func New() *Engine { return &Engine{} }
+
+// NewWithOptions returns the engine with the given options.
+func NewWithOptions(o Options) (*Engine, error) {
+	if o.MaxThreads < 0 {
+		return nil, fmt.Errorf("max-threads %d: must not be negative", o.MaxThreads)
+	}
+	return &Engine{opts: o}, nil
+}
+
+func init() {
+	engine.Register(engine.Info{
+		Names: []string{Name, "product"},
+		Doc:   "the product of the threads' states with one copy of the globals (Getafix's crossproduct encoding), for threads that do not recurse: --bound cs:K, rounds:K, or none (every interleaving: a proof)",
+		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
+			var o Options
+			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site); a program that can create more: UNKNOWN unless an error is found")
+			fs.BoolVar(&o.GlobalsFirst, "globals-first", false, "put the globals before the threads' variables in the BDD order")
+			return func() (engine.Engine, error) { return NewWithOptions(o) }
+		},
+		NodeLimited: true,
+	})
+}
+
+// Name returns "conc-product".
+func (*Engine) Name() string { return Name }
+
+var (
+	_ engine.Engine    = (*Engine)(nil)
+	_ engine.Supporter = (*Engine)(nil)
+)
+
+// Supports accepts the concurrent programs whose threads do not recurse.
+func (e *Engine) Supports(p *ir.Program, q engine.Query) error {
+	_, err := e.model(p)
+	return err
+}
+
+// model returns the thread model of p and its thread limit, or why the
+// engine does not take p.
+func (e *Engine) model(p *ir.Program) (*conc.Model, error) {
+	if !p.Concurrent {
+		return nil, errors.New("sequential program: the product engine checks concurrent programs (use summary)")
+	}
+	model, err := conc.NewModel(p, conc.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if e.opts.MaxThreads > 0 && e.opts.MaxThreads < len(model.Static) {
+		return nil, fmt.Errorf("max-threads %d: the program starts with %d threads", e.opts.MaxThreads, len(model.Static))
+	}
+	var roots []int
+	if model.Init >= 0 {
+		roots = append(roots, model.Init)
+	}
+	roots = append(roots, model.Static...)
+	for _, s := range model.Sites {
+		if s.Op.Goto < 0 {
+			roots = append(roots, s.Op.Proc)
+		}
+	}
+	for _, r := range roots {
+		if _, err := inline(p, r); err != nil {
+			return nil, err
+		}
+	}
+	return model, nil
+}
+
+// maxThreads is the thread limit for p.
+func (e *Engine) maxThreads(model *conc.Model) int {
+	if e.opts.MaxThreads > 0 {
+		return e.opts.MaxThreads
+	}
+	return len(model.Static) + len(model.Sites)
+}
+
+// Check answers q for p.
+func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	model, err := e.model(p)
+	if err != nil {
+		return result.NewUnknown(Name, err.Error()), nil
+	}
+	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes})
+	m.SetInterrupt(func() bool { return ctx.Err() != nil })
+	order := threadsThenGlobals
+	if e.opts.GlobalsFirst {
+		order = globalsFirst
+	}
+	start := time.Now()
+	x, err := newProd(p, model, m, e.maxThreads(model), order)
+	if err != nil {
+		return result.NewUnknown(Name, err.Error()), nil
+	}
+	s := &search{x: x, ctx: ctx, q: q, limit: unlimited}
+	switch q.Bound.Kind {
+	case result.ContextSwitches:
+		s.limit = q.Bound.K
+	case result.Rounds:
+		s.rounds = true
+		s.limit = q.Bound.K - 1
+	default:
+		s.unbounded = true
+		s.collapsed = model.AtomicGlobal < 0 && !model.AtomicSections
+	}
+	res := &result.Result{Verdict: result.Safe, Engine: Name}
+	fail := func(err error) (*result.Result, error) {
+		res.Verdict = result.Unknown
+		switch {
+		case errors.Is(err, bdd.ErrNodeLimit):
+			n := q.MaxNodes
+			if n == 0 {
+				n = 1 << 26
+			}
+			res.Reason = fmt.Sprintf("BDD node limit reached (%d nodes)", n)
+		case ctx.Err() != nil:
+			res.Reason = engine.StopReason(ctx)
+		default:
+			return nil, err
+		}
+		return res, nil
+	}
+	q.Report(result.PhaseReach, "building the relations")
+	if err := s.prepare(); err != nil {
+		return fail(err)
+	}
+	res.Stats.AddPhase("build", time.Since(start))
+	stats := func() {
+		st := m.Stats()
+		res.Stats.Set("threads", int64(len(x.slots)))
+		res.Stats.Set("bdd_vars", int64(m.VarNum()))
+		res.Stats.Set("rings", int64(len(s.rings)))
+		res.Stats.Set("relation_nodes", int64(s.relNode))
+		groups := 0
+		for _, g := range s.groups {
+			groups += len(g)
+		}
+		res.Stats.Set("relation_groups", int64(groups))
+		res.Stats.Set("peak_nodes", int64(st.PeakNodes))
+		res.Stats.Set("bdd_gcs", int64(st.GCs))
+	}
+	reach := time.Now()
+	q.Report(result.PhaseReach, "")
+	f, err := s.run()
+	res.Stats.AddPhase(result.PhaseReach, time.Since(reach))
+	stats()
+	if err != nil {
+		return fail(err)
+	}
+	if f != nil {
+		q.Report(result.PhaseTrace, "")
+		traced := time.Now()
+		tr, err := s.trace(f)
+		res.Stats.AddPhase(result.PhaseTrace, time.Since(traced))
+		if err != nil {
+			if errors.Is(err, bdd.ErrNodeLimit) || ctx.Err() != nil {
+				res.Verdict, res.TraceCut = result.Unsafe, true
+				res.Reason = "the trace could not be built: " + err.Error()
+				if ctx.Err() != nil {
+					res.Reason = engine.StopReason(ctx)
+				}
+				return res, nil
+			}
+			return nil, err
+		}
+		res.Verdict = result.Unsafe
+		res.Trace = tr
+		switch q.Bound.Kind {
+		case result.ContextSwitches:
+			res.Bound = result.Bound{Kind: result.ContextSwitches, K: f.cost}
+		case result.Rounds:
+			res.Bound = result.Bound{Kind: result.Rounds, K: f.cost + 1}
+		}
+		res.Stats.Set("trace_steps", int64(len(tr.Steps)))
+		return res, nil
+	}
+	if s.capped {
+		res.Verdict = result.Unknown
+		within := "in every interleaving"
+		if q.Bound.Kind != result.Unbounded {
+			within = "up to " + q.Bound.String()
+		}
+		n := e.maxThreads(model)
+		res.Reason = fmt.Sprintf("no error %s with at most %d threads, but the program can create more (max-threads %d)", within, n, n)
+		return res, nil
+	}
+	if q.Bound.Kind == result.Unbounded {
+		res.Stats.Set("exhaustive", 1) // every reachable state of the product: a proof for these threads
+	}
+	return res, nil
+}
