@@ -75,8 +75,8 @@ type Options struct {
 	// site). A run that would create more is cut, and if no error is
 	// found the answer is Unknown and says so.
 	MaxThreads int
-	// GlobalsFirst puts the globals before the threads in the BDD order.
-	GlobalsFirst bool
+	// Order is the BDD variable order (the zero Order is the default).
+	Order Order
 }
 
 // Engine is the conc-product engine.
@@ -100,7 +100,7 @@ func init() {
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
 			var o Options
 			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site); a program that can create more: UNKNOWN unless an error is found")
-			fs.BoolVar(&o.GlobalsFirst, "globals-first", false, "put the globals before the threads' variables in the BDD order")
+			fs.Var(&o.Order, "product-order", "BDD variable `order`: threads (each thread's pc and locals, then the globals), affinity (every thread's pc, then the variables in affinity order, each local's copies in all threads side by side) or globals (the globals, then the threads)")
 			return func() (engine.Engine, error) { return NewWithOptions(o) }
 		},
 		NodeLimited: true,
@@ -168,10 +168,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	}
 	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes})
 	m.SetInterrupt(func() bool { return ctx.Err() != nil })
-	order := threadsThenGlobals
-	if e.opts.GlobalsFirst {
-		order = globalsFirst
-	}
+	order := e.opts.Order
 	start := time.Now()
 	x, err := newProd(p, model, m, e.maxThreads(model), order)
 	if err != nil {
@@ -210,6 +207,10 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		return fail(err)
 	}
 	res.Stats.AddPhase("build", time.Since(start))
+	if !s.cfgError {
+		res.Stats.Set("cfg_unreachable_error", 1) // no thread can reach an error location, whatever the data: a proof
+		return res, nil
+	}
 	stats := func() {
 		st := m.Stats()
 		res.Stats.Set("threads", int64(len(x.slots)))

@@ -78,13 +78,41 @@ type prod struct {
 	pairs map[string]*bdd.Pairs
 }
 
-// layout says how the variables are ordered.
-type layout int
+// Order says how the state variables are ordered in the BDDs.
+type Order int
 
 const (
-	threadsThenGlobals layout = iota // each thread's pc and locals, then the globals
-	globalsFirst                     // the globals, then the threads
+	// OrderThreads: each thread's pc and locals, then the globals (the
+	// default: the fastest on Getafix's fib programs).
+	OrderThreads Order = iota
+	// OrderAffinity: every thread's pc, then the program's variables in
+	// package symbolic's affinity order (variables assigned or read
+	// together sit together), each local with its copies in every thread
+	// and depth side by side.
+	OrderAffinity
+	// OrderGlobals: the globals, then each thread's pc and locals.
+	OrderGlobals
 )
+
+var orderNames = [...]string{"threads", "affinity", "globals"}
+
+// String returns "threads", "affinity" or "globals".
+func (o Order) String() string {
+	if o >= 0 && int(o) < len(orderNames) {
+		return orderNames[o]
+	}
+	return fmt.Sprintf("Order(%d)", int(o))
+}
+
+// Set parses an order's name: Order is a flag.Value.
+func (o *Order) Set(s string) error {
+	i := slices.Index(orderNames[:], s)
+	if i < 0 {
+		return fmt.Errorf("unknown order %q (have %s)", s, strings.Join(orderNames[:], ", "))
+	}
+	*o = Order(i)
+	return nil
+}
 
 // newVar creates a state variable (three adjacent BDD variables).
 func (x *prod) newVar() svar {
@@ -95,14 +123,14 @@ func (x *prod) newVar() svar {
 }
 
 // build lays out the slots' variables.
-func (x *prod) build(order layout) {
-	mkSlot := func(s *slot) {
+func (x *prod) build(order Order) {
+	actors := x.slots
+	if x.init != nil {
+		actors = append([]*slot{x.init}, x.slots...)
+	}
+	for _, s := range actors {
 		for _, c := range s.codes {
 			s.n += c.n
-		}
-		k := max(bits.Len(uint(s.n+1)), 1)
-		for range k {
-			s.pc = append(s.pc, x.newVar())
 		}
 		var widths []int
 		for _, c := range s.codes {
@@ -115,31 +143,64 @@ func (x *prod) build(order layout) {
 		}
 		s.locals = make([][]svar, len(widths))
 		for d, w := range widths {
-			for range w {
-				s.locals[d] = append(s.locals[d], x.newVar())
+			s.locals[d] = make([]svar, w)
+		}
+	}
+	pcs := func(s *slot) {
+		for range max(bits.Len(uint(s.n+1)), 1) {
+			s.pc = append(s.pc, x.newVar())
+		}
+	}
+	locals := func(s *slot) {
+		for _, vs := range s.locals {
+			for j := range vs {
+				vs[j] = x.newVar()
 			}
 		}
 	}
-	mkGlobals := func() {
-		for range x.p.Globals {
-			x.globals = append(x.globals, x.newVar())
-		}
-		if x.model.AtomicSections {
-			a := x.newVar()
-			x.atomic = &a
+	x.globals = make([]svar, len(x.p.Globals))
+	globals := func() {
+		for i := range x.globals {
+			x.globals[i] = x.newVar()
 		}
 	}
-	if order == globalsFirst {
-		mkGlobals()
+	switch order {
+	case OrderGlobals:
+		globals()
+		for _, s := range actors {
+			pcs(s)
+			locals(s)
+		}
+	case OrderAffinity:
+		for _, s := range actors {
+			pcs(s)
+		}
+		sl := symbolic.SlotsOf(x.p)
+		for _, k := range symbolic.NewLayout(bdd.New(bdd.Config{InitialNodes: 64}), x.p, symbolic.OrderAffinity).Order() {
+			switch {
+			case sl.IsGlobal(k):
+				x.globals[k] = x.newVar()
+			case sl.IsLocal(k):
+				j := k - sl.G
+				for _, s := range actors {
+					for _, vs := range s.locals {
+						if j < len(vs) {
+							vs[j] = x.newVar()
+						}
+					}
+				}
+			}
+		}
+	default:
+		for _, s := range actors {
+			pcs(s)
+			locals(s)
+		}
+		globals()
 	}
-	if x.init != nil {
-		mkSlot(x.init)
-	}
-	for _, s := range x.slots {
-		mkSlot(s)
-	}
-	if order != globalsFirst {
-		mkGlobals()
+	if x.model.AtomicSections {
+		a := x.newVar()
+		x.atomic = &a
 	}
 }
 
@@ -395,6 +456,7 @@ func (x *prod) allCur() *bdd.VarSet {
 // step is the relation of one edge of a slot's inlined code.
 type step struct {
 	from    int // pc value
+	to      int // pc value after the step
 	code    int // index in the slot's codes
 	frame   int
 	edge    int // edge id in the frame's procedure
@@ -422,7 +484,7 @@ func (x *prod) steps(s *slot) ([]step, error) {
 					r.ch[b.id] = true
 				}
 				r.r = x.m.AndAll(r.r, x.pcIs(s, from, false), x.pcIs(s, to, true))
-				out = append(out, step{from: from, code: ci, frame: fi, edge: e.ID, r: r, endInit: s.init && to == s.done()})
+				out = append(out, step{from: from, to: to, code: ci, frame: fi, edge: e.ID, r: r, endInit: s.init && to == s.done()})
 			}
 		}
 	}
@@ -585,7 +647,7 @@ func (x *prod) start(s *slot, ci, fi int, op *ir.StartThread) (rel, error) {
 // newProd builds the slots of the program's threads (each with the
 // inlined code of every procedure it may run) and lays out their
 // variables. It reports a *recursionError for a recursive thread.
-func newProd(p *ir.Program, model *conc.Model, m *bdd.Manager, maxThreads int, order layout) (*prod, error) {
+func newProd(p *ir.Program, model *conc.Model, m *bdd.Manager, maxThreads int, order Order) (*prod, error) {
 	x := &prod{p: p, m: m, ev: symbolic.Evaluator(m), model: model,
 		sets: make(map[string]*bdd.VarSet), pairs: make(map[string]*bdd.Pairs)}
 	codes := make(map[int]*code)

@@ -83,7 +83,10 @@ type search struct {
 	reach   []*bdd.Root
 	rings   []ring
 	capped  bool
-	relNode int // nodes of the relations
+	// cfgError says that an error location is reachable in some thread's
+	// control-flow graph (calls inlined, impossible conditions left out).
+	cfgError bool
+	relNode  int // nodes of the relations
 }
 
 func (s *search) initClass() int { return s.n }
@@ -221,6 +224,9 @@ func (s *search) prepare() error {
 				creates = append(creates, st.from)
 			}
 		}
+		if s.reachable(a, steps, append(fails, labels...)) {
+			s.cfgError = true
+		}
 		fail = m.Or(fail, x.pcIn(a, fails))
 		s.label[u] = m.Keep(x.pcIn(a, labels))
 		if len(creates) > 0 {
@@ -279,6 +285,56 @@ func (s *search) prepare() error {
 	}
 	s.start = start
 	return m.Err()
+}
+
+// reachable reports whether one of the pc values errs is reachable in the
+// control-flow graph of a's inlined code (edges whose relation is empty,
+// assume(F) say, left out), from the start of its procedures and, for a
+// thread created at run time, from the targets of start_thread goto.
+func (s *search) reachable(a *slot, steps []step, errs []int) bool {
+	if len(errs) == 0 {
+		return false
+	}
+	seen := make([]bool, a.n+2)
+	var work []int
+	add := func(v int) {
+		if !seen[v] {
+			seen[v] = true
+			work = append(work, v)
+		}
+	}
+	for ci, c := range a.codes {
+		add(a.offs[ci] + c.loc(0, s.x.p.Procs[c.root].Entry))
+		if !a.dynamic {
+			continue
+		}
+		for fi, fr := range c.frames {
+			for _, e := range s.x.p.Procs[fr.proc].Edges {
+				if st, ok := e.Op.(*ir.StartThread); ok && st.Goto >= 0 {
+					add(a.offs[ci] + c.loc(fi, st.Goto))
+				}
+			}
+		}
+	}
+	succ := make(map[int][]int)
+	for _, st := range steps {
+		if st.r.r != bdd.False {
+			succ[st.from] = append(succ[st.from], st.to)
+		}
+	}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, w := range succ[v] {
+			add(w)
+		}
+	}
+	for _, v := range errs {
+		if seen[v] {
+			return true
+		}
+	}
+	return false
 }
 
 // poll reports the end of the context or the node limit.
@@ -368,7 +424,7 @@ func (s *search) run() (*found, error) {
 			}
 			any := false
 			for c := range next {
-				n := m.And(next[c], m.Not(s.reach[c].Node()))
+				n := m.Ite(s.reach[c].Node(), bdd.False, next[c]) // next ∧ ¬reach, without building ¬reach
 				front[c].Set(n)
 				if n != bdd.False {
 					any = true
@@ -392,7 +448,7 @@ func (s *search) run() (*found, error) {
 		}
 		any := false
 		for c := range seeds {
-			n := m.And(seeds[c].Node(), m.Not(s.reach[c].Node()))
+			n := m.Ite(s.reach[c].Node(), bdd.False, seeds[c].Node())
 			front[c].Set(n)
 			seeds[c].Set(bdd.False)
 			if n != bdd.False {
