@@ -144,10 +144,8 @@ func (e *Engine) model(p *ir.Program) (*conc.Model, error) {
 			roots = append(roots, s.Op.Proc)
 		}
 	}
-	for _, r := range roots {
-		if _, err := inline(p, r); err != nil {
-			return nil, err
-		}
+	if _, err := depths(p, roots); err != nil {
+		return nil, err
 	}
 	return model, nil
 }
@@ -231,6 +229,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	res.Stats.AddPhase(result.PhaseReach, time.Since(reach))
 	stats()
 	if err != nil {
+		res.Stats.Set("layers", int64(s.layer))
 		return fail(err)
 	}
 	if f != nil {

@@ -83,8 +83,9 @@ type search struct {
 	reach   []*bdd.Root
 	rings   []ring
 	capped  bool
-	// cfgError says that an error location is reachable in some thread's
-	// control-flow graph (calls inlined, impossible conditions left out).
+	layer   int // the layer being searched
+	// cfgError says that an error location is reachable in the
+	// control-flow graph (see errorReachable).
 	cfgError bool
 	relNode  int // nodes of the relations
 }
@@ -203,34 +204,29 @@ func (s *search) prepare() error {
 			s.groups[u][gi].r = m.Keep(rs[gi])
 			s.relNode += m.NodeCount(rs[gi])
 		}
-		var fails, labels, creates []int
-		for ci, c := range a.codes {
-			for fi, fr := range c.frames {
-				proc := x.p.Procs[fr.proc]
-				for _, l := range proc.Locations {
-					v := a.offs[ci] + c.loc(fi, l.ID)
-					if l.Error {
-						if l.Kind == ir.FailLoc {
-							fails = append(fails, v)
-						} else {
-							labels = append(labels, v)
-						}
+		lab := bdd.False
+		creates := bdd.False
+		for d, procs := range a.procsAt {
+			for _, f := range procs {
+				for _, l := range x.p.Procs[f].Locations {
+					if !l.Error {
+						continue
+					}
+					if l.Kind == ir.FailLoc {
+						fail = m.Or(fail, x.at(a, d, f, l.ID))
+					} else {
+						lab = m.Or(lab, x.at(a, d, f, l.ID))
 					}
 				}
 			}
 		}
 		for _, st := range steps {
-			if isStart(x.p, a, st) {
-				creates = append(creates, st.from)
+			if _, ok := x.p.Procs[st.proc].Edges[st.edge].Op.(*ir.StartThread); ok {
+				creates = m.Or(creates, x.at(a, st.depth, st.proc, x.p.Procs[st.proc].Edges[st.edge].From))
 			}
 		}
-		if s.reachable(a, steps, append(fails, labels...)) {
-			s.cfgError = true
-		}
-		fail = m.Or(fail, x.pcIn(a, fails))
-		s.label[u] = m.Keep(x.pcIn(a, labels))
-		if len(creates) > 0 {
-			full := x.pcIn(a, creates)
+		s.label[u] = m.Keep(lab)
+		if creates != bdd.False {
 			var last *slot
 			for _, k := range x.slots {
 				if k.dynamic {
@@ -238,9 +234,9 @@ func (s *search) prepare() error {
 				}
 			}
 			if last != nil {
-				full = m.And(full, m.Not(x.pcIs(last, last.unborn(), false)))
+				creates = m.And(creates, m.Not(x.pcIs(last, 0, x.unborn(), false)))
 			}
-			s.capGuard[u] = m.Keep(full)
+			s.capGuard[u] = m.Keep(creates)
 		}
 	}
 	s.fail = m.Keep(fail)
@@ -253,27 +249,32 @@ func (s *search) prepare() error {
 	}
 	s.noSwitch = m.Keep(ns)
 	// The initial states.
+	s.cfgError = errorReachable(x.p)
 	start := bdd.True
-	for _, a := range x.slots {
-		v := a.unborn()
+	initial := func(a *slot) {
+		v := x.unborn()
 		if !a.dynamic {
-			c := a.codes[0]
-			proc := x.p.Procs[c.root]
-			v = a.done()
+			proc := x.p.Procs[a.roots[0]]
+			v = x.done()
 			if proc.Entry != proc.Exit {
-				v = c.loc(0, proc.Entry)
+				v = x.val(proc.Index, proc.Entry)
 			}
 		}
-		start = m.And(start, x.pcIs(a, v, false))
+		start = m.And(start, x.pcIs(a, 0, v, false))
+		for d := 1; d < len(a.pc); d++ {
+			start = m.And(start, x.pcIs(a, d, none, false))
+		}
+	}
+	for _, a := range x.slots {
+		initial(a)
 	}
 	if x.atomic != nil {
 		start = m.And(start, m.NIthvar(x.atomic.cur))
 	}
 	switch {
 	case x.init != nil:
-		proc := x.p.Procs[x.init.codes[0].root]
-		start = m.And(start, x.pcIs(x.init, x.init.codes[0].loc(0, proc.Entry), false))
-		s.initDone = m.Keep(x.pcIs(x.init, x.init.done(), false))
+		initial(x.init)
+		s.initDone = m.Keep(x.pcIs(x.init, 0, x.done(), false))
 		s.startAt = s.initClass()
 	case len(x.p.Threads) > 0:
 		s.startAt = s.free()
@@ -287,52 +288,67 @@ func (s *search) prepare() error {
 	return m.Err()
 }
 
-// reachable reports whether one of the pc values errs is reachable in the
-// control-flow graph of a's inlined code (edges whose relation is empty,
-// assume(F) say, left out), from the start of its procedures and, for a
-// thread created at run time, from the targets of start_thread goto.
-func (s *search) reachable(a *slot, steps []step, errs []int) bool {
-	if len(errs) == 0 {
-		return false
-	}
-	seen := make([]bool, a.n+2)
-	var work []int
-	add := func(v int) {
-		if !seen[v] {
-			seen[v] = true
-			work = append(work, v)
+// errorReachable reports whether an error location is reachable in the
+// control-flow graph of a concurrent program, ignoring data except constant
+// conditions (assert(T) leads to its failure location by an assume(!T)
+// edge, which is never taken): from every procedure that starts a thread
+// (main, init, the Getafix threads), through calls and thread creation.
+func errorReachable(p *ir.Program) bool {
+	type pl struct{ proc, loc int }
+	seen := make(map[pl]bool)
+	var work []pl
+	add := func(proc, loc int) {
+		if k := (pl{proc, loc}); !seen[k] {
+			seen[k] = true
+			work = append(work, k)
 		}
 	}
-	for ci, c := range a.codes {
-		add(a.offs[ci] + c.loc(0, s.x.p.Procs[c.root].Entry))
-		if !a.dynamic {
-			continue
-		}
-		for fi, fr := range c.frames {
-			for _, e := range s.x.p.Procs[fr.proc].Edges {
-				if st, ok := e.Op.(*ir.StartThread); ok && st.Goto >= 0 {
-					add(a.offs[ci] + c.loc(fi, st.Goto))
-				}
-			}
-		}
+	if p.Main >= 0 {
+		add(p.Main, p.Procs[p.Main].Entry)
 	}
-	succ := make(map[int][]int)
-	for _, st := range steps {
-		if st.r.r != bdd.False {
-			succ[st.from] = append(succ[st.from], st.to)
-		}
+	if p.Init >= 0 {
+		add(p.Init, p.Procs[p.Init].Entry)
+	}
+	for _, t := range p.Threads {
+		add(t, p.Procs[t].Entry)
 	}
 	for len(work) > 0 {
-		v := work[len(work)-1]
+		w := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, w := range succ[v] {
-			add(w)
-		}
-	}
-	for _, v := range errs {
-		if seen[v] {
+		proc := p.Procs[w.proc]
+		if proc.Locations[w.loc].Error {
 			return true
 		}
+		for _, id := range proc.Locations[w.loc].Out {
+			e := proc.Edges[id]
+			switch op := e.Op.(type) {
+			case *ir.Assume:
+				if constFalse(op.Cond) {
+					continue
+				}
+			case *ir.Call:
+				add(op.Proc, p.Procs[op.Proc].Entry)
+			case *ir.StartThread:
+				if op.Goto >= 0 {
+					add(w.proc, op.Goto)
+				} else {
+					add(op.Proc, p.Procs[op.Proc].Entry)
+				}
+			}
+			add(w.proc, e.To)
+		}
+	}
+	return false
+}
+
+// constFalse reports whether e is F or !T.
+func constFalse(e ir.Expr) bool {
+	switch e := e.(type) {
+	case *ir.Const:
+		return !e.Value
+	case *ir.Not:
+		c, ok := e.X.(*ir.Const)
+		return ok && c.Value
 	}
 	return false
 }
@@ -365,7 +381,7 @@ func (s *search) run() (*found, error) {
 	}
 	var pending *found
 	first := true
-	for layer := 0; ; {
+	for layer := 0; ; s.layer = layer {
 		s.q.Report(result.PhaseReach, fmt.Sprintf("layer %d, %d rings, %d BDD nodes", layer, len(s.rings), m.Stats().Nodes))
 		for {
 			r := ring{layer: layer, first: first, sets: make([]*bdd.Root, nc)}

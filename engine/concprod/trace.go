@@ -19,19 +19,12 @@ import (
 // concrete (all variables valued), so the steps state every value and
 // interp.Replay checks them as they are.
 
-// isStart reports whether step st of slot a creates a thread.
-func isStart(p *ir.Program, a *slot, st step) bool {
-	c := a.codes[st.code]
-	_, ok := p.Procs[c.frames[st.frame].proc].Edges[st.edge].Op.(*ir.StartThread)
-	return ok
-}
-
 // tstep is a step of the trace being built: the actor, the step's index in
 // its steps (-1: the final arrival at a target label) and the state
 // before it.
 type tstep struct {
-	actor, step int
-	before      []bool
+	actor, step   int
+	before, after []bool
 }
 
 // values returns the value of every state variable's current copy in the
@@ -45,15 +38,24 @@ func (s *search) values(c bdd.Node) []bool {
 	return out
 }
 
-// pcOf returns the pc value of slot a in valuation vals.
-func pcOf(a *slot, vals []bool) int {
+// pcOf returns the pc value of depth d of slot a in valuation vals.
+func pcOf(a *slot, d int, vals []bool) int {
 	v := 0
-	for b, sv := range a.pc {
+	for b, sv := range a.pc[d] {
 		if vals[sv.id] {
 			v |= 1 << b
 		}
 	}
 	return v
+}
+
+// topOf returns the depth of a's top frame in valuation vals.
+func topOf(a *slot, vals []bool) int {
+	d := len(a.pc) - 1
+	for d > 0 && pcOf(a, d, vals) == none {
+		d--
+	}
+	return d
 }
 
 // trace builds the trace of f.
@@ -64,7 +66,8 @@ func (s *search) trace(f *found) (*result.Trace, error) {
 	defer cur.Release()
 	var rev []tstep
 	if f.actor >= 0 {
-		rev = append(rev, tstep{actor: f.actor, step: -1, before: s.values(cur.Node())})
+		v := s.values(cur.Node())
+		rev = append(rev, tstep{actor: f.actor, step: -1, before: v, after: v})
 	}
 	ri, class := f.ring, f.class
 	for !(ri == 0) {
@@ -118,7 +121,7 @@ func (s *search) trace(f *found) (*result.Trace, error) {
 					if err != nil {
 						return nil, err
 					}
-					rev = append(rev, tstep{actor: u, step: k, before: s.values(yc)})
+					rev = append(rev, tstep{actor: u, step: k, before: s.values(yc), after: s.values(cur.Node())})
 					cur.Set(yc)
 					ri, class = j, t
 					ok = true
@@ -142,15 +145,14 @@ func (s *search) trace(f *found) (*result.Trace, error) {
 		a := s.actors[ts.actor]
 		var st result.Step
 		if ts.step < 0 {
-			st = s.stepAt(a, pcOf(a, ts.before), ts.before, result.NoEdge)
+			st = s.stepAt(a, ts.before, result.NoEdge)
 		} else {
-			e := s.steps[ts.actor][ts.step]
-			st = s.stepAt(a, e.from, ts.before, e.edge)
+			st = s.stepAt(a, ts.before, s.steps[ts.actor][ts.step].edge)
 		}
 		st.Switch = running >= 0 && running != a.thread
 		running = a.thread
-		if ts.step >= 0 && s.steps[ts.actor][ts.step].endInit {
-			running = -1
+		if a.init && ts.after != nil && pcOf(a, 0, ts.after) == x.done() {
+			running = -1 // init has returned: the next thread is a free choice
 		}
 		tr.Steps = append(tr.Steps, st)
 	}
@@ -162,9 +164,11 @@ func (s *search) trace(f *found) (*result.Trace, error) {
 func (s *search) edgeBetween(u int, y, z bdd.Node) (int, error) {
 	x, m := s.x, s.x.m
 	yv, zv := s.values(y), s.values(z)
-	pc := pcOf(s.actors[u], yv)
+	a := s.actors[u]
+	d := topOf(a, yv)
+	pc := pcOf(a, d, yv)
 	for k, st := range s.steps[u] {
-		if st.from != pc {
+		if st.depth != d || st.from != pc {
 			continue
 		}
 		same := true
@@ -185,13 +189,13 @@ func (s *search) edgeBetween(u int, y, z bdd.Node) (int, error) {
 	return 0, errors.New("trace: no edge between two consecutive states")
 }
 
-// stepAt describes actor a at pc value pc in valuation vals, about to
-// take edge, as a trace step.
-func (s *search) stepAt(a *slot, pc int, vals []bool, edge int) result.Step {
+// stepAt describes actor a's top frame in valuation vals, about to take
+// edge, as a trace step.
+func (s *search) stepAt(a *slot, vals []bool, edge int) result.Step {
 	x := s.x
-	ci, fi, loc := a.at(pc)
-	fr := a.codes[ci].frames[fi]
-	proc := x.p.Procs[fr.proc]
-	get := func(v ir.VarRef) bool { return vals[x.varOf(a, fr.depth, v).id] }
-	return result.NewStep(x.p, proc, loc, edge, result.ValuesOf(x.p, proc, get), fr.depth, a.thread)
+	d := topOf(a, vals)
+	f, loc := x.where(pcOf(a, d, vals))
+	proc := x.p.Procs[f]
+	get := func(v ir.VarRef) bool { return vals[x.varOf(a, d, v).id] }
+	return result.NewStep(x.p, proc, loc, edge, result.ValuesOf(x.p, proc, get), d, a.thread)
 }
