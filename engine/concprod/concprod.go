@@ -75,9 +75,16 @@ type Options struct {
 	// site). A run that would create more is cut, and if no error is
 	// found the answer is Unknown and says so.
 	MaxThreads int
+	// ClusterNodes bounds the BDD of one block of a thread's partitioned
+	// transition relation (0: DefaultClusterNodes; negative: one block
+	// per set of changed variables).
+	ClusterNodes int
 	// Order is the BDD variable order (the zero Order is the default).
 	Order Order
 }
+
+// DefaultClusterNodes is the default Options.ClusterNodes.
+const DefaultClusterNodes = 2000
 
 // Engine is the conc-product engine.
 type Engine struct{ opts Options }
@@ -100,6 +107,7 @@ func init() {
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
 			var o Options
 			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site); a program that can create more: UNKNOWN unless an error is found")
+			fs.IntVar(&o.ClusterNodes, "cluster-nodes", 0, fmt.Sprintf("merge the blocks of a thread's transition relation while one stays under `n` BDD nodes (0: %d; negative: one block per set of changed variables)", DefaultClusterNodes))
 			fs.Var(&o.Order, "product-order", "BDD variable `order`: threads (each thread's pc and locals, then the globals), affinity (every thread's pc, then the variables in affinity order, each local's copies in all threads side by side) or globals (the globals, then the threads)")
 			return func() (engine.Engine, error) { return NewWithOptions(o) }
 		},
@@ -172,7 +180,10 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	if err != nil {
 		return result.NewUnknown(Name, err.Error()), nil
 	}
-	s := &search{x: x, ctx: ctx, q: q, limit: unlimited}
+	s := &search{x: x, ctx: ctx, q: q, limit: unlimited, clusterNodes: e.opts.ClusterNodes}
+	if s.clusterNodes == 0 {
+		s.clusterNodes = DefaultClusterNodes
+	}
 	switch q.Bound.Kind {
 	case result.ContextSwitches:
 		s.limit = q.Bound.K

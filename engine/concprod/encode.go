@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 
-
 	"boolprog/bdd"
 	"boolprog/conc"
 	"boolprog/ir"
@@ -519,5 +518,3 @@ func dynamicRoots(p *ir.Program, model *conc.Model) ([]int, error) {
 	}
 	return roots, nil
 }
-
-

@@ -46,7 +46,14 @@ import (
 //     translation needs some of its own conventions; gen's programs are
 //     written without recursion, `*` values, gotos, dead, constrain,
 //     enforce, schoose and assert (the error is the SLIC_ERROR label), and
-//     then adjusted (forGetafix): `!!e` is written e, init's `*` values
+//     then adjusted (forGetafix): threads thread0..2 are renamed
+//     thread1..3 (Getafix's module names), `atomic` is declared first
+//     (Getafix's handover tests the first global), init comes first
+//     (Getafix numbers its modules in source order), a no-op `atomic := F;`
+//     follows every statement of a thread outside its atomic stretches
+//     (Getafix switches only at its switch points, around atomic := T and
+//     atomic := F, ours at every step while `atomic` is F), each thread
+//     ends with `assume(T);`, `!!e` is written e, init's `*` values
 //     become constants, init ends at the label endinit, and every void
 //     procedure ends with an explicit `return;` (the fork's Exit relation
 //     is the pc of return statements). Both tools read the adjusted text.
@@ -75,30 +82,43 @@ var (
 	procHead  = regexp.MustCompile(`^(void|bool(<\d+>)?)\s+(\w+)\s*\(`)
 )
 
-// forGetafix adjusts a program of gen for Getafix's translator (see
-// above).
+// forGetafix adjusts a program of gen for Getafix's translator and its
+// conventions (see above).
 func forGetafix(src string) string {
+	// Getafix's formula names its modules 1..3 after the procedures
+	// thread1..thread3 (or main): gen's thread0..thread2 move up by one.
+	for i := 2; i >= 0; i-- {
+		src = regexp.MustCompile(fmt.Sprintf(`\bthread%d\b`, i)).ReplaceAllString(src, fmt.Sprintf("thread%d", i+1))
+	}
 	for doubleNot.MatchString(src) {
 		src = doubleNot.ReplaceAllString(src, "")
 	}
-	lines := strings.Split(src, "\n")
 	var out []string
-	proc, void := "", false
+	proc, void, atomic := "", false, false
 	last := ""
-	for _, l := range lines {
+	for _, l := range strings.Split(src, "\n") {
+		trimmed := strings.TrimSpace(l)
 		if m := procHead.FindStringSubmatch(l); m != nil {
 			proc, void = m[3], m[1] == "void"
 		}
-		trimmed := strings.TrimSpace(l)
-		if l == "end" && proc != "" {
-			if proc == "init" {
+		thread := strings.HasPrefix(proc, "thread")
+		switch {
+		case strings.HasPrefix(l, "decl ") && proc == "":
+			// Getafix's handover tests the first global: `atomic`.
+			names := strings.Split(strings.TrimSuffix(strings.TrimPrefix(l, "decl "), ";"), ", ")
+			names = slices.DeleteFunc(names, func(n string) bool { return n == "atomic" })
+			l = "decl " + strings.Join(append([]string{"atomic"}, names...), ", ") + ";"
+		case l == "end" && proc != "":
+			switch {
+			case proc == "init":
 				out = append(out, "  endinit: skip;")
-			} else if void && !strings.HasPrefix(last, "return") {
+			case thread:
+				out = append(out, "  assume(T);")
+			case void && !strings.HasPrefix(last, "return"):
 				out = append(out, "  return;")
 			}
 			proc = ""
-		}
-		if proc == "init" && strings.Contains(l, ":=") {
+		case proc == "init" && strings.Contains(l, ":="):
 			k := 0
 			l = regexp.MustCompile(`\*`).ReplaceAllStringFunc(l, func(string) string {
 				k++
@@ -112,6 +132,27 @@ func forGetafix(src string) string {
 		if trimmed != "" && !strings.HasPrefix(trimmed, "//") {
 			last = trimmed
 		}
+		switch {
+		case trimmed == "atomic := T;":
+			atomic = true
+		case trimmed == "atomic := F;":
+			atomic = false
+		case thread && !atomic && strings.HasSuffix(trimmed, ";") && !strings.HasPrefix(trimmed, "decl "):
+			// Getafix switches threads only at its switch points (the
+			// start, and around atomic := T and atomic := F); ours at
+			// every step while `atomic` is F. A no-op atomic := F after
+			// every statement makes every statement boundary one of its
+			// switch points too.
+			out = append(out, strings.Repeat(" ", len(l)-len(strings.TrimLeft(l, " ")))+"atomic := F;")
+		}
+	}
+	// Getafix numbers its modules in source order, init first.
+	if i := slices.Index(out, "void init()"); i >= 0 {
+		j := i + slices.Index(out[i:], "end")
+		init := slices.Clone(out[i : j+1])
+		out = slices.Delete(out, i, j+1)
+		k := slices.IndexFunc(out, func(l string) bool { return procHead.MatchString(l) })
+		out = slices.Insert(out, k, append(init, "")...)
 	}
 	return strings.Join(out, "\n")
 }
@@ -158,15 +199,15 @@ func TestGetafixComparison(t *testing.T) {
 	for seed := int64(1); len(cases) < n+fixed; seed++ {
 		o := gen.Options{
 			Globals: 20 + int(seed*37%81),
-			Procs:   2 + int(seed%4),
-			Stmts:   8 + int(seed*13%40),
+			Procs:   1, // Getafix's crossproduct formula steps over calls with summaries: no switch inside a callee
+			Stmts:   30 + int(seed*13%120),
 			Omit:    gen.Recursion | gen.Nondet | gen.Goto | gen.NondetGoto | gen.Dead | gen.Constrain | gen.Enforce | gen.Schoose | gen.Assert,
 		}
 		src := forGetafix(gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 3, Style: gen.Getafix, Thread: o}))
 		if !strings.Contains(src, "SLIC_ERROR") {
 			continue // no error site survived
 		}
-		cases = append(cases, getafixCase{name: fmt.Sprintf("random-%d (g%d s%d p%d)", seed, o.Globals, o.Stmts, o.Procs), src: src})
+		cases = append(cases, getafixCase{name: fmt.Sprintf("random-%d (g%d s%d)", seed, o.Globals, o.Stmts), src: src})
 	}
 	dir := t.TempDir()
 	var rows []getafixRow

@@ -83,7 +83,9 @@ type search struct {
 	reach   []*bdd.Root
 	rings   []ring
 	capped  bool
-	layer   int // the layer being searched
+	// clusterNodes bounds the merged relations (0: no merging).
+	clusterNodes int
+	layer        int // the layer being searched
 	// cfgError says that an error location is reachable in the
 	// control-flow graph (see errorReachable).
 	cfgError bool
@@ -181,28 +183,46 @@ func (s *search) prepare() error {
 			return err
 		}
 		s.steps[u] = steps
+		// Edges that change the same variables share a group; groups are
+		// then merged, with explicit frames, while the merged relation
+		// stays under clusterNodes: each relational product traverses the
+		// source set down to the thread's variables, so fewer, larger
+		// products pay on large programs.
 		byKey := make(map[string]int)
-		var rs []bdd.Node
+		var rels []rel
 		for i := range steps {
 			st := &steps[i]
 			st.r.r = m.Keep(st.r.r).Node() // kept: traces need each edge's relation
 			k := chKey(st.r.ch)
 			gi, ok := byKey[k]
 			if !ok {
-				gi = len(s.groups[u])
+				gi = len(rels)
 				byKey[k] = gi
-				s.groups[u] = append(s.groups[u], group{ch: st.r.ch, cur: x.varSet(st.r.ch, false), next: x.varSet(st.r.ch, true),
-					toCur: x.rename(st.r.ch, true), toNxt: x.rename(st.r.ch, false)})
-				rs = append(rs, bdd.False)
+				rels = append(rels, rel{r: bdd.False, ch: st.r.ch})
 			}
-			rs[gi] = m.Or(rs[gi], st.r.r)
+			rels[gi].r = m.Or(rels[gi].r, st.r.r)
 			if err := s.poll(); err != nil {
 				return err
 			}
 		}
-		for gi := range s.groups[u] {
-			s.groups[u][gi].r = m.Keep(rs[gi])
-			s.relNode += m.NodeCount(rs[gi])
+		var clusters []rel
+		for _, r := range rels {
+			if n := len(clusters); n > 0 && s.clusterNodes > 0 {
+				merged := x.union([]rel{clusters[n-1], r})
+				if m.NodeCount(merged.r) <= s.clusterNodes {
+					clusters[n-1] = merged
+					continue
+				}
+			}
+			clusters = append(clusters, r)
+			if err := s.poll(); err != nil {
+				return err
+			}
+		}
+		for _, c := range clusters {
+			s.groups[u] = append(s.groups[u], group{r: m.Keep(c.r), ch: c.ch, cur: x.varSet(c.ch, false), next: x.varSet(c.ch, true),
+				toCur: x.rename(c.ch, true), toNxt: x.rename(c.ch, false)})
+			s.relNode += m.NodeCount(c.r)
 		}
 		lab := bdd.False
 		creates := bdd.False

@@ -13,8 +13,8 @@ func TestTmpDump(t *testing.T) {
 	for seed := int64(1); seed <= 70; seed++ {
 		o := gen.Options{
 			Globals: 20 + int(seed*37%81),
-			Procs:   2 + int(seed%4),
-			Stmts:   8 + int(seed*13%40),
+			Procs:   1,
+			Stmts:   30 + int(seed*13%120),
 			Omit:    gen.Recursion | gen.Nondet | gen.Goto | gen.NondetGoto | gen.Dead | gen.Constrain | gen.Enforce | gen.Schoose | gen.Assert,
 		}
 		src := forGetafix(gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 3, Style: gen.Getafix, Thread: o}))
