@@ -7,23 +7,27 @@
 //
 // # Encoding
 //
-// Every thread's calls are inlined (flat.go): a location of a thread is a
-// chain of call sites with a location, numbered in binary by the thread's
-// pc bits, and the locals of a frame live in the variables of its depth
-// (frames at one depth share them). A thread that recurses has no bounded
-// stack: the engine refuses the program (Supports) and names the cycle.
-// Each state variable (a pc bit, a local of one depth of one thread, a
-// global) has a current and a next BDD variable, adjacent in the order,
-// and a third copy used only to compose the parts of a step (encode.go):
-// one step of interp's semantics may pop several frames at once. The
-// order is every thread's pc and locals, thread by thread, then the
-// globals.
+// Every thread has a bounded stack (flat.go): its frame of depth d runs one
+// of the procedures that d calls can reach from the thread's procedure,
+// and holds a pc (a location of any procedure, numbered program-wide, or
+// "none" for a frame not active) and the locals of the widest of those
+// procedures. A caller's pc stays at its call while the callee runs, so a
+// return pops through whichever call the caller's pc shows. A thread that
+// recurses has no bounded stack: the engine refuses the program
+// (Supports) and names the cycle. Each state variable (a pc bit, a local
+// of one depth of one thread, a global) has a current and a next BDD
+// variable, adjacent in the order, and a third copy used only to compose
+// the parts of one step (encode.go, rel.go): a step of interp's semantics
+// may pop several frames at once. The default order is every thread's pcs
+// and locals, thread by thread, then the globals (--product-order).
 //
 // The transition relation is partitioned per thread and, within a thread,
-// per set of changed variables (a group): each group's image is one
-// relational product (bdd.AndExists) that quantifies only the current
-// copies of the variables its edges change, then one renaming; every
-// other variable keeps its value without a frame condition.
+// into blocks: the edges that change the same variables form a group, and
+// groups merge, with explicit frame conditions, while a block stays under
+// --cluster-nodes BDD nodes. A block's image is one relational product
+// (bdd.AndExists) that quantifies only the current copies of the
+// variables it changes, then one renaming; every other variable keeps its
+// value without a frame condition.
 //
 // # Search
 //
@@ -236,7 +240,11 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	}
 	reach := time.Now()
 	q.Report(result.PhaseReach, "")
-	f, err := s.run()
+	run := s.run
+	if !s.unbounded {
+		run = s.runChained
+	}
+	f, err := run()
 	res.Stats.AddPhase(result.PhaseReach, time.Since(reach))
 	stats()
 	if err != nil {

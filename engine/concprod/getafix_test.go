@@ -174,7 +174,10 @@ type getafixRow struct {
 	oracle           result.Verdict
 }
 
-var getafixRandom = flag.Int("getafix-random", 60, "TestGetafixComparison: the number of random programs")
+var (
+	getafixRandom  = flag.Int("getafix-random", 50, "TestGetafixComparison: the number of random programs")
+	getafixTimeout = flag.Duration("getafix-timeout", 20*time.Second, "TestGetafixComparison: the time limit of each solver on each program")
+)
 
 func TestGetafixComparison(t *testing.T) {
 	if !*long {
@@ -200,7 +203,7 @@ func TestGetafixComparison(t *testing.T) {
 		o := gen.Options{
 			Globals: 20 + int(seed*37%81),
 			Procs:   1, // Getafix's crossproduct formula steps over calls with summaries: no switch inside a callee
-			Stmts:   30 + int(seed*13%120),
+			Stmts:   20 + int(seed*7%60),
 			Omit:    gen.Recursion | gen.Nondet | gen.Goto | gen.NondetGoto | gen.Dead | gen.Constrain | gen.Enforce | gen.Schoose | gen.Assert,
 		}
 		src := forGetafix(gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 3, Style: gen.Getafix, Thread: o}))
@@ -250,7 +253,7 @@ func compareGetafix(t *testing.T, peers, dir string, c getafixCase) getafixRow {
 	if err != nil {
 		row.muckeWhy = fmt.Sprintf("getafix: %v: %.60s", err, model)
 	} else {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), *getafixTimeout)
 		start := time.Now()
 		f, err := fix.ParseFileContext(ctx, "p.mu", model)
 		if err == nil {
@@ -272,7 +275,7 @@ func compareGetafix(t *testing.T, peers, dir string, c getafixCase) getafixRow {
 		}
 	}
 	p := testsuite.LowerDialect(t, c.name, c.src, syntax.Getafix, "")
-	ctx, cancel := context.WithTimeoutCause(context.Background(), 60*time.Second, engine.ErrTimeout)
+	ctx, cancel := context.WithTimeoutCause(context.Background(), *getafixTimeout, engine.ErrTimeout)
 	defer cancel()
 	start := time.Now()
 	res := testsuite.CheckContext(ctx, t, concprod.New(), sourceOrder(p), engine.Query{Bound: rounds(4)})

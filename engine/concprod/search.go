@@ -503,6 +503,152 @@ func (s *search) run() (*found, error) {
 	}
 }
 
+// runChained is run for a bounded query, stratified as Getafix's
+// crossproduct formula: in each layer, the classes one after the other
+// (init, free, then the threads in number order), each to its fixed point
+// under its own thread's relation alone (breadth-first rings), starting
+// from the cost-0 images of the classes before it in the layer and the
+// cost-1 images of the layer before. Every cost-0 step into a class comes
+// from a class before it in that order (for rounds, a thread with a
+// smaller or equal number; for context switches, the same thread), so one
+// pass per layer finds every state of the layer, and each thread's
+// relation is applied to whole contexts rather than to the interleaved
+// frontiers of all threads.
+func (s *search) runChained() (*found, error) {
+	m := s.x.m
+	nc := s.classes()
+	s.reach = make([]*bdd.Root, nc)
+	layerSet := make([]*bdd.Root, nc) // the states of each class new in the layer
+	seeds := make([]*bdd.Root, nc)
+	for c := range s.reach {
+		s.reach[c] = m.Keep(bdd.False)
+		layerSet[c] = m.Keep(bdd.False)
+		seeds[c] = m.Keep(bdd.False)
+	}
+	seeds[s.startAt].Set(s.start)
+	order := []int{s.initClass(), s.free()}
+	for u := 0; u < s.n; u++ {
+		order = append(order, u)
+	}
+	actor := func(c int) int {
+		if c == s.free() {
+			return -1 // entered by init's end only
+		}
+		return c
+	}
+	var pending *found
+	for layer := 0; ; layer++ {
+		s.layer = layer
+		s.q.Report(result.PhaseReach, fmt.Sprintf("layer %d, %d rings, %d BDD nodes", layer, len(s.rings), m.Stats().Nodes))
+		for _, c := range order {
+			u := actor(c)
+			in := seeds[c].Node() // rooted by seeds[c] until front holds it
+			if u >= 0 && u != s.initClass() {
+				src := bdd.False
+				for _, t := range order {
+					if t == c {
+						break
+					}
+					if !s.allowed(t, u) || s.cost(t, u) != 0 {
+						continue
+					}
+					f := layerSet[t].Node()
+					if s.switching(t, u) {
+						f = m.And(f, s.noSwitch.Node())
+					}
+					src = m.Or(src, f)
+				}
+				if g := s.capGuard[u]; g != nil && !s.capped && m.And(src, g.Node()) != bdd.False {
+					s.capped = true
+				}
+				if src != bdd.False {
+					in = m.Or(in, s.image(u, src))
+				}
+			}
+			front := m.Keep(m.Ite(s.reach[c].Node(), bdd.False, in))
+			seeds[c].Set(bdd.False)
+			for front.Node() != bdd.False {
+				s.reach[c].Set(m.Or(s.reach[c].Node(), front.Node()))
+				layerSet[c].Set(m.Or(layerSet[c].Node(), front.Node()))
+				r := ring{layer: layer, sets: make([]*bdd.Root, nc)}
+				for k := range r.sets {
+					r.sets[k] = m.Keep(bdd.False)
+				}
+				r.sets[c].Set(front.Node())
+				s.rings = append(s.rings, r)
+				if f := s.errorIn(len(s.rings) - 1); f != nil {
+					if f.cost == layer {
+						front.Release()
+						return f, nil
+					}
+					// Shown only by a switch: the answer at the next
+					// layer, unless this one finds an error.
+					if pending == nil && f.cost <= s.limit {
+						pending = f
+					}
+				}
+				if u < 0 {
+					break // the free class does not step by itself: its states are the threads' sources
+				}
+				if g := s.capGuard[u]; g != nil && !s.capped && m.And(front.Node(), g.Node()) != bdd.False {
+					s.capped = true
+				}
+				img := s.image(u, front.Node())
+				if u == s.initClass() {
+					done := s.initDone.Node()
+					seeds[s.free()].Set(m.Or(seeds[s.free()].Node(), m.And(img, done)))
+					img = m.And(img, m.Not(done))
+				}
+				front.Set(m.Ite(s.reach[c].Node(), bdd.False, img))
+				if err := s.poll(); err != nil {
+					front.Release()
+					return nil, err
+				}
+				m.Safepoint()
+			}
+			front.Release()
+		}
+		if pending != nil {
+			return pending, nil
+		}
+		any := false
+		for u := 0; u < s.n; u++ {
+			src := bdd.False
+			for _, t := range order {
+				if !s.allowed(t, u) || s.cost(t, u) != 1 {
+					continue
+				}
+				f := layerSet[t].Node()
+				if s.switching(t, u) {
+					f = m.And(f, s.noSwitch.Node())
+				}
+				src = m.Or(src, f)
+			}
+			if g := s.capGuard[u]; g != nil && !s.capped && m.And(src, g.Node()) != bdd.False {
+				s.capped = true // as the explicit oracle's: a creation past the limit counts even beyond the bound
+			}
+			if src == bdd.False || layer >= s.limit {
+				continue
+			}
+			img := m.Ite(s.reach[u].Node(), bdd.False, s.image(u, src))
+			seeds[u].Set(img)
+			if img != bdd.False {
+				any = true
+			}
+		}
+		for c := range layerSet {
+			layerSet[c].Set(bdd.False)
+		}
+		if err := s.poll(); err != nil {
+			return nil, err
+		}
+		m.Safepoint()
+		if !any || layer >= s.limit {
+			return nil, nil
+		}
+	}
+}
+
 // errorIn returns the cheapest error that ring i shows, or nil: a thread
 // at an assertion failure (reached by the last step, at the ring's cost),
 // or a thread at a target label that may take the next step (a final step

@@ -9,9 +9,10 @@ import (
 )
 
 // Traces. From one concrete state where the error shows, the trace goes
-// back ring by ring: a predecessor of a state of ring i is in ring i-1 by
-// a cost-0 step, or, for the first ring of a layer, in a ring of the layer
-// before by a cost-1 step (the earliest such ring, for the fewest steps).
+// back ring by ring: a predecessor of a state of ring i is in an earlier
+// ring of the same layer by a cost-0 step or in a ring of the layer before
+// by a cost-1 step (the nearest such ring first: with the breadth-first
+// search of an unbounded query, ring i-1, for the fewest steps).
 // The class of a state says which thread stepped last, so each backward
 // step is one thread's preimage intersected with the ring; one concrete
 // predecessor is picked, and the edge that relates the two is found among
@@ -75,21 +76,11 @@ func (s *search) trace(f *found) (*result.Trace, error) {
 			return nil, err
 		}
 		r := s.rings[ri]
-		var cands []int
-		want := 0
-		if r.first {
-			want = 1
-			for j := 0; j < ri; j++ {
-				if s.rings[j].layer == r.layer-1 {
-					cands = append(cands, j)
-				}
-			}
-		} else {
-			cands = []int{ri - 1}
-		}
+		pres := make(map[int]bdd.Node)
 		ok := false
 	search:
-		for _, j := range cands {
+		for j := ri - 1; j >= 0 && s.rings[j].layer >= r.layer-1; j-- {
+			want := r.layer - s.rings[j].layer
 			for u, a := range s.actors {
 				if a == nil {
 					continue
@@ -101,7 +92,11 @@ func (s *search) trace(f *found) (*result.Trace, error) {
 				} else if s.target(u) != class {
 					continue
 				}
-				pre := s.preimage(u, cur.Node())
+				pre, known := pres[u]
+				if !known {
+					pre = s.preimage(u, cur.Node())
+					pres[u] = pre
+				}
 				if pre == bdd.False {
 					continue
 				}
