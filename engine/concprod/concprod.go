@@ -31,25 +31,30 @@
 //
 // # Search
 //
-// A 0-1 breadth-first search over the product (search.go) with the costs
-// of the explicit oracle: a context switch costs 1 for --bound cs:K, a
-// return to a thread with a smaller number costs 1 for --bound rounds:K
-// (round-robin in thread order, Getafix's schedule: init first alone,
-// then thread 0, 1, …, each round), and nothing costs anything without a
-// bound. Getafix's global `atomic` and atomic sections forbid a switch.
-// Frontiers only are expanded (semi-naive), and the search stops at the
-// first ring that holds an error: the answer's bound is the smallest at
-// which the error appears.
+// The costs are the explicit oracle's (search.go): a context switch costs
+// 1 for --bound cs:K, a return to a thread with a smaller number costs 1
+// for --bound rounds:K (round-robin in thread order, Getafix's schedule:
+// init first alone, then thread 0, 1, …, each round, contexts possibly
+// empty), and Getafix's global `atomic` and atomic sections forbid a
+// switch. A bounded search goes layer by layer (a layer: the states of
+// least cost k) and, within a layer, class by class (the thread that took
+// the last step), each class to its fixed point under its own thread's
+// relation by frontiers (semi-naive), as Getafix's crossproduct formula
+// stratifies by thread and round. It stops at the first frontier that
+// holds an error: the answer's bound is the least at which the error
+// appears.
 //
-// Without a bound the search computes every reachable state of the
-// product: a SUCCESSFUL answer is a proof for the program's threads and,
-// for a program that creates threads (start_thread, ASYNC_n), for runs
-// with at most --max-threads threads; if a run could create more, the
+// Without a bound the search is breadth first over all threads at once
+// and computes every reachable state of the product: a SUCCESSFUL answer
+// is a proof for the program's threads and, for a program that creates
+// threads (start_thread, ASYNC_n), for runs with at most --max-threads
+// threads; if a run could create more, the
 // answer is UNKNOWN and says so, as the explicit engine's.
 //
 // # Traces
 //
-// The shortest trace within the least bound, from the rings (trace.go),
+// A trace within the least bound from the frontiers (trace.go: the
+// shortest one without a bound; with one, each context is shortest),
 // with the threads and the context switches marked, built with the
 // result package's step constructors; interp.Replay judges it as any
 // engine's.

@@ -22,7 +22,8 @@ import (
 // possibly empty), else 0, and the search is a 0-1 breadth-first search in
 // layers of increasing cost: in each layer the rings (frontiers) of the
 // cost-0 steps, new states only (semi-naive), each state at its least cost;
-// the cost-1 images of a layer seed the next. The first ring that holds an
+// the cost-1 images of a layer seed the next (run; a bounded query takes
+// its layers class by class instead: runChained). The first ring that holds an
 // error ends the search: its layer is the smallest bound, its ring index
 // the fewest steps within it. Without a bound no step costs anything, and
 // when nothing forbids a context switch (no Getafix `atomic`, no atomic
