@@ -7,7 +7,7 @@
 //
 // # Encoding
 //
-// Every thread has a bounded stack (flat.go): its frame of depth d runs one
+// Every thread has a bounded stack (frames.go): its frame of depth d runs one
 // of the procedures that d calls can reach from the thread's procedure,
 // and holds a pc (a location of any procedure, numbered program-wide, or
 // "none" for a frame not active) and the locals of the widest of those
