@@ -87,8 +87,10 @@ func TestDifferential(t *testing.T) {
 		Options:  gen.Options{Omit: gen.Recursion},
 		Timeout:  10 * time.Second,
 	})
-	if st.EngineUnknown > 0 {
-		t.Errorf("the engine left %d checks unknown: %s", st.EngineUnknown, st)
+	// Unknown only where the time runs out or a run could create more
+	// threads than the limit: never more often than the oracle.
+	if st.EngineUnknown > st.OracleUnknown {
+		t.Errorf("the engine left %d checks unknown, the oracle %d: %s", st.EngineUnknown, st.OracleUnknown, st)
 	}
 	if st.Agree == 0 || st.Unsafe == 0 || st.Unsafe == st.Agree {
 		t.Errorf("the run decided too little to mean anything: %s", st)
