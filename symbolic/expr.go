@@ -171,3 +171,9 @@ func (l *Layout) Choose(v int, e ir.Expr, read Reader) bdd.Node {
 	}
 	return m.Ite(m.Ithvar(v), t, f)
 }
+
+// Evaluator returns a layout without slots over m, for an engine that
+// numbers its variables itself (one copy of the locals per thread, say):
+// only the expression methods Poss, CanBeTrue and Choose may be used, and
+// they read variables through the Reader they are given.
+func Evaluator(m *bdd.Manager) *Layout { return &Layout{M: m} }

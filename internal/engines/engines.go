@@ -10,6 +10,7 @@ import (
 	"boolprog/engine"
 	_ "boolprog/engine/conc"     // registers conc-eager and conc-lazy
 	_ "boolprog/engine/concfix"  // registers conc-fix
+	_ "boolprog/engine/concprod" // registers conc-product
 	_ "boolprog/engine/cpa"      // registers the cpa engine
 	_ "boolprog/engine/explicit" // registers the explicit engine
 	_ "boolprog/engine/fixpoint" // registers the ef and efopt engines

@@ -1,0 +1,300 @@
+// Package concprod is the engine conc-product: reachability of concurrent
+// Boolean programs whose threads do not recurse, over the product of the
+// threads' states with one copy of the globals, as Getafix's own
+// experiment formulas track it (formula-3t_4r_crossproduct_precise.mu:
+// (pc1, L1, …, pcn, Ln, G), stratified by thread and round), built
+// directly on package bdd.
+//
+// # Encoding
+//
+// Every thread has a bounded stack (frames.go): its frame of depth d runs one
+// of the procedures that d calls can reach from the thread's procedure,
+// and holds a pc (a location of any procedure, numbered program-wide, or
+// "none" for a frame not active) and the locals of the widest of those
+// procedures. A caller's pc stays at its call while the callee runs, so a
+// return pops through whichever call the caller's pc shows. A thread that
+// recurses has no bounded stack: the engine refuses the program
+// (Supports) and names the cycle. Each state variable (a pc bit, a local
+// of one depth of one thread, a global) has a current and a next BDD
+// variable, adjacent in the order, and a third copy used only to compose
+// the parts of one step (encode.go, rel.go): a step of interp's semantics
+// may pop several frames at once. The default order is every thread's pcs
+// and locals, thread by thread, then the globals (--product-order).
+//
+// The transition relation is partitioned per thread and, within a thread,
+// into blocks: the edges that change the same variables form a group, and
+// groups merge, with explicit frame conditions, while a block stays under
+// --cluster-nodes BDD nodes. A block's image is one relational product
+// (bdd.AndExists) that quantifies only the current copies of the
+// variables it changes, then one renaming; every other variable keeps its
+// value without a frame condition.
+//
+// # Search
+//
+// The costs are the explicit oracle's (search.go): a context switch costs
+// 1 for --bound cs:K, a return to a thread with a smaller number costs 1
+// for --bound rounds:K (round-robin in thread order, Getafix's schedule:
+// init first alone, then thread 0, 1, …, each round, contexts possibly
+// empty), and Getafix's global `atomic` and atomic sections forbid a
+// switch. A bounded search goes layer by layer (a layer: the states of
+// least cost k) and, within a layer, class by class (the thread that took
+// the last step), each class to its fixed point under its own thread's
+// relation by frontiers (semi-naive), as Getafix's crossproduct formula
+// stratifies by thread and round. It stops at the first frontier that
+// holds an error: the answer's bound is the least at which the error
+// appears.
+//
+// Without a bound the search is breadth first over all threads at once
+// and computes every reachable state of the product: a SUCCESSFUL answer
+// is a proof for the program's threads and, for a program that creates
+// threads (start_thread, ASYNC_n), for runs with at most --max-threads
+// threads; if a run could create more, the
+// answer is UNKNOWN and says so, as the explicit engine's.
+//
+// # Traces
+//
+// A trace within the least bound from the frontiers (trace.go: the
+// shortest one without a bound; with one, each context is shortest),
+// with the threads and the context switches marked, built with the
+// result package's step constructors; interp.Replay judges it as any
+// engine's.
+package concprod
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"time"
+
+	"boolprog/bdd"
+	"boolprog/conc"
+	"boolprog/engine"
+	"boolprog/ir"
+	"boolprog/result"
+)
+
+// Name is the engine's name.
+const Name = "conc-product"
+
+// Options configure the engine.
+type Options struct {
+	// MaxThreads bounds the threads of a program that creates threads at
+	// run time, the initial ones included (0: one more per creation
+	// site). A run that would create more is cut, and if no error is
+	// found the answer is Unknown and says so.
+	MaxThreads int
+	// ClusterNodes bounds the BDD of one block of a thread's partitioned
+	// transition relation (0: DefaultClusterNodes; negative: one block
+	// per set of changed variables).
+	ClusterNodes int
+	// Order is the BDD variable order (the zero Order is the default).
+	Order Order
+}
+
+// DefaultClusterNodes is the default Options.ClusterNodes.
+const DefaultClusterNodes = 2000
+
+// Engine is the conc-product engine.
+type Engine struct{ opts Options }
+
+// New returns the engine with the default options.
+func New() *Engine { return &Engine{} }
+
+// NewWithOptions returns the engine with the given options.
+func NewWithOptions(o Options) (*Engine, error) {
+	if o.MaxThreads < 0 {
+		return nil, fmt.Errorf("max-threads %d: must not be negative", o.MaxThreads)
+	}
+	return &Engine{opts: o}, nil
+}
+
+func init() {
+	engine.Register(engine.Info{
+		Names: []string{Name, "product"},
+		Doc:   "the product of the threads' states with one copy of the globals (Getafix's crossproduct encoding), for threads that do not recurse: --bound cs:K, rounds:K, or none (every interleaving: a proof)",
+		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
+			var o Options
+			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site); a program that can create more: UNKNOWN unless an error is found")
+			fs.IntVar(&o.ClusterNodes, "cluster-nodes", 0, fmt.Sprintf("merge the blocks of a thread's transition relation while one stays under `n` BDD nodes (0: %d; negative: one block per set of changed variables)", DefaultClusterNodes))
+			fs.Var(&o.Order, "product-order", "BDD variable `order`: threads (each thread's pc and locals, then the globals), affinity (every thread's pc, then the variables in affinity order, each local's copies in all threads side by side) or globals (the globals, then the threads)")
+			return func() (engine.Engine, error) { return NewWithOptions(o) }
+		},
+		NodeLimited: true,
+	})
+}
+
+// Name returns "conc-product".
+func (*Engine) Name() string { return Name }
+
+var (
+	_ engine.Engine    = (*Engine)(nil)
+	_ engine.Supporter = (*Engine)(nil)
+)
+
+// Supports accepts the concurrent programs whose threads do not recurse.
+func (e *Engine) Supports(p *ir.Program, q engine.Query) error {
+	_, err := e.model(p)
+	return err
+}
+
+// model returns the thread model of p and its thread limit, or why the
+// engine does not take p.
+func (e *Engine) model(p *ir.Program) (*conc.Model, error) {
+	if !p.Concurrent {
+		return nil, errors.New("sequential program: the product engine checks concurrent programs (use summary)")
+	}
+	model, err := conc.NewModel(p, conc.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if e.opts.MaxThreads > 0 && e.opts.MaxThreads < len(model.Static) {
+		return nil, fmt.Errorf("max-threads %d: the program starts with %d threads", e.opts.MaxThreads, len(model.Static))
+	}
+	var roots []int
+	if model.Init >= 0 {
+		roots = append(roots, model.Init)
+	}
+	roots = append(roots, model.Static...)
+	for _, s := range model.Sites {
+		if s.Op.Goto < 0 {
+			roots = append(roots, s.Op.Proc)
+		}
+	}
+	if _, err := depths(p, roots); err != nil {
+		return nil, err
+	}
+	return model, nil
+}
+
+// maxThreads is the thread limit for p.
+func (e *Engine) maxThreads(model *conc.Model) int {
+	if e.opts.MaxThreads > 0 {
+		return e.opts.MaxThreads
+	}
+	return len(model.Static) + len(model.Sites)
+}
+
+// Check answers q for p.
+func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	model, err := e.model(p)
+	if err != nil {
+		return result.NewUnknown(Name, err.Error()), nil
+	}
+	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes})
+	m.SetInterrupt(func() bool { return ctx.Err() != nil })
+	order := e.opts.Order
+	start := time.Now()
+	x, err := newProd(p, model, m, e.maxThreads(model), order)
+	if err != nil {
+		return result.NewUnknown(Name, err.Error()), nil
+	}
+	s := &search{x: x, ctx: ctx, q: q, limit: unlimited, clusterNodes: e.opts.ClusterNodes}
+	if s.clusterNodes == 0 {
+		s.clusterNodes = DefaultClusterNodes
+	}
+	switch q.Bound.Kind {
+	case result.ContextSwitches:
+		s.limit = q.Bound.K
+	case result.Rounds:
+		s.rounds = true
+		s.limit = q.Bound.K - 1
+	default:
+		s.unbounded = true
+		s.collapsed = model.AtomicGlobal < 0 && !model.AtomicSections
+	}
+	res := &result.Result{Verdict: result.Safe, Engine: Name}
+	fail := func(err error) (*result.Result, error) {
+		res.Verdict = result.Unknown
+		switch {
+		case errors.Is(err, bdd.ErrNodeLimit):
+			n := q.MaxNodes
+			if n == 0 {
+				n = 1 << 26
+			}
+			res.Reason = fmt.Sprintf("BDD node limit reached (%d nodes)", n)
+		case ctx.Err() != nil:
+			res.Reason = engine.StopReason(ctx)
+		default:
+			return nil, err
+		}
+		return res, nil
+	}
+	q.Report(result.PhaseReach, "building the relations")
+	if err := s.prepare(); err != nil {
+		return fail(err)
+	}
+	res.Stats.AddPhase("build", time.Since(start))
+	if !s.cfgError {
+		res.Stats.Set("cfg_unreachable_error", 1) // no thread can reach an error location, whatever the data: a proof
+		return res, nil
+	}
+	stats := func() {
+		st := m.Stats()
+		res.Stats.Set("threads", int64(len(x.slots)))
+		res.Stats.Set("bdd_vars", int64(m.VarNum()))
+		res.Stats.Set("rings", int64(len(s.rings)))
+		res.Stats.Set("relation_nodes", int64(s.relNode))
+		groups := 0
+		for _, g := range s.groups {
+			groups += len(g)
+		}
+		res.Stats.Set("relation_groups", int64(groups))
+		res.Stats.Set("peak_nodes", int64(st.PeakNodes))
+		res.Stats.Set("bdd_gcs", int64(st.GCs))
+	}
+	reach := time.Now()
+	q.Report(result.PhaseReach, "")
+	run := s.run
+	if !s.unbounded {
+		run = s.runChained
+	}
+	f, err := run()
+	res.Stats.AddPhase(result.PhaseReach, time.Since(reach))
+	stats()
+	if err != nil {
+		res.Stats.Set("layers", int64(s.layer))
+		return fail(err)
+	}
+	if f != nil {
+		q.Report(result.PhaseTrace, "")
+		traced := time.Now()
+		tr, err := s.trace(f)
+		res.Stats.AddPhase(result.PhaseTrace, time.Since(traced))
+		if err != nil {
+			if errors.Is(err, bdd.ErrNodeLimit) || ctx.Err() != nil {
+				res.Verdict, res.TraceCut = result.Unsafe, true
+				res.Reason = "the trace could not be built: " + err.Error()
+				if ctx.Err() != nil {
+					res.Reason = engine.StopReason(ctx)
+				}
+				return res, nil
+			}
+			return nil, err
+		}
+		res.Verdict = result.Unsafe
+		res.Trace = tr
+		switch q.Bound.Kind {
+		case result.ContextSwitches:
+			res.Bound = result.Bound{Kind: result.ContextSwitches, K: f.cost}
+		case result.Rounds:
+			res.Bound = result.Bound{Kind: result.Rounds, K: f.cost + 1}
+		}
+		res.Stats.Set("trace_steps", int64(len(tr.Steps)))
+		return res, nil
+	}
+	if s.capped {
+		res.Verdict = result.Unknown
+		within := "in every interleaving"
+		if q.Bound.Kind != result.Unbounded {
+			within = "up to " + q.Bound.String()
+		}
+		n := e.maxThreads(model)
+		res.Reason = fmt.Sprintf("no error %s with at most %d threads, but the program can create more (max-threads %d)", within, n, n)
+		return res, nil
+	}
+	if q.Bound.Kind == result.Unbounded {
+		res.Stats.Set("exhaustive", 1) // every reachable state of the product: a proof for these threads
+	}
+	return res, nil
+}
