@@ -84,6 +84,10 @@ type definition struct {
 	deps   map[*definition]bool
 	scc    int
 	sizes  bool // a #size directive names it
+	// For a part of a split relation (see split): the relation, and
+	// whether an application reads the part.
+	parent *definition
+	used   bool
 }
 
 // ref is what a Path denotes: a (part of a) variable, or an enum constant.
@@ -149,7 +153,11 @@ func check(ctx context.Context, f *File) error {
 		case *ClassDecl:
 			c.class(d)
 		case *RelDecl:
-			if _, dup := c.in.rels[d.Name]; dup {
+			if prev, dup := c.in.rels[d.Name]; dup {
+				if prev.body == nil && d.Body != nil {
+					c.define(prev, d)
+					continue
+				}
 				c.errorf(d.Pos, "relation %s defined twice", d.Name)
 				continue
 			}
@@ -162,6 +170,9 @@ func check(ctx context.Context, f *File) error {
 		}
 	}
 	for _, def := range c.in.defs {
+		if def.body == nil && def.kind != Plain {
+			c.errorf(def.rel.Pos, "%s relation %s is declared but never defined", def.kind, def.name)
+		}
 		c.params(def)
 	}
 	for _, d := range f.Decls {
@@ -170,7 +181,7 @@ func check(ctx context.Context, f *File) error {
 		}
 		switch d := d.(type) {
 		case *RelDecl:
-			if def := c.in.rels[d.Name]; def != nil && def.rel == d {
+			if def := c.in.rels[d.Name]; def != nil && (def.rel == d || d.Body != nil && def.body == d.Body) {
 				c.relation(def)
 			}
 		case *Query:
@@ -423,6 +434,36 @@ func arrange(items []orderItem, cs []orderCons) []int {
 		}
 	}
 	return out
+}
+
+// define gives a forward-declared relation (a head without a body) its
+// definition d, which must have the declaration's kind and parameter
+// types; the parameters take the definition's names, and the
+// declaration's order constraints are kept when its names are the same.
+func (c *checker) define(def *definition, d *RelDecl) {
+	proto := def.rel
+	if proto.Kind != d.Kind {
+		c.errorf(d.Pos, "%s is declared %s at %d:%d but defined %s", d.Name, proto.Kind, proto.Pos.Line, proto.Pos.Col, d.Kind)
+		return
+	}
+	if len(proto.Params) != len(d.Params) {
+		c.errorf(d.Pos, "%s is declared with %d parameters at %d:%d but defined with %d", d.Name, len(proto.Params), proto.Pos.Line, proto.Pos.Col, len(d.Params))
+		return
+	}
+	sameNames := true
+	for i, p := range d.Params {
+		q := proto.Params[i]
+		if p.Type.Name != q.Type.Name {
+			c.errorf(p.Pos, "parameter %s of %s has type %s, but %s at %d:%d", p.Name, d.Name, p.Type.Name, q.Type.Name, q.Pos.Line, q.Pos.Col)
+			return
+		}
+		sameNames = sameNames && p.Name == q.Name
+	}
+	def.rel, def.body = d, d.Body
+	if sameNames && len(proto.Order) > 0 {
+		def.rel = &RelDecl{Pos: d.Pos, Kind: d.Kind, Name: d.Name, Params: d.Params,
+			Order: append(append([]*Constraint(nil), proto.Order...), d.Order...), Body: d.Body}
+	}
 }
 
 func (c *checker) newVar(name string, t typ, pos Pos) *variable {
@@ -831,7 +872,7 @@ func (c *checker) frontiers() {
 			if d.body == nil {
 				continue
 			}
-			if bad := c.undistributive(d.body, def.scc, false); bad != nil {
+			if bad := undistributive(c.in, d.body, def.scc, false); bad != nil {
 				c.errorf(pos, "#frontier %s: %s applies %s under a negation, an implication, <-> or forall", def.name, d.name, bad.Name)
 				ok = false
 				break
@@ -851,20 +892,20 @@ func (c *checker) frontiers() {
 // undistributive returns an application of a relation of component scc
 // in e that is under a connective other than &, | and exists (under says
 // e itself is), or nil.
-func (c *checker) undistributive(e Expr, scc int, under bool) *Apply {
+func undistributive(in *info, e Expr, scc int, under bool) *Apply {
 	switch e := e.(type) {
 	case *Not:
-		return c.undistributive(e.X, scc, true)
+		return undistributive(in, e.X, scc, true)
 	case *Binary:
 		u := under || e.Op == OpImp || e.Op == OpIff
-		if a := c.undistributive(e.X, scc, u); a != nil {
+		if a := undistributive(in, e.X, scc, u); a != nil {
 			return a
 		}
-		return c.undistributive(e.Y, scc, u)
+		return undistributive(in, e.Y, scc, u)
 	case *Quant:
-		return c.undistributive(e.Body, scc, under || e.Forall)
+		return undistributive(in, e.Body, scc, under || e.Forall)
 	case *Apply:
-		if d := c.in.applies[e]; d != nil && d.scc == scc && under {
+		if d := in.applies[e]; d != nil && d.scc == scc && under {
 			return e
 		}
 	}

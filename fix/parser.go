@@ -268,8 +268,11 @@ func (p *parser) relDecl() Decl {
 	}
 	p.expect(tRParen, "after the parameters")
 	d.Order = p.constraints()
-	if p.tok().kind == tSemi && d.Kind == Plain {
-		// A declaration without a body: its value comes from Go
+	if p.tok().kind == tSemi {
+		// A declaration without a body: a forward declaration of a
+		// relation defined later (Mucke's prototypes, which Getafix's
+		// translator writes for mutually recursive summaries), or, for
+		// a plain relation never defined, one whose value comes from Go
 		// (Solver.Provide).
 		p.advance()
 		return d
