@@ -442,6 +442,7 @@ func arrange(items []orderItem, cs []orderCons) []int {
 // declaration's order constraints are kept when its names are the same.
 func (c *checker) define(def *definition, d *RelDecl) {
 	proto := def.rel
+	def.rel, def.body = d, d.Body
 	if proto.Kind != d.Kind {
 		c.errorf(d.Pos, "%s is declared %s at %d:%d but defined %s", d.Name, proto.Kind, proto.Pos.Line, proto.Pos.Col, d.Kind)
 		return
@@ -459,7 +460,6 @@ func (c *checker) define(def *definition, d *RelDecl) {
 		}
 		sameNames = sameNames && p.Name == q.Name
 	}
-	def.rel, def.body = d, d.Body
 	if sameNames && len(proto.Order) > 0 {
 		def.rel = &RelDecl{Pos: d.Pos, Kind: d.Kind, Name: d.Name, Params: d.Params,
 			Order: append(append([]*Constraint(nil), proto.Order...), d.Order...), Body: d.Body}

@@ -225,20 +225,37 @@ func (p *parser) classDecl() Decl {
 	return d
 }
 
-// constraints parses a possibly empty list  a < b, c ~+ d, ...
+// constraints parses a possibly empty list  a < b, c ~+ d, ... Mucke's
+// other forms are read too: a > b (b < a), a ~- b (interleaved, as ~+:
+// the order of the pairs is Mucke's business, the meaning is the same)
+// and ~+ a or ~- a alone (a's own components interleaved: no constraint
+// here, since a type's fields are laid out by the type's constraints).
 func (p *parser) constraints() []*Constraint {
 	var cs []*Constraint
-	for p.tok().kind == tIdent && (p.peekKind(1) == tLess || p.peekKind(1) == tInter) {
-		a := p.advance()
-		op := p.advance()
-		b := p.ident("in an order constraint")
-		cs = append(cs, &Constraint{Pos: a.pos, A: a.text, B: b.text, Interleave: op.kind == tInter})
+	for {
+		t := p.tok()
+		switch {
+		case (t.kind == tInter || t.kind == tSimMinus) && p.peekKind(1) == tIdent:
+			p.advance()
+			p.advance()
+		case t.kind == tIdent && (p.peekKind(1) == tLess || p.peekKind(1) == tGreater ||
+			p.peekKind(1) == tInter || p.peekKind(1) == tSimMinus):
+			a := p.advance()
+			op := p.advance()
+			b := p.ident("in an order constraint")
+			c := &Constraint{Pos: a.pos, A: a.text, B: b.text, Interleave: op.kind == tInter || op.kind == tSimMinus}
+			if op.kind == tGreater {
+				c.A, c.B = b.text, a.text
+			}
+			cs = append(cs, c)
+		default:
+			return cs
+		}
 		if p.tok().kind != tComma {
-			break
+			return cs
 		}
 		p.advance()
 	}
-	return cs
 }
 
 func (p *parser) relDecl() Decl {
@@ -312,10 +329,82 @@ func (p *parser) expr() Expr {
 	if p.depth > maxDepth {
 		p.fail(p.tok().pos, "formula nested too deeply")
 	}
+	if p.tok().kind == tIf {
+		return p.ite()
+	}
 	x := p.imp()
-	for p.tok().kind == tIff {
-		pos := p.advance().pos
-		x = &Binary{Pos: pos, Op: OpIff, X: x, Y: p.imp()}
+	for {
+		switch p.tok().kind {
+		case tIff:
+			pos := p.advance().pos
+			x = &Binary{Pos: pos, Op: OpIff, X: x, Y: p.imp()}
+		case tXor: // Mucke's <+>: not equivalent
+			pos := p.advance().pos
+			x = &Not{Pos: pos, X: &Binary{Pos: pos, Op: OpIff, X: x, Y: p.imp()}}
+		case tRevImp: // Mucke's <-: y <- x is x -> y
+			pos := p.advance().pos
+			x = &Binary{Pos: pos, Op: OpImp, X: p.imp(), Y: x}
+		default:
+			return x
+		}
+	}
+}
+
+// twice parses what parse reads two times from the same tokens, so that
+// a construct that uses a part twice (the condition of if-else) gets two
+// trees rather than one shared by two parents.
+func (p *parser) twice(parse func() Expr) (Expr, Expr) {
+	start := p.i
+	x := parse()
+	end := p.i
+	p.i = start
+	y := parse()
+	p.i = end
+	return x, y
+}
+
+// ite parses Mucke's conditional: if (c) a else b, which is
+// (c & a) | (!c & b), and if (c) a without else, which is c -> a.
+func (p *parser) ite() Expr {
+	pos := p.advance().pos
+	p.expect(tLParen, "after if")
+	c1, c2 := p.twice(p.expr)
+	p.expect(tRParen, "after the condition of if")
+	a := p.expr()
+	if p.tok().kind != tElse {
+		return &Binary{Pos: pos, Op: OpImp, X: c1, Y: a}
+	}
+	p.advance()
+	b := p.expr()
+	return &Binary{Pos: pos, Op: OpOr,
+		X: &Binary{Pos: pos, Op: OpAnd, X: c1, Y: a},
+		Y: &Binary{Pos: pos, Op: OpAnd, X: &Not{Pos: pos, X: c2}, Y: b}}
+}
+
+// caseExpr parses Mucke's case c1 : e1; ...; cn : en; esac: the first
+// ci that holds selects ei, and when none holds the value is false
+// (if (c1) e1 else ... else cn & en).
+func (p *parser) caseExpr() Expr {
+	pos := p.advance().pos
+	var conds [][2]Expr
+	var vals []Expr
+	for {
+		c1, c2 := p.twice(p.expr)
+		p.expect(tColon, "after a condition of case")
+		conds = append(conds, [2]Expr{c1, c2})
+		vals = append(vals, p.expr())
+		p.expect(tSemi, "after a branch of case")
+		if p.tok().kind == tEsac {
+			p.advance()
+			break
+		}
+	}
+	n := len(vals) - 1
+	x := Expr(&Binary{Pos: pos, Op: OpAnd, X: conds[n][0], Y: vals[n]})
+	for i := n - 1; i >= 0; i-- {
+		x = &Binary{Pos: pos, Op: OpOr,
+			X: &Binary{Pos: pos, Op: OpAnd, X: conds[i][0], Y: vals[i]},
+			Y: &Binary{Pos: pos, Op: OpAnd, X: &Not{Pos: pos, X: conds[i][1]}, Y: x}}
 	}
 	return x
 }
@@ -370,6 +459,8 @@ func (p *parser) unary() Expr {
 		x := p.expr()
 		p.expect(tRParen, "to close '('")
 		return p.compare(x)
+	case tCase:
+		return p.compare(p.caseExpr())
 	case tIdent:
 		if p.peekKind(1) == tLParen {
 			return p.apply()
@@ -441,7 +532,11 @@ func (p *parser) quant() Expr {
 		}
 		p.advance()
 	}
-	p.expect(tDot, "after the quantified variables")
+	if p.tok().kind == tColon { // Mucke allows ':' too
+		p.advance()
+	} else {
+		p.expect(tDot, "after the quantified variables")
+	}
 	q.Body = p.expr()
 	return q
 }

@@ -59,7 +59,7 @@ func TestModelMucke(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		theirs, err := peers.Mucke(ctx, bin, model)
+		theirs, err := peers.Mucke(ctx, bin, model, 0)
 		cancel()
 		if err != nil {
 			t.Errorf("%s at %s: Mucke: %v", c.file, c.b, err)

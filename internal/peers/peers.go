@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -52,25 +51,32 @@ type Answer struct {
 // type error, a crash): the message is in the error.
 var ErrNoAnswer = errors.New("mucke gave no answer")
 
+// ErrCPULimit is returned when Mucke used up the CPU time it was given.
+var ErrCPULimit = errors.New("mucke: CPU time limit")
+
 // Mucke runs the Mucke binary bin on the model file and returns the
 // value of its last query. ctx bounds the run (its error is returned
-// when it ends the run).
-func Mucke(ctx context.Context, bin, model string) (*Answer, error) {
+// when it ends the run); a positive cpu limits the process's CPU time
+// instead (the shell's ulimit -t, in whole seconds), which on a loaded
+// machine is the fair limit.
+func Mucke(ctx context.Context, bin, model string, cpu time.Duration) (*Answer, error) {
 	cmd := exec.CommandContext(ctx, bin, "-res", model)
+	if cpu > 0 {
+		secs := int64((cpu + time.Second - 1) / time.Second)
+		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", fmt.Sprintf(`ulimit -t %d && exec "$0" -res "$1"`, secs), bin, model)
+	}
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
 	t0 := time.Now()
 	err := cmd.Run()
 	a := &Answer{Wall: time.Since(t0)}
-	if st := cmd.ProcessState; st != nil {
-		a.CPU = st.UserTime() + st.SystemTime()
-		if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
-			a.PeakRSS = ru.Maxrss * 1024
-		}
-	}
+	a.CPU, a.PeakRSS = Usage(cmd.ProcessState)
 	if ctx.Err() != nil {
 		return a, ctx.Err()
+	}
+	if cpu > 0 && a.CPU >= cpu-time.Second/2 && err != nil {
+		return a, ErrCPULimit
 	}
 	value, found, complaint := parse(out.Bytes())
 	if !found {
