@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -95,17 +96,23 @@ func Solve(ctx context.Context, f *File, opts Options) (*Answer, error) {
 }
 
 type solver struct {
-	ctx      context.Context
-	file     string
-	in       *info
-	m        *bdd.Manager
-	nvars    int
-	bits     map[*variable][]int // BDD variable of each logical bit
-	val      map[*definition]*bdd.Root
-	cache    map[Expr]*bdd.Root // values of parts that no longer change
-	volat    map[Expr]bool      // depends on the component being iterated
-	free     map[Expr]map[*variable]bool
-	plans    map[*Apply]*applyPlan
+	ctx   context.Context
+	file  string
+	in    *info
+	m     *bdd.Manager
+	nvars int
+	bits  map[*variable][]int // BDD variable of each logical bit
+	val   map[*definition]*bdd.Root
+	cache map[Expr]*bdd.Root // values of parts that no longer change
+	volat map[Expr]bool      // depends on the component being iterated
+	free  map[Expr]map[*variable]bool
+	plans map[*Apply]*applyPlan
+	// Applications that move the same relation onto the same bits share
+	// one plan (bySig), and the value of a plan on a final value of its
+	// relation is computed once (moved): Getafix's models apply the same
+	// relations with the same arguments at every call site.
+	bySig    map[string]*applyPlan
+	moved    map[movedKey]*bdd.Root
 	domains  map[*variable]bdd.Node // rooted in roots
 	roots    []*bdd.Root
 	scc      int
@@ -228,6 +235,10 @@ func (s *solver) release() {
 	for e, r := range s.cache {
 		r.Release()
 		delete(s.cache, e)
+	}
+	for k, r := range s.moved {
+		r.Release()
+		delete(s.moved, k)
 	}
 }
 
@@ -917,11 +928,33 @@ type applyPlan struct {
 	rename     *bdd.Pairs
 }
 
+// movedKey is a plan and the value it was applied to.
+type movedKey struct {
+	p *applyPlan
+	v bdd.Node
+}
+
 func (s *solver) plan(a *Apply) *applyPlan {
 	if p, ok := s.plans[a]; ok {
 		return p
 	}
 	def := s.in.applies[a]
+	sig := append(make([]byte, 0, 64), s.applied(a).name...)
+	for i, x := range a.Args {
+		if r := s.in.paths[asPath(x)]; r == nil || r.v == nil {
+			c, _ := constant(x, def.params[i].typ, r)
+			sig = strconv.AppendInt(append(sig, '|', 'c'), int64(c), 10)
+		} else {
+			sig = append(sig, '|')
+			for _, b := range s.termBits(r) {
+				sig = strconv.AppendInt(append(sig, ' '), int64(b), 10)
+			}
+		}
+	}
+	if p, ok := s.bySig[string(sig)]; ok {
+		s.plans[a] = p
+		return p
+	}
 	constraint := bdd.True
 	var drop, from, to []int
 	source := map[int]int{} // caller bit -> the parameter bit renamed to it
@@ -961,6 +994,7 @@ func (s *solver) plan(a *Apply) *applyPlan {
 		p.rename = s.m.NewPairs(from, to)
 	}
 	s.plans[a] = p
+	s.bySig[string(sig)] = p
 	return p
 }
 
@@ -970,11 +1004,21 @@ func (s *solver) apply(a *Apply) bdd.Node {
 		v = s.delta[s.applied(a)]
 	}
 	p := s.plan(a)
+	final := a != s.chosen && !s.volat[a]
+	if final {
+		if r, ok := s.moved[movedKey{p, v}]; ok {
+			return r.Node()
+		}
+	}
+	in := v
 	if p.drop != nil {
 		v = s.m.AndExists(v, p.constraint.Node(), p.drop)
 	}
 	if p.rename != nil {
 		v = s.m.Replace(v, p.rename)
+	}
+	if final && s.m.Err() == nil && s.stop == nil {
+		s.moved[movedKey{p, in}] = s.m.Keep(v)
 	}
 	return v
 }
