@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"boolprog/gen"
@@ -228,11 +227,14 @@ type muckeRun struct {
 	why     string
 }
 
-func (r muckeRun) cells() string {
-	if !r.decided {
-		return fmt.Sprintf("%s\t%.2f\t%.2f\t%.0f", r.why, r.cpu.Seconds(), r.wall.Seconds(), float64(r.peak)/(1<<20))
+// cells are the run's columns: the value (or why there is none), the CPU
+// and wall seconds, the peak memory in MB.
+func (r muckeRun) cells() [4]string {
+	v := r.why
+	if r.decided {
+		v = fmt.Sprint(r.value)
 	}
-	return fmt.Sprintf("%v\t%.2f\t%.2f\t%.0f", r.value, r.cpu.Seconds(), r.wall.Seconds(), float64(r.peak)/(1<<20))
+	return [4]string{v, fmt.Sprintf("%.2f", r.cpu.Seconds()), fmt.Sprintf("%.2f", r.wall.Seconds()), fmt.Sprintf("%.0f", float64(r.peak)/(1<<20))}
 }
 
 // runMuckeSet writes (or reuses) every model of the set and solves each
@@ -264,8 +266,10 @@ func runMuckeSet(ctx context.Context, c *command, s *streams, mf muckeFlags, onl
 	if err != nil {
 		return c.usageError(s, "--set mucke: %v", err)
 	}
-	tw := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "model\tformula\tKB\tours\tCPU s\twall s\tpeak MB\tMucke\tCPU s\twall s\tpeak MB\tCPU ratio\t")
+	// One row per model as soon as it is measured (a run of the set
+	// takes long): fixed-width columns rather than a tabwriter.
+	row := "%-22s %-38s %6s | %-7s %7s %7s %7s | %-7s %7s %7s %7s | %s\n"
+	fmt.Fprintf(s.stdout, row, "model", "formula", "KB", "ours", "CPU s", "wall s", "peak MB", "Mucke", "CPU s", "wall s", "peak MB", "CPU ratio")
 	var ratios []float64 // Mucke's CPU / ours, where Mucke decides in over 1 s
 	var slowest float64
 	hard, hardOurs, disagree := 0, 0, 0
@@ -295,7 +299,6 @@ func runMuckeSet(ctx context.Context, c *command, s *streams, mf muckeFlags, onl
 			theirs = runPeerMucke(ctx, mucke, model, *mf.muckeTimeout)
 		}
 		if intr := interruption(ctx); intr != nil {
-			tw.Flush()
 			fmt.Fprintln(s.stdout, "VERIFICATION UNKNOWN: interrupted")
 			return intr.exitCode()
 		}
@@ -320,10 +323,10 @@ func runMuckeSet(ctx context.Context, c *command, s *streams, mf muckeFlags, onl
 		if ours.decided {
 			slowest = max(slowest, ours.cpu.Seconds())
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t\n", m.name, strings.TrimSuffix(strings.TrimPrefix(m.formula, "formula-"), ".mu"),
-			st.Size()/1024, ours.cells(), theirs.cells(), ratio)
+		o, t := ours.cells(), theirs.cells()
+		fmt.Fprintf(s.stdout, row, m.name, strings.TrimSuffix(strings.TrimPrefix(m.formula, "formula-"), ".mu"),
+			fmt.Sprint(st.Size()/1024), o[0], o[1], o[2], o[3], t[0], t[1], t[2], t[3], ratio)
 	}
-	tw.Flush()
 	if len(ratios) > 0 {
 		slices.Sort(ratios)
 		fmt.Fprintf(s.stdout, "models Mucke decides in over 1 CPU s: %d; Mucke's CPU time / ours: min %.1f, median %.1f\n",
