@@ -247,7 +247,42 @@ func (c *checker) lookupType(tn *TypeName) typ {
 	t, ok := c.in.types[tn.Name]
 	if !ok {
 		c.errorf(tn.Pos, "undefined type %s", tn.Name)
+		return nil
 	}
+	if tn.Len > 0 {
+		return c.array(t, tn.Len, tn.Pos)
+	}
+	return t
+}
+
+// array is the type of an array of n values of elem: a class whose
+// fields are named [0] ... [n-1], laid out one after the other; one type
+// per element type and length, so that arrays of the same kind compare
+// equal.
+func (c *checker) array(elem typ, n int, pos Pos) typ {
+	name := fmt.Sprintf("%s[%d]", elem.name(), n)
+	if t, ok := c.in.types[name]; ok {
+		return t
+	}
+	if n*elem.width() > maxWidth {
+		c.errorf(pos, "array %s has %d bits, more than the %d a value may have", name, n*elem.width(), maxWidth)
+		return nil
+	}
+	t := &classType{decl: &ClassDecl{Pos: pos, Name: name}, byName: map[string]*fieldInfo{}}
+	var items []orderItem
+	for i := range n {
+		fi := &fieldInfo{name: fmt.Sprintf("[%d]", i), typ: elem, offset: t.n}
+		t.fields = append(t.fields, fi)
+		t.byName[fi.name] = fi
+		bitsOf := make([]int, 0, elem.width())
+		for _, b := range elem.physical() {
+			bitsOf = append(bitsOf, fi.offset+b)
+		}
+		items = append(items, orderItem{bits: bitsOf})
+		t.n += elem.width()
+	}
+	t.phys = arrange(items, nil)
+	c.in.types[name] = t
 	return t
 }
 
@@ -454,8 +489,8 @@ func (c *checker) define(def *definition, d *RelDecl) {
 	sameNames := true
 	for i, p := range d.Params {
 		q := proto.Params[i]
-		if p.Type.Name != q.Type.Name {
-			c.errorf(p.Pos, "parameter %s of %s has type %s, but %s at %d:%d", p.Name, d.Name, p.Type.Name, q.Type.Name, q.Pos.Line, q.Pos.Col)
+		if p.Type.Name != q.Type.Name || p.Type.Len != q.Type.Len {
+			c.errorf(p.Pos, "parameter %s of %s has type %s, but %s at %d:%d", p.Name, d.Name, typeText(p.Type), typeText(q.Type), q.Pos.Line, q.Pos.Col)
 			return
 		}
 		sameNames = sameNames && p.Name == q.Name
@@ -464,6 +499,14 @@ func (c *checker) define(def *definition, d *RelDecl) {
 		def.rel = &RelDecl{Pos: d.Pos, Kind: d.Kind, Name: d.Name, Params: d.Params,
 			Order: append(append([]*Constraint(nil), proto.Order...), d.Order...), Body: d.Body}
 	}
+}
+
+// typeText is a declared type as written: T, or T[n] for an array.
+func typeText(tn *TypeName) string {
+	if tn.Len > 0 {
+		return fmt.Sprintf("%s[%d]", tn.Name, tn.Len)
+	}
+	return tn.Name
 }
 
 func (c *checker) newVar(name string, t typ, pos Pos) *variable {
@@ -624,7 +667,10 @@ func indexOf(vs []*variable, v *variable) (int, bool) {
 func pathString(p *Path) string {
 	s := p.Names[0]
 	for _, n := range p.Names[1:] {
-		s += "." + n
+		if n[0] != '[' {
+			s += "."
+		}
+		s += n
 	}
 	return s
 }
@@ -661,6 +707,11 @@ func (c *checker) path(p *Path) *ref {
 			return nil
 		}
 		f, ok := ct.byName[n]
+		if !ok && n[0] == '[' {
+			prefix := &Path{Names: p.Names[:i+1]}
+			c.errorf(p.Pos, "index %s is out of range for %s, %s", n[1:len(n)-1], pathString(prefix), typeName(r.typ))
+			return nil
+		}
 		if !ok {
 			c.errorf(p.Pos, "class %s has no field %s", ct.decl.Name, n)
 			return nil

@@ -96,10 +96,12 @@
 // case c1 : f1; ...; cn : fn; esac (the first ci that holds selects fi,
 // false when none holds); and the order constraints a > b (b < a),
 // a ~- b (read as a ~+ b) and ~+ a, ~- a alone (no constraint here).
-// Not accepted: arrays (bool a[4], a[i]), the attributes assume, cofactor
-// and {...}, and the directives other than #size, #frontier, #timer and
-// #reset (#print, #cex, #witness, #visualize, #onsetsize, #dump, #undump,
-// #load, #verbose, #quit).
+// Arrays too: a parameter, field or quantified variable declared T x[n]
+// holds n values of T, x[0] ... x[n-1] (an index must be an integer
+// constant here; Mucke allows any term). Not accepted: the attributes
+// assume, cofactor and {...}, and the directives other than #size,
+// #frontier, #timer and #reset (#print, #cex, #witness, #visualize,
+// #onsetsize, #dump, #undump, #load, #verbose, #quit).
 //
 // # Evaluation
 //

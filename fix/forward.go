@@ -42,6 +42,9 @@ func Forward(f *File) []string {
 			ps := make([]string, len(r.Params))
 			for i, p := range r.Params {
 				ps[i] = p.Type.Name + " " + p.Name
+				if p.Type.Len > 0 {
+					ps[i] += fmt.Sprintf("[%d]", p.Type.Len)
+				}
 			}
 			out = append(out, fmt.Sprintf("%s%s(%s);", kindPrefix(r.Kind), r.Name, strings.Join(ps, ", ")))
 		}

@@ -211,7 +211,7 @@ func (p *parser) classDecl() Decl {
 		typ := p.typeName("for a field")
 		for {
 			n := p.ident("as a field name")
-			d.Fields = append(d.Fields, &Field{Pos: n.pos, Type: typ, Name: n.text})
+			d.Fields = append(d.Fields, &Field{Pos: n.pos, Type: p.arrayOf(typ), Name: n.text})
 			if p.tok().kind != tComma {
 				break
 			}
@@ -276,7 +276,7 @@ func (p *parser) relDecl() Decl {
 		for {
 			typ := p.typeName("for a parameter")
 			n := p.ident("as a parameter name")
-			d.Params = append(d.Params, &Param{Pos: n.pos, Type: typ, Name: n.text})
+			d.Params = append(d.Params, &Param{Pos: n.pos, Type: p.arrayOf(typ), Name: n.text})
 			if p.tok().kind != tComma {
 				break
 			}
@@ -489,14 +489,44 @@ func (p *parser) term(context string) Expr {
 	case tIdent:
 		p.advance()
 		path := &Path{Pos: t.pos, Names: []string{t.text}}
+		p.index(path)
 		for p.tok().kind == tDot && p.peekKind(1) == tIdent {
 			p.advance()
 			path.Names = append(path.Names, p.advance().text)
+			p.index(path)
 		}
 		return path
 	}
 	p.fail(t.pos, "expected a formula or term %s, found %s", context, p.describe(t))
 	return nil
+}
+
+// arrayOf reads the [n] after a declared name, if any: the declared
+// variable is then an array of typ.
+func (p *parser) arrayOf(typ *TypeName) *TypeName {
+	if p.tok().kind != tLBrack {
+		return typ
+	}
+	pos := p.advance().pos
+	n := p.integer()
+	p.expect(tRBrack, "after the array length")
+	if n < 1 {
+		p.fail(pos, "array length %d: want at least 1", n)
+	}
+	return &TypeName{Pos: typ.Pos, Name: typ.Name, Len: n}
+}
+
+// index reads the [i] after a name in a path, if any, as the name "[i]".
+// Mucke allows any term there; this package takes integer constants only.
+func (p *parser) index(path *Path) {
+	for p.tok().kind == tLBrack {
+		p.advance()
+		if p.tok().kind != tInt {
+			p.fail(p.tok().pos, "expected an integer constant as an array index, found %s", p.describe(p.tok()))
+		}
+		path.Names = append(path.Names, "["+strconv.Itoa(p.integer())+"]")
+		p.expect(tRBrack, "after the array index")
+	}
 }
 
 func (p *parser) apply() Expr {
@@ -526,7 +556,7 @@ func (p *parser) quant() Expr {
 			typ = p.typeName("for a quantified variable")
 		}
 		n := p.ident("as a quantified variable")
-		q.Vars = append(q.Vars, &Param{Pos: n.pos, Type: typ, Name: n.text})
+		q.Vars = append(q.Vars, &Param{Pos: n.pos, Type: p.arrayOf(typ), Name: n.text})
 		if p.tok().kind != tComma {
 			break
 		}

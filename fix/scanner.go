@@ -45,6 +45,8 @@ const (
 	tElse     // else
 	tCase     // case
 	tEsac     // esac
+	tLBrack   // [
+	tRBrack   // ]
 	tIllegal
 )
 
@@ -58,7 +60,7 @@ var tokNames = [...]string{
 	tExists: "'exists'", tForall: "'forall'", tTrue: "'true'",
 	tFalse: "'false'", tColon: "':'", tRevImp: "'<-'", tXor: "'<+>'",
 	tGreater: "'>'", tSimMinus: "'~-'", tIf: "'if'", tElse: "'else'",
-	tCase: "'case'", tEsac: "'esac'", tIllegal: "illegal character",
+	tCase: "'case'", tEsac: "'esac'", tLBrack: "'['", tRBrack: "']'", tIllegal: "illegal character",
 }
 
 func (t tok) String() string {
@@ -186,6 +188,10 @@ func (s *scanner) scan() token {
 	switch c {
 	case '{':
 		return token{kind: tLBrace, pos: pos}
+	case '[':
+		return token{kind: tLBrack, pos: pos}
+	case ']':
+		return token{kind: tRBrack, pos: pos}
 	case '}':
 		return token{kind: tRBrace, pos: pos}
 	case '(':
