@@ -45,6 +45,10 @@ type Answer struct {
 	CPU     time.Duration // user + system time of the process
 	PeakRSS int64         // bytes
 	Wall    time.Duration
+	// Complaint is Mucke's first "***" line, when it answered all the
+	// same (it warns "no definition for prototype" when a #size reaches
+	// a relation declared but not yet defined, and goes on).
+	Complaint string
 }
 
 // ErrNoAnswer is returned when Mucke ends without a value (a syntax or
@@ -85,12 +89,7 @@ func Mucke(ctx context.Context, bin, model string, cpu time.Duration) (*Answer, 
 		}
 		return a, fmt.Errorf("%w: %s", ErrNoAnswer, complaint)
 	}
-	if complaint != "" {
-		// Mucke reports some errors and goes on: a value after an error
-		// is not to be trusted.
-		return a, fmt.Errorf("%w: %s", ErrNoAnswer, complaint)
-	}
-	a.Value = value
+	a.Value, a.Complaint = value, complaint
 	return a, nil
 }
 
