@@ -65,6 +65,9 @@ func TestModelMucke(t *testing.T) {
 			t.Errorf("%s at %s: Mucke: %v", c.file, c.b, err)
 			continue
 		}
+		if theirs.Complaint != "" {
+			t.Errorf("%s at %s: Mucke complains: %s", c.file, c.b, theirs.Complaint)
+		}
 		if theirs.Value != ours.Value {
 			t.Errorf("%s at %s: Mucke %v, ours %v", c.file, c.b, theirs.Value, ours.Value)
 		}

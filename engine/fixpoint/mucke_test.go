@@ -84,6 +84,9 @@ func TestModelMucke(t *testing.T) {
 				t.Errorf("%s with %s: Mucke: %v", pr.name, name, err)
 				continue
 			}
+			if theirs.Complaint != "" {
+				t.Errorf("%s with %s: Mucke complains: %s", pr.name, name, theirs.Complaint)
+			}
 			if theirs.Value != ours.Value {
 				t.Errorf("%s with %s: Mucke %v, ours %v", pr.name, name, theirs.Value, ours.Value)
 			}
