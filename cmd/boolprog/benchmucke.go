@@ -45,7 +45,7 @@ const (
 	fAbstract = "formula-3t_4r_crossproduct_abstract_ver1.mu"
 )
 
-// muckeSet lists the models, from small to several MB.
+// muckeSet lists the models, from small to several MB (38).
 func muckeSet(root, peerDir string) []muckeModel {
 	var set []muckeModel
 	// The Bebop template T(N), a sequential program, wrapped in the
@@ -116,6 +116,8 @@ func muckeSet(root, peerDir string) []muckeModel {
 	for i, sz := range []struct{ stmts, procs, globals int }{
 		{6, 3, 3}, {6, 3, 4}, {8, 3, 4}, {10, 4, 4}, {12, 4, 5}, {16, 5, 5},
 		{20, 5, 6}, {24, 6, 6}, {30, 6, 8}, {40, 8, 8}, {60, 10, 10}, {80, 12, 12},
+		// More globals: larger states rather than longer programs.
+		{20, 5, 16}, {30, 6, 20}, {40, 6, 24},
 	} {
 		seed := int64(i + 1)
 		set = append(set, muckeModel{fmt.Sprintf("random%d(s%d,p%d,g%d)", seed, sz.stmts, sz.procs, sz.globals),
