@@ -79,7 +79,7 @@ func Mucke(ctx context.Context, bin, model string, cpu time.Duration) (*Answer, 
 	if ctx.Err() != nil {
 		return a, ctx.Err()
 	}
-	if cpu > 0 && a.CPU >= cpu-time.Second/2 && err != nil {
+	if cpu > 0 && a.CPU >= cpu*9/10 && err != nil { // killed at the limit (SIGXCPU), as accounted
 		return a, ErrCPULimit
 	}
 	value, found, complaint := parse(out.Bytes())
