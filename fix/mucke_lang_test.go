@@ -2,6 +2,7 @@ package fix
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -76,5 +77,29 @@ func TestPrototypeErrors(t *testing.T) {
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("%q: %v, want %s", tt.src, err, tt.want)
 		}
+	}
+}
+
+// TestNestedConditions checks that conditions nested in conditions, each
+// read twice, are bounded rather than exponential.
+func TestNestedConditions(t *testing.T) {
+	cond := "true"
+	for range 40 {
+		cond = "if (" + cond + ") true else false"
+	}
+	_, err := ParseFile("c.mu", []byte(cond+";"))
+	if err == nil || !strings.Contains(err.Error(), "nested more than 6 deep") {
+		t.Errorf("40 nested conditions: %v", err)
+	}
+	cond = "true"
+	for range 6 {
+		cond = "if (" + cond + ") true else false"
+	}
+	f, err := ParseFile("c.mu", []byte(cond+";"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := Solve(context.Background(), f, Options{}); err != nil || !a.Value {
+		t.Errorf("6 nested conditions: %v, %v", a, err)
 	}
 }

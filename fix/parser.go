@@ -9,6 +9,11 @@ import (
 // exhaust the stack.
 const maxDepth = 2000
 
+// maxTwice bounds the nesting of if and case conditions inside the
+// conditions of others: each is read twice (see twice), so the work
+// grows by at most 2^maxTwice.
+const maxTwice = 6
+
 // ParseFile parses the source of one Mucke-language file. On errors it
 // returns the declarations it could read and an ErrorList with every
 // diagnostic (file:line:col: message); it never panics.
@@ -22,6 +27,9 @@ type parser struct {
 	i     int
 	depth int
 	errs  *ErrorList
+	// twiceDepth counts the conditions being read twice (twice) around
+	// the current token: each doubles the work, so it is bounded.
+	twiceDepth int
 }
 
 // bailout unwinds the parse of one declaration after its first error.
@@ -79,7 +87,7 @@ func (p *parser) decl() (d Decl) {
 				panic(r)
 			}
 			d = nil
-			p.depth = 0
+			p.depth, p.twiceDepth = 0, 0
 			p.sync(start)
 		}
 	}()
@@ -354,6 +362,11 @@ func (p *parser) expr() Expr {
 // a construct that uses a part twice (the condition of if-else) gets two
 // trees rather than one shared by two parents.
 func (p *parser) twice(parse func() Expr) (Expr, Expr) {
+	if p.twiceDepth >= maxTwice {
+		p.fail(p.tok().pos, "conditions of if or case nested more than %d deep", maxTwice)
+	}
+	p.twiceDepth++
+	defer func() { p.twiceDepth-- }()
 	start := p.i
 	x := parse()
 	end := p.i
