@@ -43,6 +43,9 @@ type Field struct {
 type TypeName struct {
 	Pos  Pos
 	Name string // "bool" for the built-in type
+	// Len is n for an array variable, declared T x[n] (its elements are
+	// x[0] ... x[n-1]); 0 otherwise.
+	Len int
 }
 
 // RelKind says how a relation is defined.
@@ -129,7 +132,8 @@ type Int struct {
 	Value int
 }
 
-// Path is a variable, an enum value name, or a field selection x.f.g.
+// Path is a variable, an enum value name, or a field selection x.f.g;
+// an array element x[2] is the name "[2]".
 type Path struct {
 	Pos   Pos
 	Names []string

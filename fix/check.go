@@ -84,6 +84,10 @@ type definition struct {
 	deps   map[*definition]bool
 	scc    int
 	sizes  bool // a #size directive names it
+	// For a part of a split relation (see split): the relation, and
+	// whether an application reads the part.
+	parent *definition
+	used   bool
 }
 
 // ref is what a Path denotes: a (part of a) variable, or an enum constant.
@@ -149,7 +153,11 @@ func check(ctx context.Context, f *File) error {
 		case *ClassDecl:
 			c.class(d)
 		case *RelDecl:
-			if _, dup := c.in.rels[d.Name]; dup {
+			if prev, dup := c.in.rels[d.Name]; dup {
+				if prev.body == nil && d.Body != nil {
+					c.define(prev, d)
+					continue
+				}
 				c.errorf(d.Pos, "relation %s defined twice", d.Name)
 				continue
 			}
@@ -162,6 +170,9 @@ func check(ctx context.Context, f *File) error {
 		}
 	}
 	for _, def := range c.in.defs {
+		if def.body == nil && def.kind != Plain {
+			c.errorf(def.rel.Pos, "%s relation %s is declared but never defined", def.kind, def.name)
+		}
 		c.params(def)
 	}
 	for _, d := range f.Decls {
@@ -170,7 +181,7 @@ func check(ctx context.Context, f *File) error {
 		}
 		switch d := d.(type) {
 		case *RelDecl:
-			if def := c.in.rels[d.Name]; def != nil && def.rel == d {
+			if def := c.in.rels[d.Name]; def != nil && (def.rel == d || d.Body != nil && def.body == d.Body) {
 				c.relation(def)
 			}
 		case *Query:
@@ -236,7 +247,42 @@ func (c *checker) lookupType(tn *TypeName) typ {
 	t, ok := c.in.types[tn.Name]
 	if !ok {
 		c.errorf(tn.Pos, "undefined type %s", tn.Name)
+		return nil
 	}
+	if tn.Len > 0 {
+		return c.array(t, tn.Len, tn.Pos)
+	}
+	return t
+}
+
+// array is the type of an array of n values of elem: a class whose
+// fields are named [0] ... [n-1], laid out one after the other; one type
+// per element type and length, so that arrays of the same kind compare
+// equal.
+func (c *checker) array(elem typ, n int, pos Pos) typ {
+	name := fmt.Sprintf("%s[%d]", elem.name(), n)
+	if t, ok := c.in.types[name]; ok {
+		return t
+	}
+	if n*elem.width() > maxWidth {
+		c.errorf(pos, "array %s has %d bits, more than the %d a value may have", name, n*elem.width(), maxWidth)
+		return nil
+	}
+	t := &classType{decl: &ClassDecl{Pos: pos, Name: name}, byName: map[string]*fieldInfo{}}
+	var items []orderItem
+	for i := range n {
+		fi := &fieldInfo{name: fmt.Sprintf("[%d]", i), typ: elem, offset: t.n}
+		t.fields = append(t.fields, fi)
+		t.byName[fi.name] = fi
+		bitsOf := make([]int, 0, elem.width())
+		for _, b := range elem.physical() {
+			bitsOf = append(bitsOf, fi.offset+b)
+		}
+		items = append(items, orderItem{bits: bitsOf})
+		t.n += elem.width()
+	}
+	t.phys = arrange(items, nil)
+	c.in.types[name] = t
 	return t
 }
 
@@ -425,6 +471,44 @@ func arrange(items []orderItem, cs []orderCons) []int {
 	return out
 }
 
+// define gives a forward-declared relation (a head without a body) its
+// definition d, which must have the declaration's kind and parameter
+// types; the parameters take the definition's names, and the
+// declaration's order constraints are kept when its names are the same.
+func (c *checker) define(def *definition, d *RelDecl) {
+	proto := def.rel
+	def.rel, def.body = d, d.Body
+	if proto.Kind != d.Kind {
+		c.errorf(d.Pos, "%s is declared %s at %d:%d but defined %s", d.Name, proto.Kind, proto.Pos.Line, proto.Pos.Col, d.Kind)
+		return
+	}
+	if len(proto.Params) != len(d.Params) {
+		c.errorf(d.Pos, "%s is declared with %d parameters at %d:%d but defined with %d", d.Name, len(proto.Params), proto.Pos.Line, proto.Pos.Col, len(d.Params))
+		return
+	}
+	sameNames := true
+	for i, p := range d.Params {
+		q := proto.Params[i]
+		if p.Type.Name != q.Type.Name || p.Type.Len != q.Type.Len {
+			c.errorf(p.Pos, "parameter %s of %s has type %s, but %s at %d:%d", p.Name, d.Name, typeText(p.Type), typeText(q.Type), q.Pos.Line, q.Pos.Col)
+			return
+		}
+		sameNames = sameNames && p.Name == q.Name
+	}
+	if sameNames && len(proto.Order) > 0 {
+		def.rel = &RelDecl{Pos: d.Pos, Kind: d.Kind, Name: d.Name, Params: d.Params,
+			Order: append(append([]*Constraint(nil), proto.Order...), d.Order...), Body: d.Body}
+	}
+}
+
+// typeText is a declared type as written: T, or T[n] for an array.
+func typeText(tn *TypeName) string {
+	if tn.Len > 0 {
+		return fmt.Sprintf("%s[%d]", tn.Name, tn.Len)
+	}
+	return tn.Name
+}
+
 func (c *checker) newVar(name string, t typ, pos Pos) *variable {
 	v := &variable{name: name, typ: t, pos: pos, owner: c.def, index: len(c.def.vars)}
 	c.def.vars = append(c.def.vars, v)
@@ -583,7 +667,10 @@ func indexOf(vs []*variable, v *variable) (int, bool) {
 func pathString(p *Path) string {
 	s := p.Names[0]
 	for _, n := range p.Names[1:] {
-		s += "." + n
+		if n[0] != '[' {
+			s += "."
+		}
+		s += n
 	}
 	return s
 }
@@ -620,6 +707,11 @@ func (c *checker) path(p *Path) *ref {
 			return nil
 		}
 		f, ok := ct.byName[n]
+		if !ok && n[0] == '[' {
+			prefix := &Path{Names: p.Names[:i+1]}
+			c.errorf(p.Pos, "index %s is out of range for %s, %s", n[1:len(n)-1], pathString(prefix), typeName(r.typ))
+			return nil
+		}
 		if !ok {
 			c.errorf(p.Pos, "class %s has no field %s", ct.decl.Name, n)
 			return nil
@@ -831,7 +923,7 @@ func (c *checker) frontiers() {
 			if d.body == nil {
 				continue
 			}
-			if bad := c.undistributive(d.body, def.scc, false); bad != nil {
+			if bad := undistributive(c.in, d.body, def.scc, false); bad != nil {
 				c.errorf(pos, "#frontier %s: %s applies %s under a negation, an implication, <-> or forall", def.name, d.name, bad.Name)
 				ok = false
 				break
@@ -851,20 +943,20 @@ func (c *checker) frontiers() {
 // undistributive returns an application of a relation of component scc
 // in e that is under a connective other than &, | and exists (under says
 // e itself is), or nil.
-func (c *checker) undistributive(e Expr, scc int, under bool) *Apply {
+func undistributive(in *info, e Expr, scc int, under bool) *Apply {
 	switch e := e.(type) {
 	case *Not:
-		return c.undistributive(e.X, scc, true)
+		return undistributive(in, e.X, scc, true)
 	case *Binary:
 		u := under || e.Op == OpImp || e.Op == OpIff
-		if a := c.undistributive(e.X, scc, u); a != nil {
+		if a := undistributive(in, e.X, scc, u); a != nil {
 			return a
 		}
-		return c.undistributive(e.Y, scc, u)
+		return undistributive(in, e.Y, scc, u)
 	case *Quant:
-		return c.undistributive(e.Body, scc, under || e.Forall)
+		return undistributive(in, e.Body, scc, under || e.Forall)
 	case *Apply:
-		if d := c.in.applies[e]; d != nil && d.scc == scc && under {
+		if d := in.applies[e]; d != nil && d.scc == scc && under {
 			return e
 		}
 	}

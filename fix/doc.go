@@ -37,6 +37,15 @@
 //
 //	bool ProgramInt(State x, State v) x ~+ v;
 //
+// A relation may be declared before its definition (Mucke's prototypes,
+// which Getafix's translator writes for mutually recursive summaries):
+// the head alone, then the definition with the same kind and parameter
+// types:
+//
+//	mu bool Level2(Module m, PrCount pc);
+//
+// A plain bool head that no definition follows is provided from Go.
+//
 // A mu relation is the least relation satisfying its equation, a nu
 // relation the greatest. Relations may use relations defined later in the file, and
 // mu and nu relations may depend on each other (see Evaluation for what
@@ -80,9 +89,19 @@
 //
 //	(exists Node x. Reach(x) & x=2);
 //
-// This is the part of Mucke's language that Getafix uses; Mucke's other
-// constructs (arithmetic on enums, less-than between values, ...) are not
-// accepted.
+// Mucke's other spellings and constructs are read too: Exists, EXISTS,
+// Forall, FORALL; ':' after the quantified variables; struct for class;
+// 0...3 for a range; f <- g (g -> f); f <+> g (not f <-> g);
+// if (c) f else g, and if (c) f alone, which Mucke reads as c -> f;
+// case c1 : f1; ...; cn : fn; esac (the first ci that holds selects fi,
+// false when none holds); and the order constraints a > b (b < a),
+// a ~- b (read as a ~+ b) and ~+ a, ~- a alone (no constraint here).
+// Arrays too: a parameter, field or quantified variable declared T x[n]
+// holds n values of T, x[0] ... x[n-1] (an index must be an integer
+// constant here; Mucke allows any term). Not accepted: the attributes
+// assume, cofactor and {...}, and the directives other than #size,
+// #frontier, #timer and #reset (#print, #cex, #witness, #visualize,
+// #onsetsize, #dump, #undump, #load, #verbose, #quit).
 //
 // # Evaluation
 //
@@ -97,6 +116,16 @@
 // quantification is pushed through disjunctions, and within a conjunction
 // each variable is quantified with [bdd.Manager.AndExists] as soon as no
 // later conjunct mentions it.
+//
+// A relation whose body is a disjunction guarded by one parameter, as
+// Getafix's per-module relations are (R(m, ...) = (m=4 & ...) | (m=5 &
+// ...) | ...), is kept as a list of parts, one per guard value, when its
+// component is of one kind and uses itself only under &, | and exists:
+// an application with a constant at that parameter (R(5, ...)) reads
+// only its part, and the dependencies follow the parts, so that a
+// component that held every summary of a program falls apart into one
+// per summary (the value is the same: see split.go). --stats lists the
+// parts as R[5].
 //
 // Relations are evaluated by strongly connected components of their
 // dependencies, each after the components it uses, so a relation only ever

@@ -9,6 +9,11 @@ import (
 // exhaust the stack.
 const maxDepth = 2000
 
+// maxTwice bounds the nesting of if and case conditions inside the
+// conditions of others: each is read twice (see twice), so the work
+// grows by at most 2^maxTwice.
+const maxTwice = 6
+
 // ParseFile parses the source of one Mucke-language file. On errors it
 // returns the declarations it could read and an ErrorList with every
 // diagnostic (file:line:col: message); it never panics.
@@ -22,6 +27,9 @@ type parser struct {
 	i     int
 	depth int
 	errs  *ErrorList
+	// twiceDepth counts the conditions being read twice (twice) around
+	// the current token: each doubles the work, so it is bounded.
+	twiceDepth int
 }
 
 // bailout unwinds the parse of one declaration after its first error.
@@ -79,7 +87,7 @@ func (p *parser) decl() (d Decl) {
 				panic(r)
 			}
 			d = nil
-			p.depth = 0
+			p.depth, p.twiceDepth = 0, 0
 			p.sync(start)
 		}
 	}()
@@ -211,7 +219,7 @@ func (p *parser) classDecl() Decl {
 		typ := p.typeName("for a field")
 		for {
 			n := p.ident("as a field name")
-			d.Fields = append(d.Fields, &Field{Pos: n.pos, Type: typ, Name: n.text})
+			d.Fields = append(d.Fields, &Field{Pos: n.pos, Type: p.arrayOf(typ), Name: n.text})
 			if p.tok().kind != tComma {
 				break
 			}
@@ -225,20 +233,37 @@ func (p *parser) classDecl() Decl {
 	return d
 }
 
-// constraints parses a possibly empty list  a < b, c ~+ d, ...
+// constraints parses a possibly empty list  a < b, c ~+ d, ... Mucke's
+// other forms are read too: a > b (b < a), a ~- b (interleaved, as ~+:
+// the order of the pairs is Mucke's business, the meaning is the same)
+// and ~+ a or ~- a alone (a's own components interleaved: no constraint
+// here, since a type's fields are laid out by the type's constraints).
 func (p *parser) constraints() []*Constraint {
 	var cs []*Constraint
-	for p.tok().kind == tIdent && (p.peekKind(1) == tLess || p.peekKind(1) == tInter) {
-		a := p.advance()
-		op := p.advance()
-		b := p.ident("in an order constraint")
-		cs = append(cs, &Constraint{Pos: a.pos, A: a.text, B: b.text, Interleave: op.kind == tInter})
+	for {
+		t := p.tok()
+		switch {
+		case (t.kind == tInter || t.kind == tSimMinus) && p.peekKind(1) == tIdent:
+			p.advance()
+			p.advance()
+		case t.kind == tIdent && (p.peekKind(1) == tLess || p.peekKind(1) == tGreater ||
+			p.peekKind(1) == tInter || p.peekKind(1) == tSimMinus):
+			a := p.advance()
+			op := p.advance()
+			b := p.ident("in an order constraint")
+			c := &Constraint{Pos: a.pos, A: a.text, B: b.text, Interleave: op.kind == tInter || op.kind == tSimMinus}
+			if op.kind == tGreater {
+				c.A, c.B = b.text, a.text
+			}
+			cs = append(cs, c)
+		default:
+			return cs
+		}
 		if p.tok().kind != tComma {
-			break
+			return cs
 		}
 		p.advance()
 	}
-	return cs
 }
 
 func (p *parser) relDecl() Decl {
@@ -259,7 +284,7 @@ func (p *parser) relDecl() Decl {
 		for {
 			typ := p.typeName("for a parameter")
 			n := p.ident("as a parameter name")
-			d.Params = append(d.Params, &Param{Pos: n.pos, Type: typ, Name: n.text})
+			d.Params = append(d.Params, &Param{Pos: n.pos, Type: p.arrayOf(typ), Name: n.text})
 			if p.tok().kind != tComma {
 				break
 			}
@@ -268,8 +293,11 @@ func (p *parser) relDecl() Decl {
 	}
 	p.expect(tRParen, "after the parameters")
 	d.Order = p.constraints()
-	if p.tok().kind == tSemi && d.Kind == Plain {
-		// A declaration without a body: its value comes from Go
+	if p.tok().kind == tSemi {
+		// A declaration without a body: a forward declaration of a
+		// relation defined later (Mucke's prototypes, which Getafix's
+		// translator writes for mutually recursive summaries), or, for
+		// a plain relation never defined, one whose value comes from Go
 		// (Solver.Provide).
 		p.advance()
 		return d
@@ -309,10 +337,87 @@ func (p *parser) expr() Expr {
 	if p.depth > maxDepth {
 		p.fail(p.tok().pos, "formula nested too deeply")
 	}
+	if p.tok().kind == tIf {
+		return p.ite()
+	}
 	x := p.imp()
-	for p.tok().kind == tIff {
-		pos := p.advance().pos
-		x = &Binary{Pos: pos, Op: OpIff, X: x, Y: p.imp()}
+	for {
+		switch p.tok().kind {
+		case tIff:
+			pos := p.advance().pos
+			x = &Binary{Pos: pos, Op: OpIff, X: x, Y: p.imp()}
+		case tXor: // Mucke's <+>: not equivalent
+			pos := p.advance().pos
+			x = &Not{Pos: pos, X: &Binary{Pos: pos, Op: OpIff, X: x, Y: p.imp()}}
+		case tRevImp: // Mucke's <-: y <- x is x -> y
+			pos := p.advance().pos
+			x = &Binary{Pos: pos, Op: OpImp, X: p.imp(), Y: x}
+		default:
+			return x
+		}
+	}
+}
+
+// twice parses what parse reads two times from the same tokens, so that
+// a construct that uses a part twice (the condition of if-else) gets two
+// trees rather than one shared by two parents.
+func (p *parser) twice(parse func() Expr) (Expr, Expr) {
+	if p.twiceDepth >= maxTwice {
+		p.fail(p.tok().pos, "conditions of if or case nested more than %d deep", maxTwice)
+	}
+	p.twiceDepth++
+	defer func() { p.twiceDepth-- }()
+	start := p.i
+	x := parse()
+	end := p.i
+	p.i = start
+	y := parse()
+	p.i = end
+	return x, y
+}
+
+// ite parses Mucke's conditional: if (c) a else b, which is
+// (c & a) | (!c & b), and if (c) a without else, which is c -> a.
+func (p *parser) ite() Expr {
+	pos := p.advance().pos
+	p.expect(tLParen, "after if")
+	c1, c2 := p.twice(p.expr)
+	p.expect(tRParen, "after the condition of if")
+	a := p.expr()
+	if p.tok().kind != tElse {
+		return &Binary{Pos: pos, Op: OpImp, X: c1, Y: a}
+	}
+	p.advance()
+	b := p.expr()
+	return &Binary{Pos: pos, Op: OpOr,
+		X: &Binary{Pos: pos, Op: OpAnd, X: c1, Y: a},
+		Y: &Binary{Pos: pos, Op: OpAnd, X: &Not{Pos: pos, X: c2}, Y: b}}
+}
+
+// caseExpr parses Mucke's case c1 : e1; ...; cn : en; esac: the first
+// ci that holds selects ei, and when none holds the value is false
+// (if (c1) e1 else ... else cn & en).
+func (p *parser) caseExpr() Expr {
+	pos := p.advance().pos
+	var conds [][2]Expr
+	var vals []Expr
+	for {
+		c1, c2 := p.twice(p.expr)
+		p.expect(tColon, "after a condition of case")
+		conds = append(conds, [2]Expr{c1, c2})
+		vals = append(vals, p.expr())
+		p.expect(tSemi, "after a branch of case")
+		if p.tok().kind == tEsac {
+			p.advance()
+			break
+		}
+	}
+	n := len(vals) - 1
+	x := Expr(&Binary{Pos: pos, Op: OpAnd, X: conds[n][0], Y: vals[n]})
+	for i := n - 1; i >= 0; i-- {
+		x = &Binary{Pos: pos, Op: OpOr,
+			X: &Binary{Pos: pos, Op: OpAnd, X: conds[i][0], Y: vals[i]},
+			Y: &Binary{Pos: pos, Op: OpAnd, X: &Not{Pos: pos, X: conds[i][1]}, Y: x}}
 	}
 	return x
 }
@@ -367,6 +472,8 @@ func (p *parser) unary() Expr {
 		x := p.expr()
 		p.expect(tRParen, "to close '('")
 		return p.compare(x)
+	case tCase:
+		return p.compare(p.caseExpr())
 	case tIdent:
 		if p.peekKind(1) == tLParen {
 			return p.apply()
@@ -395,14 +502,44 @@ func (p *parser) term(context string) Expr {
 	case tIdent:
 		p.advance()
 		path := &Path{Pos: t.pos, Names: []string{t.text}}
+		p.index(path)
 		for p.tok().kind == tDot && p.peekKind(1) == tIdent {
 			p.advance()
 			path.Names = append(path.Names, p.advance().text)
+			p.index(path)
 		}
 		return path
 	}
 	p.fail(t.pos, "expected a formula or term %s, found %s", context, p.describe(t))
 	return nil
+}
+
+// arrayOf reads the [n] after a declared name, if any: the declared
+// variable is then an array of typ.
+func (p *parser) arrayOf(typ *TypeName) *TypeName {
+	if p.tok().kind != tLBrack {
+		return typ
+	}
+	pos := p.advance().pos
+	n := p.integer()
+	p.expect(tRBrack, "after the array length")
+	if n < 1 {
+		p.fail(pos, "array length %d: want at least 1", n)
+	}
+	return &TypeName{Pos: typ.Pos, Name: typ.Name, Len: n}
+}
+
+// index reads the [i] after a name in a path, if any, as the name "[i]".
+// Mucke allows any term there; this package takes integer constants only.
+func (p *parser) index(path *Path) {
+	for p.tok().kind == tLBrack {
+		p.advance()
+		if p.tok().kind != tInt {
+			p.fail(p.tok().pos, "expected an integer constant as an array index, found %s", p.describe(p.tok()))
+		}
+		path.Names = append(path.Names, "["+strconv.Itoa(p.integer())+"]")
+		p.expect(tRBrack, "after the array index")
+	}
 }
 
 func (p *parser) apply() Expr {
@@ -432,13 +569,17 @@ func (p *parser) quant() Expr {
 			typ = p.typeName("for a quantified variable")
 		}
 		n := p.ident("as a quantified variable")
-		q.Vars = append(q.Vars, &Param{Pos: n.pos, Type: typ, Name: n.text})
+		q.Vars = append(q.Vars, &Param{Pos: n.pos, Type: p.arrayOf(typ), Name: n.text})
 		if p.tok().kind != tComma {
 			break
 		}
 		p.advance()
 	}
-	p.expect(tDot, "after the quantified variables")
+	if p.tok().kind == tColon { // Mucke allows ':' too
+		p.advance()
+	} else {
+		p.expect(tDot, "after the quantified variables")
+	}
 	q.Body = p.expr()
 	return q
 }

@@ -52,6 +52,8 @@ func NewSolver(f *File, opts Options) (*Solver, error) {
 		volat:    map[Expr]bool{},
 		free:     map[Expr]map[*variable]bool{},
 		plans:    map[*Apply]*applyPlan{},
+		bySig:    map[string]*applyPlan{},
+		moved:    map[movedKey]*bdd.Root{},
 		domains:  map[*variable]bdd.Node{},
 		provided: map[*definition]*bdd.Root{},
 		tracked:  map[*definition]bool{},

@@ -526,3 +526,76 @@ func TestFrontierRandom(t *testing.T) {
 		t.Errorf("only %d files iterated more than twice", recursive)
 	}
 }
+
+// TestSplitRandom checks partitioned relations (split.go) on random
+// systems of one kind whose bodies are disjunctions guarded by their
+// first parameter (p0 = c & ...), as Getafix's per-module relations are,
+// applied often with a constant there: the solver, which evaluates the
+// applications with a constant guard from the parts, against the direct
+// evaluation.
+func TestSplitRandom(t *testing.T) {
+	rng := rand.New(rand.NewSource(29))
+	split := 0
+	for round := 0; round < 300; round++ {
+		g := &rgen{rng: rng, dist: true}
+		var b strings.Builder
+		b.WriteString("enum T {0..2};\nclass P { bool a; bool b; };\n")
+		kind := []RelKind{Least, Greatest}[rng.Intn(2)]
+		nrel := 1 + rng.Intn(4)
+		for i := 0; i < nrel; i++ {
+			r := &rrel{name: fmt.Sprintf("R%d", i), kind: kind, params: []rtype{rEnum}}
+			for j := rng.Intn(3); j > 0; j-- {
+				r.params = append(r.params, rTypes[rng.Intn(len(rTypes))])
+			}
+			g.rels = append(g.rels, r)
+		}
+		for i, r := range g.rels {
+			g.scope = nil
+			for j, tp := range r.params {
+				g.scope = append(g.scope, rvar{fmt.Sprintf("p%d", j), tp})
+			}
+			g.cur, g.index = r, i
+			var body rform = rConst(false)
+			for k := 1 + rng.Intn(4); k > 0; k-- {
+				g.budget = 10
+				var d rform = g.form(3, true)
+				if rng.Intn(5) > 0 {
+					d = rBin{"&", rEqConst{"p0", rEnum, rng.Intn(3)}, d}
+				}
+				body = rBin{"|", body, d}
+			}
+			r.body = body
+			var ps []string
+			for j, tp := range r.params {
+				ps = append(ps, fmt.Sprintf("%s p%d", tp.name, j))
+			}
+			fmt.Fprintf(&b, "%s bool %s(%s) (%s);\n", kind, r.name, strings.Join(ps, ", "), r.body.text())
+		}
+		g.scope, g.cur = nil, nil
+		g.budget = 25
+		q := g.form(4, true)
+		fmt.Fprintf(&b, "%s;\n", q.text())
+		src := b.String()
+		want := explicit(g.rels, q)
+		f, err := ParseFile("r.mu", []byte(src))
+		if err != nil {
+			t.Fatalf("round %d: %v\n%s", round, err, src)
+		}
+		a, err := Solve(context.Background(), f, Options{})
+		if err != nil {
+			t.Fatalf("round %d: %v\n%s", round, err, src)
+		}
+		if a.Value != want {
+			t.Fatalf("round %d: solver %v, explicit %v\n%s", round, a.Value, want, src)
+		}
+		for _, r := range a.Relations {
+			if strings.Contains(r.Name, "[") {
+				split++
+				break
+			}
+		}
+	}
+	if split < 50 {
+		t.Errorf("only %d files had a relation split", split)
+	}
+}

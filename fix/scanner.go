@@ -9,33 +9,44 @@ const (
 	tEOF tok = iota
 	tIdent
 	tInt
-	tLBrace // {
-	tRBrace // }
-	tLParen // (
-	tRParen // )
-	tSemi   // ;
-	tComma  // ,
-	tDot    // .
-	tDotDot // ..
-	tEq     // =
-	tNeq    // !=
-	tNot    // !
-	tAnd    // &
-	tOr     // |
-	tImp    // ->
-	tIff    // <->
-	tLess   // <
-	tInter  // ~+
-	tHash   // #
-	tEnum   // enum
-	tClass  // class
-	tBool   // bool
-	tMu     // mu
-	tNu     // nu
-	tExists // exists
-	tForall // forall
-	tTrue   // true
-	tFalse  // false
+	tLBrace   // {
+	tRBrace   // }
+	tLParen   // (
+	tRParen   // )
+	tSemi     // ;
+	tComma    // ,
+	tDot      // .
+	tDotDot   // ..
+	tEq       // =
+	tNeq      // !=
+	tNot      // !
+	tAnd      // &
+	tOr       // |
+	tImp      // ->
+	tIff      // <->
+	tLess     // <
+	tInter    // ~+
+	tHash     // #
+	tEnum     // enum
+	tClass    // class
+	tBool     // bool
+	tMu       // mu
+	tNu       // nu
+	tExists   // exists
+	tForall   // forall
+	tTrue     // true
+	tFalse    // false
+	tColon    // :
+	tRevImp   // <-
+	tXor      // <+>
+	tGreater  // >
+	tSimMinus // ~-
+	tIf       // if
+	tElse     // else
+	tCase     // case
+	tEsac     // esac
+	tLBrack   // [
+	tRBrack   // ]
 	tIllegal
 )
 
@@ -47,7 +58,9 @@ var tokNames = [...]string{
 	tLess: "'<'", tInter: "'~+'", tHash: "'#'", tEnum: "'enum'",
 	tClass: "'class'", tBool: "'bool'", tMu: "'mu'", tNu: "'nu'",
 	tExists: "'exists'", tForall: "'forall'", tTrue: "'true'",
-	tFalse: "'false'", tIllegal: "illegal character",
+	tFalse: "'false'", tColon: "':'", tRevImp: "'<-'", tXor: "'<+>'",
+	tGreater: "'>'", tSimMinus: "'~-'", tIf: "'if'", tElse: "'else'",
+	tCase: "'case'", tEsac: "'esac'", tLBrack: "'['", tRBrack: "']'", tIllegal: "illegal character",
 }
 
 func (t tok) String() string {
@@ -60,6 +73,9 @@ func (t tok) String() string {
 var keywords = map[string]tok{
 	"enum": tEnum, "class": tClass, "bool": tBool, "mu": tMu, "nu": tNu,
 	"exists": tExists, "forall": tForall, "true": tTrue, "false": tFalse,
+	// Mucke's other spellings.
+	"Exists": tExists, "EXISTS": tExists, "Forall": tForall, "FORALL": tForall,
+	"struct": tClass, "if": tIf, "else": tElse, "case": tCase, "esac": tEsac,
 }
 
 // scanner splits a source into tokens. It never fails: bad characters
@@ -172,6 +188,10 @@ func (s *scanner) scan() token {
 	switch c {
 	case '{':
 		return token{kind: tLBrace, pos: pos}
+	case '[':
+		return token{kind: tLBrack, pos: pos}
+	case ']':
+		return token{kind: tRBrack, pos: pos}
 	case '}':
 		return token{kind: tRBrace, pos: pos}
 	case '(':
@@ -183,7 +203,16 @@ func (s *scanner) scan() token {
 	case ',':
 		return token{kind: tComma, pos: pos}
 	case '.':
+		if s.peek(0) == '.' && s.peek(1) == '.' {
+			s.next()
+			s.next()
+			return token{kind: tDotDot, pos: pos} // Mucke's 0...3
+		}
 		return two('.', tDotDot, tDot)
+	case ':':
+		return token{kind: tColon, pos: pos}
+	case '>':
+		return token{kind: tGreater, pos: pos}
 	case '=':
 		return token{kind: tEq, pos: pos}
 	case '!':
@@ -200,16 +229,28 @@ func (s *scanner) scan() token {
 			return token{kind: tImp, pos: pos}
 		}
 	case '<':
-		if s.peek(0) == '-' && s.peek(1) == '>' {
+		switch {
+		case s.peek(0) == '-' && s.peek(1) == '>':
 			s.next()
 			s.next()
 			return token{kind: tIff, pos: pos}
+		case s.peek(0) == '+' && s.peek(1) == '>':
+			s.next()
+			s.next()
+			return token{kind: tXor, pos: pos}
+		case s.peek(0) == '-':
+			s.next()
+			return token{kind: tRevImp, pos: pos}
 		}
 		return token{kind: tLess, pos: pos}
 	case '~':
-		if s.peek(0) == '+' {
+		switch s.peek(0) {
+		case '+':
 			s.next()
 			return token{kind: tInter, pos: pos}
+		case '-':
+			s.next()
+			return token{kind: tSimMinus, pos: pos}
 		}
 	}
 	return token{kind: tIllegal, pos: pos, text: string(s.src[start:s.off])}

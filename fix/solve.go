@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -95,17 +96,23 @@ func Solve(ctx context.Context, f *File, opts Options) (*Answer, error) {
 }
 
 type solver struct {
-	ctx      context.Context
-	file     string
-	in       *info
-	m        *bdd.Manager
-	nvars    int
-	bits     map[*variable][]int // BDD variable of each logical bit
-	val      map[*definition]*bdd.Root
-	cache    map[Expr]*bdd.Root // values of parts that no longer change
-	volat    map[Expr]bool      // depends on the component being iterated
-	free     map[Expr]map[*variable]bool
-	plans    map[*Apply]*applyPlan
+	ctx   context.Context
+	file  string
+	in    *info
+	m     *bdd.Manager
+	nvars int
+	bits  map[*variable][]int // BDD variable of each logical bit
+	val   map[*definition]*bdd.Root
+	cache map[Expr]*bdd.Root // values of parts that no longer change
+	volat map[Expr]bool      // depends on the component being iterated
+	free  map[Expr]map[*variable]bool
+	plans map[*Apply]*applyPlan
+	// Applications that move the same relation onto the same bits share
+	// one plan (bySig), and the value of a plan on a final value of its
+	// relation is computed once (moved): Getafix's models apply the same
+	// relations with the same arguments at every call site.
+	bySig    map[string]*applyPlan
+	moved    map[movedKey]*bdd.Root
 	domains  map[*variable]bdd.Node // rooted in roots
 	roots    []*bdd.Root
 	scc      int
@@ -127,6 +134,13 @@ type solver struct {
 	tracked  map[*definition]bool         // Solver.Track
 	layers   map[*definition][]*bdd.Root  // the tuples each round added
 	done     map[*definition]func() error // Solver.OnDone
+
+	// The relations and the parts of split relations (see split), what
+	// each reads, and its component.
+	defs   []*definition
+	deps   map[*definition]map[*definition]bool
+	comp   map[*definition]int
+	target map[*Apply]*definition // applications that read a part
 }
 
 // layout allocates the BDD variables: definition after definition, the
@@ -222,17 +236,22 @@ func (s *solver) release() {
 		r.Release()
 		delete(s.cache, e)
 	}
+	for k, r := range s.moved {
+		r.Release()
+		delete(s.moved, k)
+	}
 }
 
 func (s *solver) run(ans *Answer) error {
+	s.split()
 	s.outside = map[*definition]bool{}
-	users := s.in.defs
+	users := s.defs
 	if s.in.query != nil {
 		users = append(users[:len(users):len(users)], s.in.query)
 	}
 	for _, e := range users {
-		for d := range e.deps {
-			if e.scc != d.scc || e == s.in.query {
+		for d := range s.deps[e] {
+			if s.comp[e] != s.comp[d] || e == s.in.query {
 				s.outside[d] = true
 			}
 		}
@@ -244,9 +263,9 @@ func (s *solver) run(ans *Answer) error {
 	// one comes after every component it uses.
 	byComp := map[int][]*definition{}
 	maxComp := -1
-	for _, d := range s.in.defs {
-		byComp[d.scc] = append(byComp[d.scc], d)
-		maxComp = max(maxComp, d.scc)
+	for _, d := range s.defs {
+		byComp[s.comp[d]] = append(byComp[s.comp[d]], d)
+		maxComp = max(maxComp, s.comp[d])
 	}
 	for c := 0; c <= maxComp; c++ {
 		if err := s.component(c, byComp[c], ans); err != nil {
@@ -267,7 +286,8 @@ func (s *solver) run(ans *Answer) error {
 	}
 	if q := s.in.query; q != nil {
 		s.scc = -1
-		s.mark(q.body, q.scc)
+		s.volat = map[Expr]bool{}
+		s.mark(q.body, s.comp[q])
 		v := s.evalRaw(q.body)
 		if s.stop != nil {
 			return fmt.Errorf("query: %w", s.stop)
@@ -293,10 +313,14 @@ func (s *solver) run(ans *Answer) error {
 // same iteration, watched for cycles.
 func (s *solver) component(c int, members []*definition, ans *Answer) error {
 	s.scc = c
+	// Which parts depend on the component: a small map per component
+	// (mark fills it for every member's body) keeps the lookups of every
+	// evaluation step fast on large files.
+	s.volat = map[Expr]bool{}
 	if d := members[0]; len(members) == 1 && (s.provided[d] != nil || d.body == nil) {
 		return s.given(d, ans)
 	}
-	recursive := len(members) > 1 || members[0].deps[members[0]]
+	recursive := len(members) > 1 || s.deps[members[0]][members[0]]
 	stats := map[*definition]*RelStats{}
 	simple, allPositive := true, true
 	for _, d := range members {
@@ -329,7 +353,7 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 			}
 		}
 		s.memo = map[*definition]*memoEntry{}
-		s.closure = closureOf(members)
+		s.closure = closureOf(members, s.deps)
 		defer s.dropMemo()
 		final := make([]bdd.Node, len(members))
 		for i, d := range members {
@@ -439,7 +463,7 @@ func (s *solver) simultaneous(members []*definition, recursive bool, stats map[*
 			}
 			last := map[*definition]int{}
 			for _, e := range members {
-				if d.deps[e] {
+				if s.deps[d][e] {
 					last[e] = version[e]
 				}
 			}
@@ -489,7 +513,7 @@ func (s *solver) frontier(members []*definition, stats map[*definition]*RelStats
 			case *Quant:
 				walk(e.Body, path)
 			case *Apply:
-				if s.in.applies[e].scc == s.scc {
+				if s.comp[s.applied(e)] == s.scc {
 					on := map[Expr]bool{}
 					for _, p := range path {
 						on[p] = true
@@ -530,7 +554,7 @@ func (s *solver) frontier(members []*definition, stats map[*definition]*RelStats
 			t0 := time.Now()
 			acc := bdd.False
 			for _, vr := range variants[d] {
-				if s.delta[s.in.applies[vr.a]] == bdd.False {
+				if s.delta[s.applied(vr.a)] == bdd.False {
 					continue
 				}
 				s.chosen, s.onPath = vr.a, vr.path
@@ -588,7 +612,7 @@ func (s *solver) nested(r *definition, members []*definition, fixed map[*definit
 			env[d] = v
 		}
 		for _, d := range members {
-			if _, isFixed := env[d]; isFixed || !r.deps[d] {
+			if _, isFixed := env[d]; isFixed || !s.deps[r][d] {
 				continue
 			}
 			v, err := s.inner(d, members, env, stats)
@@ -688,7 +712,7 @@ func (s *solver) dropMemo() {
 
 // closureOf gives, for each member, the members it reaches through its
 // dependencies (itself included when it is recursive).
-func closureOf(members []*definition) map[*definition]map[*definition]bool {
+func closureOf(members []*definition, deps map[*definition]map[*definition]bool) map[*definition]map[*definition]bool {
 	in := map[*definition]bool{}
 	for _, d := range members {
 		in[d] = true
@@ -700,7 +724,7 @@ func closureOf(members []*definition) map[*definition]map[*definition]bool {
 		for len(stack) > 0 {
 			e := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			for f := range e.deps {
+			for f := range deps[e] {
 				if in[f] && !seen[f] {
 					seen[f] = true
 					stack = append(stack, f)
@@ -741,7 +765,7 @@ func (s *solver) positive(e Expr, c int, pos bool) bool {
 		}
 		return s.positive(e.X, c, pos) && s.positive(e.Y, c, pos)
 	case *Apply:
-		return pos || s.in.applies[e].scc != c
+		return pos || s.comp[s.applied(e)] != c
 	case *Quant:
 		return s.positive(e.Body, c, pos)
 	}
@@ -759,7 +783,7 @@ func (s *solver) mark(e Expr, c int) bool {
 		y := s.mark(e.Y, c)
 		v = x || y
 	case *Apply:
-		v = s.in.applies[e].scc == c
+		v = s.comp[s.applied(e)] == c
 	case *Quant:
 		v = s.mark(e.Body, c)
 	}
@@ -904,11 +928,33 @@ type applyPlan struct {
 	rename     *bdd.Pairs
 }
 
+// movedKey is a plan and the value it was applied to.
+type movedKey struct {
+	p *applyPlan
+	v bdd.Node
+}
+
 func (s *solver) plan(a *Apply) *applyPlan {
 	if p, ok := s.plans[a]; ok {
 		return p
 	}
 	def := s.in.applies[a]
+	sig := append(make([]byte, 0, 64), s.applied(a).name...)
+	for i, x := range a.Args {
+		if r := s.in.paths[asPath(x)]; r == nil || r.v == nil {
+			c, _ := constant(x, def.params[i].typ, r)
+			sig = strconv.AppendInt(append(sig, '|', 'c'), int64(c), 10)
+		} else {
+			sig = append(sig, '|')
+			for _, b := range s.termBits(r) {
+				sig = strconv.AppendInt(append(sig, ' '), int64(b), 10)
+			}
+		}
+	}
+	if p, ok := s.bySig[string(sig)]; ok {
+		s.plans[a] = p
+		return p
+	}
 	constraint := bdd.True
 	var drop, from, to []int
 	source := map[int]int{} // caller bit -> the parameter bit renamed to it
@@ -948,20 +994,31 @@ func (s *solver) plan(a *Apply) *applyPlan {
 		p.rename = s.m.NewPairs(from, to)
 	}
 	s.plans[a] = p
+	s.bySig[string(sig)] = p
 	return p
 }
 
 func (s *solver) apply(a *Apply) bdd.Node {
-	v := s.val[s.in.applies[a]].Node()
+	v := s.val[s.applied(a)].Node()
 	if a == s.chosen {
-		v = s.delta[s.in.applies[a]]
+		v = s.delta[s.applied(a)]
 	}
 	p := s.plan(a)
+	final := a != s.chosen && !s.volat[a]
+	if final {
+		if r, ok := s.moved[movedKey{p, v}]; ok {
+			return r.Node()
+		}
+	}
+	in := v
 	if p.drop != nil {
 		v = s.m.AndExists(v, p.constraint.Node(), p.drop)
 	}
 	if p.rename != nil {
 		v = s.m.Replace(v, p.rename)
+	}
+	if final && s.m.Err() == nil && s.stop == nil {
+		s.moved[movedKey{p, in}] = s.m.Keep(v)
 	}
 	return v
 }

@@ -24,15 +24,17 @@ type hardFlags struct {
 	only  *string
 	order *string
 	cpu   *bool
+	mucke muckeFlags
 }
 
 func defineHardFlags(fs *flag.FlagSet) hardFlags {
 	return hardFlags{
-		set:   fs.String("set", "template", "benchmark set: template (T(N) for --sizes), hard (gen.HardSet: 20 random programs with 18 to 36 variables in scope, recursion; --timeout defaults to 30s) or bluetooth (every concurrent engine on examples/bluetooth at cs:6, with and without --deepen; --timeout defaults to 1m)"),
+		set:   fs.String("set", "template", "benchmark set: template (T(N) for --sizes), hard (gen.HardSet: 20 random programs with 18 to 36 variables in scope, recursion; --timeout defaults to 30s) or bluetooth (every concurrent engine on examples/bluetooth at cs:6, with and without --deepen; --timeout defaults to 1m), or mucke (Getafix-translated models of generated programs, boolprog mucke beside Mucke; --timeout, for ours, defaults to 1m)"),
 		modes: fs.String("reorder", "", "with --set hard: comma-separated BDD reordering modes to run each program with (off, sift, auto; default off,auto), for an engine that has --reorder"),
-		only:  fs.String("only", "", "with --set hard: run only the programs whose name contains this string"),
+		only:  fs.String("only", "", "with --set hard or mucke: run only the programs (models) whose name contains this string"),
 		cpu:   fs.Bool("cpu", false, "with --set hard: --timeout limits the CPU time of each run instead of its wall time (on a loaded machine the wall time measures the load)"),
 		order: fs.String("order", "", "with --set hard: the initial BDD variable order (the engine's --order: force, affinity or declaration)"),
+		mucke: defineMuckeFlags(fs),
 	}
 }
 
@@ -210,8 +212,13 @@ func hardSetRun(ctx context.Context, c *command, s *streams, info engine.Info, h
 		return runHardSet(ctx, c, s, info, hf, timeout), true
 	case "bluetooth":
 		return runBluetoothSet(ctx, c, s, timeout), true
+	case "mucke":
+		if !set["timeout"] {
+			timeout = 60 * time.Second
+		}
+		return runMuckeSet(ctx, c, s, hf.mucke, *hf.only, timeout), true
 	}
-	return c.usageError(s, "unknown set %q (want template, hard or bluetooth)", *hf.set), true
+	return c.usageError(s, "unknown set %q (want template, hard, bluetooth or mucke)", *hf.set), true
 }
 
 // cpuLimit returns a context that ends, with the cause engine.ErrTimeout,

@@ -419,7 +419,7 @@ func (m *model) write(w io.Writer, query bool) {
 	if m.init >= 0 {
 		pf("\n  | (cs = 0 & (exists State u, State v. (InitReach(u, v) & Target(v))))")
 	}
-	pf(");\n\n(exists CS c. ErrorAt(c))\n")
+	pf(");\n\n(exists CS c. ErrorAt(c));\n")
 }
 
 // chain returns "a < b, b < c, ..." for the names given.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"boolprog/fix"
 	"boolprog/ir"
 	"boolprog/syntax"
 )
@@ -114,6 +115,13 @@ func WriteModel(w io.Writer, enc *Encoding, alg string) error {
 	for _, r := range used(alg) {
 		b := &builder[string]{enc: enc, a: &textAlg{enc: enc, names: r.params}}
 		fmt.Fprintf(w, "\n// %s\n%s\n(%s);\n", r.doc, r.header(), r.body(b))
+	}
+	// Mucke reads a relation only after its head: declare those the
+	// algorithm applies before defining them.
+	if af, err := fix.ParseFile("algorithm", []byte(alg)); err == nil {
+		if fw := fix.Forward(af); len(fw) > 0 {
+			fmt.Fprintf(w, "\n// Declared before use (Mucke reads a relation only after its head).\n%s\n", strings.Join(fw, "\n"))
+		}
 	}
 	_, err := fmt.Fprintf(w, "\n%s", alg)
 	return err
