@@ -344,7 +344,12 @@ func check(parent context.Context, read func(context.Context) ([]byte, error), o
 	if !ok {
 		res := result.NewUnknown(eng.Name(), limitReason(ctx, opts.Timeout))
 		res.Stats.Time = time.Since(start)
-		return &Result{File: name, Verdict: res.Verdict, Reason: res.Reason, Engine: res.Engine, Stats: res.Stats, res: res, total: time.Since(start)}, nil
+		r := &Result{File: name, Verdict: res.Verdict, Reason: res.Reason, Engine: res.Engine, Stats: res.Stats, res: res}
+		if opts.Witness != "" {
+			r.Witness = &WitnessOutcome{File: opts.Witness, Why: unknownWhy(res) + ": the program was not read"}
+		}
+		r.total = time.Since(start)
+		return r, nil
 	}
 	if len(fe.errs) > 0 {
 		return nil, &InputError{Diagnostics: diagnostics(fe.errs)}

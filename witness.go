@@ -62,7 +62,7 @@ func writeWitness(ctx context.Context, opts *Options, src []byte, p *ir.Program,
 	var w *witness.Witness
 	switch {
 	case res.Verdict == result.Unknown:
-		return none("the verdict is unknown")
+		return none("%s", unknownWhy(res))
 	case res.Verdict == result.Unsafe && (res.TraceCut || res.Trace == nil):
 		return none("the error is reachable, but its trace was cut")
 	case res.Verdict == result.Unsafe:
@@ -113,6 +113,15 @@ func writeWitness(ctx context.Context, opts *Options, src []byte, p *ir.Program,
 		}
 	}
 	return out
+}
+
+// unknownWhy says why an Unknown answer has no witness: "the verdict is
+// unknown (timeout (5s))".
+func unknownWhy(res *result.Result) string {
+	if res.Reason == "" {
+		return "the verdict is unknown"
+	}
+	return fmt.Sprintf("the verdict is unknown (%s)", res.Reason)
 }
 
 func writeWitnessFile(path string, w *witness.Witness, format witness.Format) error {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"boolprog"
 	"boolprog/witness"
@@ -33,6 +34,7 @@ func TestWitness(t *testing.T) {
 		{name: "graphml", src: safe, opts: boolprog.Options{WitnessFormat: "graphml"}, kind: "correctness"},
 		{name: "bounded", src: conc, opts: boolprog.Options{Engine: "explicit", Bound: boolprog.Bound{Kind: boolprog.ContextSwitches, K: 1}}, why: "a bounded answer (up to 1 context switch) is no proof"},
 		{name: "unknown", src: safe, opts: boolprog.Options{Engine: "explicit", EngineFlags: map[string]string{"max-states": "1"}}, why: "the verdict is unknown"},
+		{name: "timeout before the program is read", src: safe, opts: boolprog.Options{Timeout: time.Nanosecond}, why: "the verdict is unknown (timeout (1ns)): the program was not read"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := tc.opts

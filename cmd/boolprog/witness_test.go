@@ -26,6 +26,7 @@ func TestWitnessCLI(t *testing.T) {
 		{"validate correctness", []string{"validate", "testdata/safe.bp", dir + "/c.out"}, exitOK, "WITNESS CONFIRMED", ""},
 		{"bounded: no witness", []string{"check", "-q", "--engine", "explicit", "--bound", "cs:0", "--witness", dir + "/b.yml", "testdata/getafix.bp"}, exitOK, "VERIFICATION SUCCESSFUL up to 0 context switches", "no witness written to " + dir + "/b.yml: a bounded answer"},
 		{"unknown: no witness", []string{"check", "--engine", "summary", "--witness", dir + "/u.yml", "testdata/threads.bp"}, exitUnknown, "VERIFICATION UNKNOWN", "no witness written to " + dir + "/u.yml: the verdict is unknown"},
+		{"timeout: no witness", []string{"check", "--timeout", "1ns", "--witness", dir + "/t.yml", "testdata/safe.bp"}, exitUnknown, "VERIFICATION UNKNOWN: timeout (1ns)", "no witness written to " + dir + "/t.yml: the verdict is unknown (timeout (1ns)): the program was not read"},
 		{"format without witness", []string{"check", "--witness-format", "yaml", "testdata/safe.bp"}, exitUsage, "", "--witness-format needs --witness FILE"},
 		{"bad format", []string{"check", "--witness", dir + "/x", "--witness-format", "json", "testdata/safe.bp"}, exitUsage, "", "unknown witness format"},
 		{"two files", []string{"check", "--witness", dir + "/x", "testdata/safe.bp", "testdata/assert.bp"}, exitUsage, "", "--witness takes the witness of one FILE"},
