@@ -88,9 +88,11 @@ type Options struct {
 	// unbounded Safe. Result.Witness says what was written, or why nothing
 	// was. It cannot go with an observer automaton (Spec).
 	Witness string
-	// WitnessFormat is the witness's format, "yaml" (witness 2.0 style) or
-	// "graphml"; "" chooses from the file's extension (.graphml, .xml:
-	// graphml), else yaml.
+	// WitnessFormat is the witness's format (boolprog's own witness
+	// format, see package witness), "yaml" or "graphml" (violation
+	// witnesses only: a correctness witness is then not written, and
+	// Result.Witness says why); "" chooses from the file's extension
+	// (.graphml, .xml: graphml), else yaml.
 	WitnessFormat string
 
 	// CommandLine words the notes and reasons that name an option as the

@@ -59,6 +59,7 @@ func writeWitness(ctx context.Context, opts *Options, src []byte, p *ir.Program,
 	config := "engine " + res.Engine
 	stamp := time.Now().UTC().Format(time.RFC3339)
 	version := Version()
+	format, _ := opts.witnessFormat()
 	var w *witness.Witness
 	switch {
 	case res.Verdict == result.Unknown:
@@ -73,6 +74,8 @@ func writeWitness(ctx context.Context, opts *Options, src []byte, p *ir.Program,
 		}
 	case res.Bound.Kind != result.Unbounded:
 		return none("a bounded answer (up to %s) is no proof, and has no correctness witness", res.Bound)
+	case format == witness.GraphML:
+		return none("%v (%s yaml)", witness.ErrGraphMLCorrectness, opts.optionName("WitnessFormat", "--witness-format"))
 	case p.Concurrent:
 		// Whatever engine answered, the invariants are the reachable
 		// configurations of the concrete semantics (package interp).
@@ -94,7 +97,6 @@ func writeWitness(ctx context.Context, opts *Options, src []byte, p *ir.Program,
 			return none("the invariants could not be computed: %v", err)
 		}
 	}
-	format, _ := opts.witnessFormat()
 	if out.Err = writeWitnessFile(opts.Witness, w, format); out.Err != nil {
 		return out
 	}

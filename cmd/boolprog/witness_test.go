@@ -22,7 +22,9 @@ func TestWitnessCLI(t *testing.T) {
 		{"validate violation graphml", []string{"validate", fig1, dir + "/v.graphml"}, exitOK, "WITNESS CONFIRMED", ""},
 		{"validate within a budget", []string{"validate", "--max-configs", "2", fig1, dir + "/v.yml"}, exitUnknown, "WITNESS UNKNOWN: searched 2 configurations", ""},
 		{"validate against another program", []string{"validate", "testdata/assert.bp", dir + "/v.yml"}, exitFailed, "WITNESS REJECTED: the witness is for another program", ""},
-		{"correctness, format flag", []string{"check", "--engine", "explicit", "--witness", dir + "/c.out", "--witness-format", "graphml", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "the invariants come from the summary engine"},
+		{"correctness, format flag", []string{"check", "--engine", "explicit", "--witness", dir + "/c.out", "--witness-format", "yaml", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "the invariants come from the summary engine"},
+		{"correctness as graphml: no witness", []string{"check", "--witness", dir + "/c.graphml", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "no witness written to " + dir + "/c.graphml: a correctness witness has no GraphML form (its invariants are found by location, not by a run of an automaton): write it as YAML (--witness-format yaml)"},
+		{"validate the legacy form", []string{"validate", "../../witness/testdata/fig1.bp", "../../witness/testdata/legacy/fig1.violation.graphml"}, exitOK, "WITNESS CONFIRMED", "is in the form earlier versions of boolprog wrote (format version 2.0, which is not SV-COMP's)"},
 		{"validate correctness", []string{"validate", "testdata/safe.bp", dir + "/c.out"}, exitOK, "WITNESS CONFIRMED", ""},
 		{"bounded: no witness", []string{"check", "-q", "--engine", "explicit", "--bound", "cs:0", "--witness", dir + "/b.yml", "testdata/getafix.bp"}, exitOK, "VERIFICATION SUCCESSFUL up to 0 context switches", "no witness written to " + dir + "/b.yml: a bounded answer"},
 		{"unknown: no witness", []string{"check", "--engine", "summary", "--witness", dir + "/u.yml", "testdata/threads.bp"}, exitUnknown, "VERIFICATION UNKNOWN", "no witness written to " + dir + "/u.yml: the verdict is unknown"},
@@ -55,11 +57,11 @@ func TestWitnessCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	weak := filepath.Join(dir, "weak.graphml")
-	if !strings.Contains(string(cw), `<data key="invariant">g</data>`) {
+	weak := filepath.Join(dir, "weak.yml")
+	if !strings.Contains(string(cw), `value: "g"`) {
 		t.Fatalf("no invariant g to weaken:\n%s", cw)
 	}
-	if err := os.WriteFile(weak, []byte(strings.ReplaceAll(string(cw), `<data key="invariant">g</data>`, `<data key="invariant">T</data>`)), 0o644); err != nil {
+	if err := os.WriteFile(weak, []byte(strings.ReplaceAll(string(cw), `value: "g"`, `value: "T"`)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out.Reset()
