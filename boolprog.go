@@ -422,7 +422,10 @@ func check(parent context.Context, read func(context.Context) ([]byte, error), o
 		}
 	}
 	if opts.Witness != "" {
-		r.Witness = writeWitness(ctx, &opts, fe.src.Text, p, res)
+		r.Witness, r.proof = writeWitness(ctx, &opts, fe.src.Text, p, res)
+		if r.proof != nil {
+			r.proofNote = r.Witness.Note
+		}
 	}
 	r.total = time.Since(start)
 	return r, nil
