@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -72,7 +73,22 @@ func TestBrowser(t *testing.T) {
 		t.Skip(msg)
 	}
 	site := buildSite(t)
-	srv := httptest.NewServer(Handler(site.Dir))
+	// The checker is held back until the test has seen the page while it
+	// loads.
+	gate := make(chan struct{})
+	var gateOnce sync.Once
+	openGate := func() { gateOnce.Do(func() { close(gate) }) }
+	defer openGate()
+	h := Handler(site.Dir)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			select {
+			case <-gate:
+			case <-time.After(time.Minute):
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
 	defer srv.Close()
 
 	limit := 4 * time.Minute
@@ -86,10 +102,19 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	if err := p.Navigate(ctx, srv.URL+"/index.html"); err != nil {
 		t.Fatal(err)
 	}
+	// While the checker loads (after the first example is shown, whose
+	// note must not hide it), the status says so and Check says why it
+	// is disabled.
+	if err := p.WaitFor(ctx, `document.getElementById("filename").textContent === "examples/bebop-fig1.bp"`, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	expectText(ctx, t, p, `document.getElementById("status").textContent`, "loading the checker…")
+	expectText(ctx, t, p, `String(document.getElementById("check").disabled) + ": " + document.getElementById("check").title`, "true: the checker is still loading")
+	openGate()
+	start := time.Now()
 	// Loading: the page, then the worker fetches, compiles and starts the
 	// checker, which lists the engines.
 	if err := p.WaitFor(ctx, `document.body && document.body.dataset.ready === "true" && document.getElementById("engine").options.length > 5`, 2*time.Minute); err != nil {
@@ -153,8 +178,35 @@ func TestBrowser(t *testing.T) {
 		expectText(ctx, t, p, `document.getElementById("step-info").textContent`, "the error: <switch> Thread 2 Line 7 t2: assert(g0)")
 	})
 
+	t.Run("editing", func(t *testing.T) {
+		// An edit makes the text the user's own program: Figure 1's file
+		// name and target label R go with the example.
+		if err := p.Eval(ctx, `pick("bebop-fig1.bp")`, nil); err != nil {
+			t.Fatal(err)
+		}
+		edit := `(() => { const ta = document.getElementById("source"); ta.value = "decl g;\nvoid main() begin\n  g := T;\n  assert(g);\nend\n"; ta.dispatchEvent(new Event("input")); })()`
+		if err := p.Eval(ctx, edit, nil); err != nil {
+			t.Fatal(err)
+		}
+		expectText(ctx, t, p, `document.getElementById("filename").textContent + " target=[" + document.getElementById("target").value + "]"`, "input.bp target=[]")
+		runCheck(ctx, t, p)
+		expectText(ctx, t, p, `document.getElementById("verdict").textContent`, "VERIFICATION SUCCESSFUL")
+		// Choosing "(your own program)" does the same, and keeps a
+		// target the user typed.
+		if err := p.Eval(ctx, `pick("bebop-fig1.bp")`, nil); err != nil {
+			t.Fatal(err)
+		}
+		own := `(() => { const s = document.getElementById("example"); s.value = ""; s.dispatchEvent(new Event("change")); return document.getElementById("filename").textContent + " target=[" + document.getElementById("target").value + "]"; })()`
+		expectText(ctx, t, p, own, "input.bp target=[]")
+		typed := `(() => { pick("bebop-fig1.bp"); document.getElementById("target").value = "L"; const ta = document.getElementById("source"); ta.value += " "; ta.dispatchEvent(new Event("input")); return document.getElementById("target").value; })()`
+		expectText(ctx, t, p, typed, "L")
+		if err := p.Eval(ctx, `document.getElementById("target").value = ""`, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+
 	t.Run("input error", func(t *testing.T) {
-		set := `(() => { const ta = document.getElementById("source"); ta.value = "decl g;\nmain() begin\n  x := g;\nend\n"; ta.dispatchEvent(new Event("input")); document.getElementById("target").value = ""; })()`
+		set := `(() => { const ta = document.getElementById("source"); ta.value = "decl g;\nmain() begin\n  x := g;\nend\n"; ta.dispatchEvent(new Event("input")); })()`
 		if err := p.Eval(ctx, set, nil); err != nil {
 			t.Fatal(err)
 		}
