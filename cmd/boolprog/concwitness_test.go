@@ -41,6 +41,7 @@ func TestConcurrentWitnessCLI(t *testing.T) {
 	if _, err := os.Stat(dir + "/b.yml"); err == nil {
 		t.Error("a bounded answer wrote a witness")
 	}
+	checkWitnessFiles(t, dir, "pc.yml", "t4.yml")
 
 	// Widen the invariant where foo_1 is about to assume !g0 (then reach
 	// SLIC_ERROR) while main waits at line 13.

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"boolprog/internal/jsonschema"
+	"boolprog/witness"
 )
 
 // TestWitnessCLI: check --witness writes what validate confirms, in both
@@ -39,6 +42,7 @@ func TestWitnessCLI(t *testing.T) {
 	if _, err := os.Stat(dir + "/b.yml"); err == nil {
 		t.Error("a bounded answer wrote a witness")
 	}
+	checkWitnessFiles(t, dir, "v.yml", "c.out")
 
 	// A weakened invariant and a malformed witness.
 	data, err := os.ReadFile(dir + "/v.yml")
@@ -67,6 +71,29 @@ func TestWitnessCLI(t *testing.T) {
 	out.Reset()
 	if code := run([]string{"validate", "testdata/safe.bp", weak}, &out, &errb); code != exitFailed || !strings.Contains(out.String(), "WITNESS REJECTED") {
 		t.Errorf("weakened: exit %d, stdout %q", code, out.String())
+	}
+}
+
+// checkWitnessFiles checks that the YAML witnesses check wrote into dir
+// conform to the schema of boolprog's witness format.
+func checkWitnessFiles(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	s, err := jsonschema.Parse(witness.SchemaJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := witness.YAMLToJSON(data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := s.Validate(j); err != nil {
+			t.Errorf("%s does not conform to the witness schema: %v", name, err)
+		}
 	}
 }
 
