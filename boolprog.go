@@ -88,9 +88,11 @@ type Options struct {
 	// unbounded Safe. Result.Witness says what was written, or why nothing
 	// was. It cannot go with an observer automaton (Spec).
 	Witness string
-	// WitnessFormat is the witness's format, "yaml" (witness 2.0 style) or
-	// "graphml"; "" chooses from the file's extension (.graphml, .xml:
-	// graphml), else yaml.
+	// WitnessFormat is the witness's format (boolprog's own witness
+	// format, see package witness), "yaml" or "graphml" (violation
+	// witnesses only: a correctness witness is then not written, and
+	// Result.Witness says why); "" chooses from the file's extension
+	// (.graphml, .xml: graphml), else yaml.
 	WitnessFormat string
 
 	// CommandLine words the notes and reasons that name an option as the
@@ -344,7 +346,12 @@ func check(parent context.Context, read func(context.Context) ([]byte, error), o
 	if !ok {
 		res := result.NewUnknown(eng.Name(), limitReason(ctx, opts.Timeout))
 		res.Stats.Time = time.Since(start)
-		return &Result{File: name, Verdict: res.Verdict, Reason: res.Reason, Engine: res.Engine, Stats: res.Stats, res: res, total: time.Since(start)}, nil
+		r := &Result{File: name, Verdict: res.Verdict, Reason: res.Reason, Engine: res.Engine, Stats: res.Stats, res: res}
+		if opts.Witness != "" {
+			r.Witness = &WitnessOutcome{File: opts.Witness, Why: unknownWhy(res) + ": the program was not read"}
+		}
+		r.total = time.Since(start)
+		return r, nil
 	}
 	if len(fe.errs) > 0 {
 		return nil, &InputError{Diagnostics: diagnostics(fe.errs)}
@@ -415,7 +422,10 @@ func check(parent context.Context, read func(context.Context) ([]byte, error), o
 		}
 	}
 	if opts.Witness != "" {
-		r.Witness = writeWitness(ctx, &opts, fe.src.Text, p, res)
+		r.Witness, r.proof = writeWitness(ctx, &opts, fe.src.Text, p, res)
+		if r.proof != nil {
+			r.proofNote = r.Witness.Note
+		}
 	}
 	r.total = time.Since(start)
 	return r, nil

@@ -14,6 +14,7 @@ import (
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/syntax"
+	"boolprog/witness"
 )
 
 // Verdict is the answer of a check.
@@ -127,7 +128,11 @@ type Result struct {
 	prog      *ir.Program    // nil if the check ended before the program was lowered
 	res       *result.Result // what the engine returned, with Trace as a *result.Trace
 	src       []byte         // the program's text, for WriteHTML
-	total     time.Duration  // the whole check, front end included
+	// proof is the correctness witness Options.Witness wrote (nil: none
+	// yet), proofNote where its invariants came from: WriteHTML shows it.
+	proof     *witness.Witness
+	proofNote string
+	total     time.Duration // the whole check, front end included
 }
 
 func newResult(name string, p *ir.Program, res *result.Result, note string, replayed bool, fe *frontEnded, total time.Duration) *Result {

@@ -49,70 +49,100 @@ func (o *Options) witnessFormat() (witness.Format, bool) {
 
 // writeWitness writes the witness of the answer res about p (whose text
 // is src) to Options.Witness: a violation witness for an error with its
-// trace, a correctness witness for an unbounded proof.
-func writeWitness(ctx context.Context, opts *Options, src []byte, p *ir.Program, res *result.Result) *WitnessOutcome {
+// trace, a correctness witness for an unbounded proof. It returns what it
+// did, and the correctness witness it built (for WriteHTML's proof).
+func writeWitness(ctx context.Context, opts *Options, src []byte, p *ir.Program, res *result.Result) (*WitnessOutcome, *witness.Witness) {
 	out := &WitnessOutcome{File: opts.Witness}
-	none := func(format string, args ...any) *WitnessOutcome {
-		out.Why = fmt.Sprintf(format, args...)
-		return out
+	format, _ := opts.witnessFormat()
+	if res.Verdict == result.Safe && res.Bound.Kind == result.Unbounded && format == witness.GraphML {
+		out.Why = fmt.Sprintf("%v (%s yaml)", witness.ErrGraphMLCorrectness, opts.optionName("WitnessFormat", "--witness-format"))
+		return out, nil
 	}
+	w, note, why := buildWitness(ctx, opts.MaxNodes, src, p, res)
+	if w == nil {
+		out.Why = why
+		return out, nil
+	}
+	out.Note = note
+	if out.Err = writeWitnessFile(opts.Witness, w, format); out.Err != nil {
+		return out, nil
+	}
+	out.Written, out.Kind = true, w.Kind.String()
+	out.Count, out.What = witnessSize(w)
+	if w.Kind == witness.Violation {
+		return out, nil
+	}
+	return out, w
+}
+
+// witnessSize counts what a witness holds: (3, "waypoints"), (4,
+// "invariants and contracts"), (242, "configuration invariants").
+func witnessSize(w *witness.Witness) (int, string) {
+	switch {
+	case w.Kind == witness.Violation:
+		n := 0
+		for _, s := range w.Segments {
+			n += len(s.Waypoints)
+		}
+		return n, "waypoints"
+	case len(w.Configurations) > 0:
+		return len(w.Configurations), "configuration invariants"
+	case len(w.ThreadInvariants) > 0:
+		return len(w.ThreadInvariants), "thread invariants"
+	}
+	return len(w.Invariants) + len(w.Contracts), "invariants and contracts"
+}
+
+// buildWitness builds the witness of the answer res about p: a violation
+// witness for an error with its trace, a correctness witness for an
+// unbounded proof. note says where a correctness witness's invariants
+// come from when the engine that answered has none; without a witness,
+// why says why.
+func buildWitness(ctx context.Context, maxNodes int, src []byte, p *ir.Program, res *result.Result) (w *witness.Witness, note, why string) {
 	config := "engine " + res.Engine
 	stamp := time.Now().UTC().Format(time.RFC3339)
 	version := Version()
-	var w *witness.Witness
+	var err error
 	switch {
 	case res.Verdict == result.Unknown:
-		return none("the verdict is unknown")
+		return nil, "", unknownWhy(res)
 	case res.Verdict == result.Unsafe && (res.TraceCut || res.Trace == nil):
-		return none("the error is reachable, but its trace was cut")
+		return nil, "", "the error is reachable, but its trace was cut"
 	case res.Verdict == result.Unsafe:
-		var err error
 		w, err = witness.FromTrace(p, res.Trace, witness.Meta(p, src, version, config, stamp, witness.Violation))
 		if err != nil {
-			return none("%v", err)
+			return nil, "", err.Error()
 		}
 	case res.Bound.Kind != result.Unbounded:
-		return none("a bounded answer (up to %s) is no proof, and has no correctness witness", res.Bound)
+		return nil, "", fmt.Sprintf("a bounded answer (up to %s) is no proof, and has no correctness witness", res.Bound)
 	case p.Concurrent:
 		// Whatever engine answered, the invariants are the reachable
 		// configurations of the concrete semantics (package interp).
 		config += "; invariants from the interpreter's reachable configurations"
-		var err error
 		w, err = witness.FromConcurrent(ctx, p, witness.Meta(p, src, version, config, stamp, witness.Correctness), 0)
 		if err != nil {
-			return none("the invariants could not be computed: %v", err)
+			return nil, "", fmt.Sprintf("the invariants could not be computed: %v", err)
 		}
 	default:
 		if res.Engine != reachableSetsEngine {
 			config += "; invariants from the " + reachableSetsEngine + " engine's path edges"
-			out.Note = fmt.Sprintf("the %s engine has no reachable sets: the invariants come from the %s engine", res.Engine, reachableSetsEngine)
+			note = fmt.Sprintf("the %s engine has no reachable sets: the invariants come from the %s engine", res.Engine, reachableSetsEngine)
 		}
-		var err error
-		w, err = witness.FromReachable(ctx, p, witness.Meta(p, src, version, config, stamp, witness.Correctness), opts.MaxNodes)
+		w, err = witness.FromReachable(ctx, p, witness.Meta(p, src, version, config, stamp, witness.Correctness), maxNodes)
 		if err != nil {
-			out.Note = ""
-			return none("the invariants could not be computed: %v", err)
+			return nil, "", fmt.Sprintf("the invariants could not be computed: %v", err)
 		}
 	}
-	format, _ := opts.witnessFormat()
-	if out.Err = writeWitnessFile(opts.Witness, w, format); out.Err != nil {
-		return out
+	return w, note, ""
+}
+
+// unknownWhy says why an Unknown answer has no witness: "the verdict is
+// unknown (timeout (5s))".
+func unknownWhy(res *result.Result) string {
+	if res.Reason == "" {
+		return "the verdict is unknown"
 	}
-	out.Written, out.Kind = true, w.Kind.String()
-	out.Count, out.What = len(w.Invariants)+len(w.Contracts), "invariants and contracts"
-	switch {
-	case len(w.Configurations) > 0:
-		out.Count, out.What = len(w.Configurations), "configuration invariants"
-	case len(w.ThreadInvariants) > 0:
-		out.Count, out.What = len(w.ThreadInvariants), "thread invariants"
-	}
-	if w.Kind == witness.Violation {
-		out.Count, out.What = 0, "waypoints"
-		for _, s := range w.Segments {
-			out.Count += len(s.Waypoints)
-		}
-	}
-	return out
+	return fmt.Sprintf("the verdict is unknown (%s)", res.Reason)
 }
 
 func writeWitnessFile(path string, w *witness.Witness, format witness.Format) error {

@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"boolprog"
+	"boolprog/internal/jsonschema"
 	"boolprog/witness"
 )
 
@@ -30,9 +32,11 @@ func TestWitness(t *testing.T) {
 		{name: "correctness", src: safe, kind: "correctness"},
 		{name: "correctness from another engine's answer", src: safe, opts: boolprog.Options{Engine: "explicit"}, kind: "correctness", note: "the invariants come from the summary engine"},
 		{name: "concurrent correctness", src: conc, kind: "correctness"},
-		{name: "graphml", src: safe, opts: boolprog.Options{WitnessFormat: "graphml"}, kind: "correctness"},
+		{name: "graphml", src: unsafe, opts: boolprog.Options{WitnessFormat: "graphml"}, kind: "violation"},
+		{name: "correctness as graphml", src: safe, opts: boolprog.Options{WitnessFormat: "graphml"}, why: "a correctness witness has no GraphML form"},
 		{name: "bounded", src: conc, opts: boolprog.Options{Engine: "explicit", Bound: boolprog.Bound{Kind: boolprog.ContextSwitches, K: 1}}, why: "a bounded answer (up to 1 context switch) is no proof"},
 		{name: "unknown", src: safe, opts: boolprog.Options{Engine: "explicit", EngineFlags: map[string]string{"max-states": "1"}}, why: "the verdict is unknown"},
+		{name: "timeout before the program is read", src: safe, opts: boolprog.Options{Timeout: time.Nanosecond}, why: "the verdict is unknown (timeout (1ns)): the program was not read"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := tc.opts
@@ -61,6 +65,20 @@ func TestWitness(t *testing.T) {
 			}
 			if _, err := witness.Parse(opts.Witness, data); err != nil {
 				t.Errorf("the witness does not parse: %v", err)
+			}
+			if tc.opts.WitnessFormat == "" {
+				// Every YAML witness conforms to the schema of its format.
+				s, err := jsonschema.Parse(witness.SchemaJSON)
+				if err != nil {
+					t.Fatal(err)
+				}
+				j, err := witness.YAMLToJSON(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Validate(j); err != nil {
+					t.Errorf("the witness does not conform to its schema: %v", err)
+				}
 			}
 			if tc.opts.WitnessFormat == "graphml" && !strings.Contains(string(data), "<graphml") {
 				t.Errorf("not GraphML:\n%.200s", data)

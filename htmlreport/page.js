@@ -132,7 +132,11 @@
     var node = $("g" + s.p + "n" + s.l);
     mark(node, "cur");
     if (s.e >= 0) { mark($("g" + s.p + "e" + s.e), "cur"); }
+    // The node in view: scrolled within its drawing, and the drawing
+    // within the side pane, where the state above it may be tall on a
+    // long trace (a deep call stack, many variables).
     reveal($("cfa" + s.p), node);
+    reveal(document.querySelector("aside"), node);
     mark(items[i], "cur");
     reveal(list, items[i]);
     if (history.replaceState) { history.replaceState(null, "", "#step" + (i + 1)); }

@@ -53,6 +53,30 @@ type Page struct {
 	Warnings     []result.Message // the front end's warnings and notes
 	Total        time.Duration    // the whole run's time
 	Limits       Limits           // a zero field takes its value from DefaultLimits
+	// Proof is what a SUCCESSFUL answer rests on (nil: the page shows
+	// none).
+	Proof *Proof
+}
+
+// Proof is the proof information of a SUCCESSFUL page: the certificate
+// that check --witness writes (its invariants and contracts), or why
+// there is none (a bounded answer is no proof).
+type Proof struct {
+	// Title names the certificate: "the correctness witness (4
+	// invariants and contracts)".
+	Title string
+	// Note says where the certificate comes from, or why there is none.
+	Note  string
+	Items []ProofItem
+	// Omitted is the number of items left out of a long certificate.
+	Omitted int
+}
+
+// ProofItem is one invariant or contract of a certificate.
+type ProofItem struct {
+	Where string // "main 5:3", "contract of f", a tuple of thread stacks
+	Line  int    // its line in the source, or 0
+	Text  string // the formula: "g & !h", "requires T; ensures \result"
 }
 
 // Limits bound the drawing of the control-flow graphs.
@@ -91,6 +115,8 @@ func Write(w io.Writer, pg *Page) error {
 // pageData is what the template shows.
 type pageData struct {
 	File, Banner, VerdictClass, Verdict string
+	Proof                               *Proof
+	Read                                bool // the program was read: its graphs have a pane
 	Engine                              string
 	Bound                               string
 	Property                            string
@@ -157,11 +183,13 @@ func build(pg *Page) (*pageData, error) {
 	switch res.Verdict {
 	case result.Unsafe:
 		d.Verdict, d.VerdictClass = "FAILED", "failed"
+		d.Bound = res.BoundLine() // as the text says it
 	case result.Safe:
 		d.Verdict, d.VerdictClass = "SUCCESSFUL", "successful"
 		if res.Bound.Kind != result.Unbounded {
 			d.Bound = "up to " + res.Bound.String() + ": a bounded answer, not a proof for every execution"
 		}
+		d.Proof = pg.Proof
 	default:
 		d.Verdict, d.VerdictClass = "UNKNOWN", "unknown"
 	}
@@ -214,6 +242,7 @@ func build(pg *Page) (*pageData, error) {
 		}
 	}
 	if pg.Program != nil {
+		d.Read = true
 		d.Graphs, d.GraphNotes = graphs(pg.Program, tr, traceShown, lim)
 	}
 	if data == nil {

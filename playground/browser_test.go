@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"boolprog/gen"
+	"boolprog/internal/cdp"
 	"boolprog/playground/protocol"
 )
 
@@ -64,14 +66,29 @@ func TestMain(m *testing.M) {
 // Check as a user would, and checks the verdict, the trace and the source
 // line highlighted as it steps through the trace.
 func TestBrowser(t *testing.T) {
-	chromium := chromiumPath()
+	chromium := cdp.ChromiumPath()
 	if chromium == "" {
 		msg := "NO CHROMIUM: the playground's browser test did not run (install Debian's chromium, or set BOOLPROG_CHROMIUM)"
 		fmt.Fprintln(os.Stderr, "*** "+msg+" ***")
 		t.Skip(msg)
 	}
 	site := buildSite(t)
-	srv := httptest.NewServer(Handler(site.Dir))
+	// The checker is held back until the test has seen the page while it
+	// loads.
+	gate := make(chan struct{})
+	var gateOnce sync.Once
+	openGate := func() { gateOnce.Do(func() { close(gate) }) }
+	defer openGate()
+	h := Handler(site.Dir)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			select {
+			case <-gate:
+			case <-time.After(time.Minute):
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
 	defer srv.Close()
 
 	limit := 4 * time.Minute
@@ -80,25 +97,34 @@ func TestBrowser(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	b := startBrowser(t, chromium)
-	p, err := b.newPage(ctx)
+	b := cdp.Start(t, chromium)
+	p, err := b.NewPage(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	if err := p.navigate(ctx, srv.URL+"/index.html"); err != nil {
+	if err := p.Navigate(ctx, srv.URL+"/index.html"); err != nil {
 		t.Fatal(err)
 	}
+	// While the checker loads (after the first example is shown, whose
+	// note must not hide it), the status says so and Check says why it
+	// is disabled.
+	if err := p.WaitFor(ctx, `document.getElementById("filename").textContent === "examples/bebop-fig1.bp"`, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	expectText(ctx, t, p, `document.getElementById("status").textContent`, "loading the checker…")
+	expectText(ctx, t, p, `String(document.getElementById("check").disabled) + ": " + document.getElementById("check").title`, "true: the checker is still loading")
+	openGate()
+	start := time.Now()
 	// Loading: the page, then the worker fetches, compiles and starts the
 	// checker, which lists the engines.
-	if err := p.waitFor(ctx, `document.body && document.body.dataset.ready === "true" && document.getElementById("engine").options.length > 5`, 2*time.Minute); err != nil {
+	if err := p.WaitFor(ctx, `document.body && document.body.dataset.ready === "true" && document.getElementById("engine").options.length > 5`, 2*time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.eval(ctx, pageHelpers, nil); err != nil {
+	if err := p.Eval(ctx, pageHelpers, nil); err != nil {
 		t.Fatal(err)
 	}
 	var loadMs float64
-	if err := p.eval(ctx, `window.boolprogPlayground.timings.loadMs`, &loadMs); err != nil {
+	if err := p.Eval(ctx, `window.boolprogPlayground.timings.loadMs`, &loadMs); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("wasm %.1f MiB; page to checker ready %v (the worker's fetch, compile and start: %.0f ms)", float64(site.WasmSize)/(1<<20), time.Since(start).Round(time.Millisecond), loadMs)
@@ -106,7 +132,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("figure 1", func(t *testing.T) {
 		// The page opens on Figure 1 with its target label.
 		var target string
-		if err := p.eval(ctx, `pick("bebop-fig1.bp")`, &target); err != nil {
+		if err := p.Eval(ctx, `pick("bebop-fig1.bp")`, &target); err != nil {
 			t.Fatal(err)
 		}
 		if target != "R" {
@@ -123,7 +149,7 @@ func TestBrowser(t *testing.T) {
 		expectText(ctx, t, p, `document.getElementById("steps").textContent`, "Line 21 A: A(a2, a1)  State g=1 a1=1 a2=0")
 		// Step back to the start, then one step on.
 		for _, id := range []string{"first", "next"} {
-			if err := p.click(ctx, id); err != nil {
+			if err := p.Click(ctx, id); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -132,10 +158,10 @@ func TestBrowser(t *testing.T) {
 		expectText(ctx, t, p, `document.getElementById("values").textContent`, "h0 (F)")
 		expectText(ctx, t, p, `document.getElementById("output").textContent`, "examples/bebop-fig1.bp:12:8: error: label R reached")
 		// The HTML report of the check (boolprog check --format html).
-		if err := p.click(ctx, "html-report"); err != nil {
+		if err := p.Click(ctx, "html-report"); err != nil {
 			t.Fatal(err)
 		}
-		if err := p.waitFor(ctx, `window.boolprogPlayground.lastHTMLSize > 10000`, time.Minute); err != nil {
+		if err := p.WaitFor(ctx, `window.boolprogPlayground.lastHTMLSize > 10000`, time.Minute); err != nil {
 			t.Error(err)
 		}
 	})
@@ -144,7 +170,7 @@ func TestBrowser(t *testing.T) {
 		if !hasExample(site, "Threads1") {
 			t.Skip("no SATABS/Boppo suite beside the repository (../shared)")
 		}
-		if err := p.eval(ctx, `pick("Threads1")`, nil); err != nil {
+		if err := p.Eval(ctx, `pick("Threads1")`, nil); err != nil {
 			t.Fatal(err)
 		}
 		runCheck(ctx, t, p)
@@ -152,9 +178,36 @@ func TestBrowser(t *testing.T) {
 		expectText(ctx, t, p, `document.getElementById("step-info").textContent`, "the error: <switch> Thread 2 Line 7 t2: assert(g0)")
 	})
 
+	t.Run("editing", func(t *testing.T) {
+		// An edit makes the text the user's own program: Figure 1's file
+		// name and target label R go with the example.
+		if err := p.Eval(ctx, `pick("bebop-fig1.bp")`, nil); err != nil {
+			t.Fatal(err)
+		}
+		edit := `(() => { const ta = document.getElementById("source"); ta.value = "decl g;\nvoid main() begin\n  g := T;\n  assert(g);\nend\n"; ta.dispatchEvent(new Event("input")); })()`
+		if err := p.Eval(ctx, edit, nil); err != nil {
+			t.Fatal(err)
+		}
+		expectText(ctx, t, p, `document.getElementById("filename").textContent + " target=[" + document.getElementById("target").value + "]"`, "input.bp target=[]")
+		runCheck(ctx, t, p)
+		expectText(ctx, t, p, `document.getElementById("verdict").textContent`, "VERIFICATION SUCCESSFUL")
+		// Choosing "(your own program)" does the same, and keeps a
+		// target the user typed.
+		if err := p.Eval(ctx, `pick("bebop-fig1.bp")`, nil); err != nil {
+			t.Fatal(err)
+		}
+		own := `(() => { const s = document.getElementById("example"); s.value = ""; s.dispatchEvent(new Event("change")); return document.getElementById("filename").textContent + " target=[" + document.getElementById("target").value + "]"; })()`
+		expectText(ctx, t, p, own, "input.bp target=[]")
+		typed := `(() => { pick("bebop-fig1.bp"); document.getElementById("target").value = "L"; const ta = document.getElementById("source"); ta.value += " "; ta.dispatchEvent(new Event("input")); return document.getElementById("target").value; })()`
+		expectText(ctx, t, p, typed, "L")
+		if err := p.Eval(ctx, `document.getElementById("target").value = ""`, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+
 	t.Run("input error", func(t *testing.T) {
-		set := `(() => { const ta = document.getElementById("source"); ta.value = "decl g;\nmain() begin\n  x := g;\nend\n"; ta.dispatchEvent(new Event("input")); document.getElementById("target").value = ""; })()`
-		if err := p.eval(ctx, set, nil); err != nil {
+		set := `(() => { const ta = document.getElementById("source"); ta.value = "decl g;\nmain() begin\n  x := g;\nend\n"; ta.dispatchEvent(new Event("input")); })()`
+		if err := p.Eval(ctx, set, nil); err != nil {
 			t.Fatal(err)
 		}
 		runCheck(ctx, t, p)
@@ -169,12 +222,12 @@ func TestBrowser(t *testing.T) {
 		// preempt the search (the context polls the clock).
 		src := hardProgram(t)
 		set := fmt.Sprintf(`(() => { const ta = document.getElementById("source"); ta.value = %q; ta.dispatchEvent(new Event("input")); document.getElementById("engine").value = "summary"; document.getElementById("timeout").value = "0.5"; })()`, src)
-		if err := p.eval(ctx, set, nil); err != nil {
+		if err := p.Eval(ctx, set, nil); err != nil {
 			t.Fatal(err)
 		}
 		runCheck(ctx, t, p)
 		expectText(ctx, t, p, `document.getElementById("verdict").textContent`, "VERIFICATION UNKNOWN: timeout (500ms)")
-		if err := p.eval(ctx, `(() => { document.getElementById("engine").value = ""; document.getElementById("timeout").value = "10"; })()`, nil); err != nil {
+		if err := p.Eval(ctx, `(() => { document.getElementById("engine").value = ""; document.getElementById("timeout").value = "10"; })()`, nil); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -183,14 +236,14 @@ func TestBrowser(t *testing.T) {
 		measureExamples(ctx, t, p, site)
 	}
 	if *screenshot != "" {
-		if err := p.eval(ctx, `pick("bebop-fig1.bp")`, nil); err == nil {
+		if err := p.Eval(ctx, `pick("bebop-fig1.bp")`, nil); err == nil {
 			runCheck(ctx, t, p)
-			p.click(ctx, "first")
-			p.click(ctx, "next")
-			p.click(ctx, "next")
-			p.click(ctx, "next")
+			p.Click(ctx, "first")
+			p.Click(ctx, "next")
+			p.Click(ctx, "next")
+			p.Click(ctx, "next")
 		}
-		if err := p.screenshot(ctx, *screenshot); err != nil {
+		if err := p.Screenshot(ctx, *screenshot); err != nil {
 			t.Error(err)
 		}
 	}
@@ -209,29 +262,29 @@ const pageHelpers = `window.pick = (name) => {
 }`
 
 // runCheck clicks Check and waits for the answer.
-func runCheck(ctx context.Context, t *testing.T, p *page) {
+func runCheck(ctx context.Context, t *testing.T, p *cdp.Page) {
 	t.Helper()
 	var before int
-	if err := p.eval(ctx, `window.boolprogPlayground.timings.checks.length`, &before); err != nil {
+	if err := p.Eval(ctx, `window.boolprogPlayground.timings.checks.length`, &before); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.click(ctx, "check"); err != nil {
+	if err := p.Click(ctx, "check"); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.waitFor(ctx, fmt.Sprintf(`window.boolprogPlayground.timings.checks.length > %d`, before), 2*time.Minute); err != nil {
+	if err := p.WaitFor(ctx, fmt.Sprintf(`window.boolprogPlayground.timings.checks.length > %d`, before), 2*time.Minute); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // expectText fails unless the string expr evaluates to contains want.
-func expectText(ctx context.Context, t *testing.T, p *page, expr, want string) {
+func expectText(ctx context.Context, t *testing.T, p *cdp.Page, expr, want string) {
 	t.Helper()
 	var got string
-	if err := p.eval(ctx, expr, &got); err != nil {
+	if err := p.Eval(ctx, expr, &got); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(got, want) {
-		t.Errorf("%s = %q, want it to contain %q", expr, tail(got, 500), want)
+		t.Errorf("%s = %q, want it to contain %q", expr, cdp.Tail(got, 500), want)
 	}
 }
 
@@ -267,7 +320,7 @@ func hardProgram(t *testing.T) string {
 // same protocol.Check, in this process) and logs the times and ratios:
 // the time of the check itself (Response.CheckMS in the browser), without
 // the worker's messages.
-func measureExamples(ctx context.Context, t *testing.T, p *page, site *Site) {
+func measureExamples(ctx context.Context, t *testing.T, p *cdp.Page, site *Site) {
 	b, err := os.ReadFile(filepath.Join(site.Dir, "examples.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +348,7 @@ func measureExamples(ctx context.Context, t *testing.T, p *page, site *Site) {
 				Ms       float64 `json:"ms"`
 				ExitCode int     `json:"exit_code"`
 			}
-			if err := p.eval(ctx, expr, &out); err != nil {
+			if err := p.Eval(ctx, expr, &out); err != nil {
 				t.Fatal(err)
 			}
 			wasmMs = min(wasmMs, out.Ms)

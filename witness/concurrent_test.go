@@ -57,7 +57,7 @@ func TestConcurrentGolden(t *testing.T) {
 			if got := len(w.Configurations) > 0 && len(w.ThreadInvariants) == 0; got != c.configs {
 				t.Fatalf("%d configuration invariants, %d thread invariants", len(w.Configurations), len(w.ThreadInvariants))
 			}
-			for _, f := range formats {
+			for _, f := range formatsOf(w) {
 				name := c.name + "." + f.String()
 				back, data := goldenRoundTrip(t, w, f, name)
 				o := validate(t, p, src, back)
@@ -77,7 +77,7 @@ func TestConcurrentGolden(t *testing.T) {
 // one is an error at its file:line:col.
 func TestConcurrentRejected(t *testing.T) {
 	conc := goldenWitness(t, "conc.correctness.yaml")
-	concG := goldenWitness(t, "conc.correctness.graphml")
+	concG := goldenWitness(t, "legacy/conc.correctness.graphml")
 	spawn := goldenWitness(t, "spawn.correctness.yaml")
 	safe := goldenWitness(t, "safe.correctness.yaml")
 	concP := testsuite.LowerFile(t, "testdata/conc.bp", "")
@@ -90,7 +90,7 @@ func TestConcurrentRejected(t *testing.T) {
 	// at line 10 claims !g, but the thread it started may have set g.
 	interfere := `- entry_type: invariant_set
   metadata:
-    format_version: "2.0"
+    format_version: "boolprog-1"
     uuid: "0"
     creation_time: "2026-01-01T00:00:00Z"
     producer:
@@ -234,7 +234,7 @@ func TestConcurrentRejected(t *testing.T) {
 // malformed, are errors at their file:line:col.
 func TestConcurrentMalformed(t *testing.T) {
 	conc := goldenWitness(t, "conc.correctness.yaml")
-	concG := goldenWitness(t, "conc.correctness.graphml")
+	concG := goldenWitness(t, "legacy/conc.correctness.graphml")
 	spawn := goldenWitness(t, "spawn.correctness.yaml")
 	cases := []struct {
 		name, text, old, new, want string
@@ -332,7 +332,7 @@ func TestGetafix(t *testing.T) {
 			if running != c.running || (len(w.ThreadInvariants) > 0) != c.threads || init != c.threads {
 				t.Errorf("running stated %v, %d thread invariants (init %v)", running, len(w.ThreadInvariants), init)
 			}
-			for _, f := range formats {
+			for _, f := range formatsOf(w) {
 				back, data := roundTrip(t, w, f)
 				o := validate(t, p, src, back)
 				if o.Verdict != witness.Confirmed {

@@ -14,13 +14,16 @@ import (
 	"boolprog/syntax"
 )
 
-// The GraphML keys of a witness automaton: SV-COMP's (witness-type,
-// sourcecodelang, producer, specification, programfile, programhash,
-// creationtime, entry, violation, invariant, invariant.scope, startline,
-// assumption, assumption.scope, control, enterFunction, threadId) and ours
-// for Boolean programs (columns, waypoint types, locations of invariants,
-// contracts).
+// The GraphML keys of a witness automaton, written with keyPrefix before
+// each (as id and attr.name): boolprog's own keys, though many are named
+// after SV-COMP's GraphML format 1.0 (witness-type, sourcecodelang,
+// entry, violation, startline, assumption, control, enterFunction,
+// threadId), whose meaning they share for Boolean programs. The prefix
+// keeps a file from claiming SV-COMP's keys without SV-COMP's
+// requirements (architecture, C specification, returnFromFunction
+// edges); the legacy form without it is still read.
 var graphmlKeys = []struct{ id, for_, typ, def string }{
+	{"format-version", "graph", "string", ""},
 	{"witness-type", "graph", "string", ""},
 	{"sourcecodelang", "graph", "string", ""},
 	{"producer", "graph", "string", ""},
@@ -33,18 +36,6 @@ var graphmlKeys = []struct{ id, for_, typ, def string }{
 	{"uuid", "graph", "string", ""},
 	{"entry", "node", "boolean", "false"},
 	{"violation", "node", "boolean", "false"},
-	{"invariant", "node", "string", ""},
-	{"invariant.scope", "node", "string", ""},
-	{"location.line", "node", "int", ""},
-	{"location.column", "node", "int", ""},
-	{"requires", "node", "string", ""},
-	{"ensures", "node", "string", ""},
-	{"contract.scope", "node", "string", ""},
-	{"threads", "node", "string", ""},
-	{"atomic.owner", "node", "int", ""},
-	{"running", "node", "int", ""},
-	{"init", "node", "boolean", "false"},
-	{"thread.stack", "node", "string", ""},
 	{"waypoint", "edge", "string", ""},
 	{"startline", "edge", "int", ""},
 	{"startcolumn", "edge", "int", ""},
@@ -55,13 +46,22 @@ var graphmlKeys = []struct{ id, for_, typ, def string }{
 	{"threadId", "edge", "int", ""},
 }
 
-// WriteGraphML writes the witness as a GraphML witness automaton. A
-// violation witness is a path from the entry node to the violation node,
-// one edge per waypoint (its line, column, function, and its assumption,
-// control or entered function). A correctness witness has one node per
-// invariant (with its location) and one per contract, and no edges: an
-// invariant is found by its location, not by a path of the automaton.
+// keyPrefix names boolprog's namespace of GraphML keys.
+const keyPrefix = "boolprog."
+
+// ErrGraphMLCorrectness is WriteGraphML's error for a correctness
+// witness, which has no GraphML form.
+var ErrGraphMLCorrectness = errors.New("a correctness witness has no GraphML form (its invariants are found by location, not by a run of an automaton): write it as YAML")
+
+// WriteGraphML writes a violation witness as a GraphML witness automaton
+// in boolprog's format (see the package doc): a path from the entry node
+// to the violation node, one edge per waypoint (its line, column,
+// function, and its assumption, control or entered function). A
+// correctness witness gives ErrGraphMLCorrectness.
 func (w *Witness) WriteGraphML(out io.Writer) error {
+	if w.Kind == Correctness {
+		return ErrGraphMLCorrectness
+	}
 	b := bufio.NewWriter(out)
 	esc := func(s string) string {
 		var x bytes.Buffer
@@ -72,21 +72,18 @@ func (w *Witness) WriteGraphML(out io.Writer) error {
 	b.WriteString("<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n")
 	for _, k := range graphmlKeys {
 		if k.def == "" {
-			fmt.Fprintf(b, " <key attr.name=%q attr.type=%q for=%q id=%q/>\n", k.id, k.typ, k.for_, k.id)
+			fmt.Fprintf(b, " <key attr.name=%q attr.type=%q for=%q id=%q/>\n", keyPrefix+k.id, k.typ, k.for_, keyPrefix+k.id)
 			continue
 		}
-		fmt.Fprintf(b, " <key attr.name=%q attr.type=%q for=%q id=%q>\n  <default>%s</default>\n </key>\n", k.id, k.typ, k.for_, k.id, k.def)
+		fmt.Fprintf(b, " <key attr.name=%q attr.type=%q for=%q id=%q>\n  <default>%s</default>\n </key>\n", keyPrefix+k.id, k.typ, k.for_, keyPrefix+k.id, k.def)
 	}
 	b.WriteString(" <graph edgedefault=\"directed\">\n")
 	data := func(indent, key, val string) {
-		fmt.Fprintf(b, "%s<data key=%q>%s</data>\n", indent, key, esc(val))
+		fmt.Fprintf(b, "%s<data key=%q>%s</data>\n", indent, keyPrefix+key, esc(val))
 	}
 	m := w.Metadata
-	typ := "violation_witness"
-	if w.Kind == Correctness {
-		typ = "correctness_witness"
-	}
-	data("  ", "witness-type", typ)
+	data("  ", "format-version", FormatVersion)
+	data("  ", "witness-type", "violation_witness")
 	data("  ", "sourcecodelang", m.Task.Language)
 	data("  ", "producer", m.Producer.Name)
 	data("  ", "producerversion", m.Producer.Version)
@@ -98,91 +95,36 @@ func (w *Witness) WriteGraphML(out io.Writer) error {
 	data("  ", "programhash", m.Task.InputFileHash)
 	data("  ", "creationtime", m.CreationTime)
 	data("  ", "uuid", m.UUID)
-	if w.Kind == Violation {
-		var wps []Waypoint
-		for _, s := range w.Segments {
-			wps = append(wps, s.Waypoints...)
+	var wps []Waypoint
+	for _, s := range w.Segments {
+		wps = append(wps, s.Waypoints...)
+	}
+	b.WriteString("  <node id=\"N0\">\n")
+	data("   ", "entry", "true")
+	b.WriteString("  </node>\n")
+	for i, wp := range wps {
+		fmt.Fprintf(b, "  <node id=\"N%d\">\n", i+1)
+		if wp.Type == Target {
+			data("   ", "violation", "true")
 		}
-		b.WriteString("  <node id=\"N0\">\n   <data key=\"entry\">true</data>\n  </node>\n")
-		for i, wp := range wps {
-			fmt.Fprintf(b, "  <node id=\"N%d\">\n", i+1)
-			if wp.Type == Target {
-				data("   ", "violation", "true")
-			}
-			b.WriteString("  </node>\n")
-			fmt.Fprintf(b, "  <edge source=\"N%d\" target=\"N%d\">\n", i, i+1)
-			data("   ", "waypoint", wp.Type)
-			data("   ", "startline", strconv.Itoa(wp.Location.Line))
-			data("   ", "startcolumn", strconv.Itoa(wp.Location.Col))
-			data("   ", "assumption.scope", wp.Location.Function)
-			switch wp.Type {
-			case Assumption:
-				data("   ", "assumption", wp.Constraint)
-			case Branching:
-				data("   ", "control", wp.Constraint)
-			case FunctionEnter:
-				data("   ", "enterFunction", wp.Constraint)
-			}
-			if wp.Thread >= 0 {
-				data("   ", "threadId", strconv.Itoa(wp.Thread))
-			}
-			b.WriteString("  </edge>\n")
+		b.WriteString("  </node>\n")
+		fmt.Fprintf(b, "  <edge source=\"N%d\" target=\"N%d\">\n", i, i+1)
+		data("   ", "waypoint", wp.Type)
+		data("   ", "startline", strconv.Itoa(wp.Location.Line))
+		data("   ", "startcolumn", strconv.Itoa(wp.Location.Col))
+		data("   ", "assumption.scope", wp.Location.Function)
+		switch wp.Type {
+		case Assumption:
+			data("   ", "assumption", wp.Constraint)
+		case Branching:
+			data("   ", "control", wp.Constraint)
+		case FunctionEnter:
+			data("   ", "enterFunction", wp.Constraint)
 		}
-	} else {
-		for i, inv := range w.Invariants {
-			fmt.Fprintf(b, "  <node id=\"I%d\">\n", i)
-			if i == 0 {
-				data("   ", "entry", "true")
-			}
-			data("   ", "invariant", inv.Value)
-			data("   ", "invariant.scope", inv.Location.Function)
-			data("   ", "location.line", strconv.Itoa(inv.Location.Line))
-			data("   ", "location.column", strconv.Itoa(inv.Location.Col))
-			b.WriteString("  </node>\n")
+		if wp.Thread >= 0 {
+			data("   ", "threadId", strconv.Itoa(wp.Thread))
 		}
-		for i, c := range w.Configurations {
-			fmt.Fprintf(b, "  <node id=\"K%d\">\n", i)
-			if i == 0 {
-				data("   ", "entry", "true")
-			}
-			stacks := make([]string, len(c.Threads))
-			for t, st := range c.Threads {
-				stacks[t] = st.String()
-			}
-			data("   ", "threads", strings.Join(stacks, " | "))
-			if c.Atomic >= 0 {
-				data("   ", "atomic.owner", strconv.Itoa(c.Atomic))
-			}
-			if c.Running >= 0 {
-				data("   ", "running", strconv.Itoa(c.Running))
-			}
-			if c.Init {
-				data("   ", "init", "true")
-			}
-			data("   ", "invariant", c.Value)
-			b.WriteString("  </node>\n")
-		}
-		for i, t := range w.ThreadInvariants {
-			fmt.Fprintf(b, "  <node id=\"T%d\">\n", i)
-			if i == 0 {
-				data("   ", "entry", "true")
-			}
-			data("   ", "thread.stack", t.Stack.String())
-			if t.Init {
-				data("   ", "init", "true")
-			}
-			data("   ", "invariant", t.Value)
-			b.WriteString("  </node>\n")
-		}
-		for i, c := range w.Contracts {
-			fmt.Fprintf(b, "  <node id=\"C%d\">\n", i)
-			data("   ", "contract.scope", c.Function)
-			data("   ", "location.line", strconv.Itoa(c.Location.Line))
-			data("   ", "location.column", strconv.Itoa(c.Location.Col))
-			data("   ", "requires", c.Requires)
-			data("   ", "ensures", c.Ensures)
-			b.WriteString("  </node>\n")
-		}
+		b.WriteString("  </edge>\n")
 	}
 	b.WriteString(" </graph>\n</graphml>\n")
 	return b.Flush()
@@ -253,7 +195,8 @@ func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
 				if name == "" {
 					name = attr(t, "id")
 				}
-				keys[attr(t, "id")] = name
+				// The legacy form's keys have no prefix.
+				keys[attr(t, "id")] = strings.TrimPrefix(name, keyPrefix)
 			case "graph":
 				sawGraph = true
 				cur = graph
@@ -310,7 +253,18 @@ func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
 	default:
 		return fail(graph.dataPos["witness-type"], "unknown witness-type %q (want violation_witness or correctness_witness)", g["witness-type"])
 	}
-	w.Metadata = Metadata{FormatVersion: "2.0", UUID: g["uuid"], CreationTime: g["creationtime"],
+	version := g["format-version"]
+	switch version {
+	case FormatVersion:
+	case "":
+		version = legacyVersion
+	default:
+		return fail(graph.dataPos["format-version"], "unsupported format-version %q (want %q)", version, FormatVersion)
+	}
+	if w.Kind == Correctness && version == FormatVersion {
+		return fail(graph.dataPos["witness-type"], "a %s GraphML witness is a violation witness: correctness witnesses are YAML", FormatVersion)
+	}
+	w.Metadata = Metadata{FormatVersion: version, UUID: g["uuid"], CreationTime: g["creationtime"],
 		Producer: Producer{Name: g["producer"], Version: g["producerversion"], Configuration: g["producerconfiguration"]},
 		Task:     Task{InputFile: g["programfile"], InputFileHash: g["programhash"], Specification: g["specification"], Language: g["sourcecodelang"]}}
 	num := func(e *gelem, key string, need bool) (int, *syntax.Error) {

@@ -19,7 +19,7 @@ func TestMutations(t *testing.T) {
 	}
 	p := testsuite.LowerFile(t, "testdata/fig1.bp", "R")
 	var seeds [][]byte
-	for _, g := range []string{"fig1.violation.yaml", "fig1.violation.graphml", "safe.correctness.yaml"} {
+	for _, g := range []string{"fig1.violation.yaml", "fig1.violation.graphml", "safe.correctness.yaml", "legacy/safe.correctness.graphml"} {
 		d, err := os.ReadFile("testdata/" + g)
 		if err != nil {
 			t.Fatal(err)
@@ -51,10 +51,10 @@ func TestMutations(t *testing.T) {
 // not, and validate or not, but never crash or hang.
 func TestConcurrentMutations(t *testing.T) {
 	progs := map[string]string{
-		"conc.correctness.yaml":     "testdata/conc.bp",
-		"conc.correctness.graphml":  "testdata/conc.bp",
-		"spawn.correctness.yaml":    "testdata/spawn.bp",
-		"spawn.correctness.graphml": "testdata/spawn.bp",
+		"conc.correctness.yaml":            "testdata/conc.bp",
+		"legacy/conc.correctness.graphml":  "testdata/conc.bp",
+		"spawn.correctness.yaml":           "testdata/spawn.bp",
+		"legacy/spawn.correctness.graphml": "testdata/spawn.bp",
 	}
 	type seed struct {
 		data []byte

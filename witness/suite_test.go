@@ -25,7 +25,14 @@ import (
 	"boolprog/witness"
 )
 
-var formats = []witness.Format{witness.YAML, witness.GraphML}
+// formatsOf returns the formats a witness has: both for a violation
+// witness, YAML alone for a correctness witness.
+func formatsOf(w *witness.Witness) []witness.Format {
+	if w.Kind == witness.Correctness {
+		return []witness.Format{witness.YAML}
+	}
+	return []witness.Format{witness.YAML, witness.GraphML}
+}
 
 // run checks p with the named engine.
 func run(t *testing.T, name string, p *ir.Program) *result.Result {
@@ -50,6 +57,7 @@ func roundTrip(t *testing.T, w *witness.Witness, f witness.Format) (*witness.Wit
 	if err := w.Write(&b, f); err != nil {
 		t.Fatal(err)
 	}
+	checkFormat(t, f, b.Bytes())
 	back, err := witness.Parse("w."+f.String(), b.Bytes())
 	if err != nil {
 		t.Fatalf("%s: the written witness does not parse: %v\n%s", f, err, b.String())
@@ -108,7 +116,7 @@ func TestSuite(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, f := range formats {
+				for _, f := range formatsOf(w) {
 					back, data := roundTrip(t, w, f)
 					o := validate(t, p, src, back)
 					if o.Verdict != witness.Confirmed {
@@ -138,14 +146,14 @@ func TestSuite(t *testing.T) {
 			if err != nil {
 				t.Fatalf("a safe result without a correctness witness: %v", err)
 			}
-			for _, f := range formats {
+			for _, f := range formatsOf(w) {
 				back, data := roundTrip(t, w, f)
 				o := validate(t, p, src, back)
 				if o.Verdict != witness.Confirmed {
 					t.Fatalf("%s: %s: %s", f, o.Verdict, o.Reason)
 				}
 				wks := weakenings(p, back)
-				if p.Concurrent && f == formats[0] {
+				if p.Concurrent && f == witness.YAML {
 					// The weakened witnesses are the same in both
 					// formats: they cost time to validate.
 					wks = concWeakenings(p, back)

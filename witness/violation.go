@@ -26,7 +26,7 @@ func Specification(p *ir.Program) string {
 func Meta(p *ir.Program, src []byte, version, configuration, time string, kind Kind) Metadata {
 	hash := Hash(src)
 	return Metadata{
-		FormatVersion: "2.0",
+		FormatVersion: FormatVersion,
 		UUID:          uuidFor(kind.String(), hash, p.Target, configuration, time),
 		CreationTime:  time,
 		Producer:      Producer{Name: "boolprog", Version: version, Configuration: configuration},

@@ -1,10 +1,32 @@
 // Package witness writes and validates verification witnesses for Boolean
-// programs, in the style of SV-COMP's exchange formats: a violation witness
-// (the error trace as a sequence of waypoints) for an unsafe answer, and a
-// correctness witness (an invariant per location and a contract per
-// procedure) for a safe one. Both serialise to YAML in the style of the
-// witness format 2.0 (WriteYAML) and to GraphML, the witness automata of
-// SV-COMP (WriteGraphML); Parse reads either.
+// programs: a violation witness (the error trace as a sequence of
+// waypoints) for an unsafe answer, and a correctness witness (an invariant
+// per location and a contract per procedure, or invariants of a concurrent
+// program's configurations) for a safe one.
+//
+// # The format
+//
+// The witnesses are boolprog's own format, "boolprog-witness" version
+// boolprog-1, modelled on SV-COMP's witness formats but not one of them:
+// Boolean programs are not C, and SV-COMP's formats cannot say much of
+// what ours say (columns in Boolean programs, \old in location
+// invariants, contracts, configuration and thread invariants, thread ids
+// on waypoints, our expression syntax). A file therefore claims only our
+// format: YAML witnesses say format_version "boolprog-1" (WriteYAML), and
+// their structure is the JSON schema schema/boolprog-witness-1.json (in
+// this package's directory; the tests validate every witness they write
+// against it). GraphML witnesses (WriteGraphML) are witness automata whose
+// keys all carry the prefix "boolprog." (boolprog.witness-type, ...) and
+// whose graph says boolprog.format-version boolprog-1, so that no tool
+// takes them for SV-COMP's GraphML format 1.0; only violation witnesses
+// have a GraphML form (a path automaton from the entry node to the
+// violation node): a correctness witness's invariants are found by
+// location, not by a run of an automaton, so it is written as YAML only.
+//
+// Parse reads both formats, and also the form earlier versions of
+// boolprog wrote (YAML saying format_version "2.0", GraphML with
+// unprefixed keys and correctness witnesses as automata without edges);
+// Metadata.FormatVersion then says "2.0" (see Legacy).
 //
 // # Locations
 //
@@ -115,6 +137,19 @@ import (
 	"boolprog/syntax"
 )
 
+// FormatVersion is the version of the witness format that WriteYAML and
+// WriteGraphML write.
+const FormatVersion = "boolprog-1"
+
+// legacyVersion is the version earlier versions of boolprog declared
+// (wrongly, as SV-COMP's witness format 2.0).
+const legacyVersion = "2.0"
+
+// Legacy says whether w was read from a witness in the form of an
+// earlier version of boolprog (which declared SV-COMP's format_version
+// 2.0, or GraphML keys without the boolprog. prefix).
+func (w *Witness) Legacy() bool { return w.Metadata.FormatVersion != FormatVersion }
+
 // Kind is the kind of a witness.
 type Kind int
 
@@ -149,7 +184,7 @@ type Witness struct {
 
 // Metadata describes who produced a witness for which program.
 type Metadata struct {
-	FormatVersion string // "2.0"
+	FormatVersion string // FormatVersion (or "2.0" for the legacy form)
 	UUID          string
 	CreationTime  string // RFC 3339
 	Producer      Producer

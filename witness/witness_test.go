@@ -3,12 +3,16 @@ package witness_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"boolprog/internal/jsonschema"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
@@ -16,6 +20,114 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the golden witnesses in testdata")
+
+var schema = func() *jsonschema.Schema {
+	s, err := jsonschema.Parse(witness.SchemaJSON)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}()
+
+// checkFormat checks that a written witness is in boolprog's format,
+// version boolprog-1, and claims no other: a YAML witness conforms to the
+// schema; a GraphML witness is a violation witness whose keys all carry
+// the boolprog. prefix (none of SV-COMP's GraphML keys) and whose graph
+// states the format version.
+func checkFormat(t *testing.T, f witness.Format, data []byte) {
+	t.Helper()
+	if f == witness.YAML {
+		j, err := witness.YAMLToJSON(data)
+		if err != nil {
+			t.Fatalf("not YAML: %v", err)
+		}
+		if err := schema.Validate(j); err != nil {
+			t.Fatalf("the witness does not conform to schema/boolprog-witness-1.json: %v\n%s", err, data)
+		}
+		return
+	}
+	text := string(data)
+	for _, re := range []*regexp.Regexp{regexp.MustCompile(`(?:id|key|attr\.name)="([^"]*)"`)} {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			if strings.HasPrefix(m[0], "id=") && strings.HasPrefix(m[1], "N") {
+				continue // a node's id
+			}
+			if !strings.HasPrefix(m[1], "boolprog.") {
+				t.Fatalf("GraphML key %q outside boolprog's namespace", m[1])
+			}
+		}
+	}
+	for _, want := range []string{`<data key="boolprog.format-version">` + witness.FormatVersion + `</data>`, `<data key="boolprog.witness-type">violation_witness</data>`} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("no %s in\n%s", want, text)
+		}
+	}
+}
+
+// TestFormat: the golden witnesses are in boolprog's format, not in a
+// form that claims SV-COMP's (format_version 2.0, unprefixed GraphML
+// keys); a correctness witness has no GraphML form.
+func TestFormat(t *testing.T) {
+	for _, name := range []string{"fig1.violation.yaml", "safe.correctness.yaml", "conc.correctness.yaml", "spawn.correctness.yaml", "fig1.violation.graphml"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := witness.FormatOf(name)
+		checkFormat(t, f, data)
+	}
+	old, err := os.ReadFile("testdata/legacy/fig1.violation.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := witness.YAMLToJSON(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Validate(j); err == nil || !strings.Contains(err.Error(), "format_version") {
+		t.Errorf("the legacy form (format_version 2.0) conforms to the schema: %v", err)
+	}
+	w := &witness.Witness{Kind: witness.Correctness}
+	if err := w.Write(io.Discard, witness.GraphML); !errors.Is(err, witness.ErrGraphMLCorrectness) {
+		t.Errorf("a correctness witness as GraphML: %v", err)
+	}
+}
+
+// TestLegacy: the witnesses earlier versions of boolprog wrote (which
+// declared SV-COMP's format_version 2.0, GraphML without the key prefix,
+// correctness witnesses as GraphML without edges) are still read, say
+// so (Legacy), and validate.
+func TestLegacy(t *testing.T) {
+	for _, c := range []struct{ name, prog, target string }{
+		{"fig1.violation.yaml", "testdata/fig1.bp", "R"},
+		{"fig1.violation.graphml", "testdata/fig1.bp", "R"},
+		{"safe.correctness.graphml", "testdata/safe.bp", ""},
+		{"conc.correctness.graphml", "testdata/conc.bp", ""},
+		{"spawn.correctness.graphml", "testdata/spawn.bp", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata/legacy", c.name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := witness.Parse(c.name, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !w.Legacy() {
+				t.Errorf("format version %q: not legacy", w.Metadata.FormatVersion)
+			}
+			src, err := os.ReadFile(c.prog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := testsuite.LowerFile(t, c.prog, c.target)
+			if o := validate(t, p, src, w); o.Verdict != witness.Confirmed {
+				t.Errorf("%s: %s", o.Verdict, o.Reason)
+			}
+		})
+	}
+}
 
 // golden compares got with testdata/name (rewritten with -update).
 func golden(t *testing.T, name string, got []byte) {
@@ -46,6 +158,7 @@ func goldenRoundTrip(t *testing.T, w *witness.Witness, f witness.Format, name st
 		t.Fatal(err)
 	}
 	golden(t, name, b.Bytes())
+	checkFormat(t, f, b.Bytes())
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +202,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range formats {
+			for _, f := range formatsOf(w) {
 				name := c.name + "." + f.String()
 				back, _ := goldenRoundTrip(t, w, f, name)
 				if o := validate(t, p, src, back); o.Verdict != witness.Confirmed {
@@ -158,12 +271,15 @@ func TestMalformed(t *testing.T) {
 		{"unterminated", strings.Replace(yml, `value: "g & !h"`, `value: "g & !h`, 1), "w:28:22: unterminated string"},
 		{"waypoint type", strings.Replace(yml, "type: function_enter", "type: function_exit", 1), "unknown waypoint type \"function_exit\""},
 		{"line", strings.Replace(yml, "line: 7", "line: seven", 1), "line: expected a number, found \"seven\""},
-		{"no target", strings.Replace(gml, `<data key="waypoint">target</data>`, `<data key="waypoint">assumption</data>`, 1), "the last waypoint must be the target"},
+		{"no target", strings.Replace(gml, `<data key="boolprog.waypoint">target</data>`, `<data key="boolprog.waypoint">assumption</data>`, 1), "the last waypoint must be the target"},
 		{"indentation", strings.Replace(yml, "    producer:", "      producer:", 1), "unexpected indentation"},
 		{"xml", strings.Replace(gml, "</graph>", "", 1), "w:"},
-		{"xml key", strings.Replace(gml, `<data key="startline">7</data>`, `<data key="line">7</data>`, 1), "data with undeclared key \"line\""},
+		{"xml key", strings.Replace(gml, `<data key="boolprog.startline">7</data>`, `<data key="line">7</data>`, 1), "data with undeclared key \"line\""},
 		{"xml branch", strings.Replace(gml, `target="N2"`, `target="N1"`, 1), ""},
 		{"xml type", strings.Replace(gml, "violation_witness", "witness", 1), "unknown witness-type"},
+		{"xml version", strings.Replace(gml, ">boolprog-1<", ">1.0<", 1), `unsupported format-version "1.0" (want "boolprog-1")`},
+		{"xml correctness", strings.Replace(gml, "violation_witness", "correctness_witness", 1), "a boolprog-1 GraphML witness is a violation witness"},
+		{"yaml version", strings.Replace(yml, `format_version: "boolprog-1"`, `format_version: "2.1"`, 1), `unsupported format_version "2.1" (want "boolprog-1")`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -9,9 +9,10 @@ import (
 	"boolprog/syntax"
 )
 
-// WriteYAML writes the witness in the style of the YAML witness format
-// 2.0: a list with one entry, of entry_type violation_sequence or
-// invariant_set, with its metadata and content.
+// WriteYAML writes the witness in boolprog's YAML witness format (see the
+// package doc and schema/boolprog-witness-1.json), modelled on SV-COMP's
+// YAML format 2.0: a list with one entry, of entry_type
+// violation_sequence or invariant_set, with its metadata and content.
 func (w *Witness) WriteYAML(out io.Writer) error {
 	b := bufio.NewWriter(out)
 	p := func(indent int, format string, args ...any) {
@@ -29,7 +30,7 @@ func (w *Witness) WriteYAML(out io.Writer) error {
 	m := w.Metadata
 	p(0, "- entry_type: %s", entry)
 	p(2, "metadata:")
-	p(4, "format_version: %s", q(m.FormatVersion))
+	p(4, "format_version: %s", q(FormatVersion))
 	p(4, "uuid: %s", q(m.UUID))
 	p(4, "creation_time: %s", q(m.CreationTime))
 	p(4, "producer:")
@@ -219,8 +220,8 @@ func (d *ydecoder) witness(root *ynode) *Witness {
 	if md := d.field(e, "metadata"); d.want(md, 'm', "metadata") {
 		m := &w.Metadata
 		m.FormatVersion, _ = d.str(md, "format_version")
-		if m.FormatVersion != "" && m.FormatVersion != "2.0" && m.FormatVersion != "2.1" && d.err == nil {
-			d.fail(md.get("format_version").pos, "unsupported format_version %q", m.FormatVersion)
+		if m.FormatVersion != FormatVersion && m.FormatVersion != legacyVersion && d.err == nil {
+			d.fail(md.get("format_version").pos, "unsupported format_version %q (want %q)", m.FormatVersion, FormatVersion)
 		}
 		m.UUID, _ = d.str(md, "uuid")
 		m.CreationTime, _ = d.str(md, "creation_time")

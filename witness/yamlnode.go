@@ -21,6 +21,7 @@ type ynode struct {
 	vals   []*ynode
 	items  []*ynode
 	value  string
+	quoted bool // a quoted scalar: a string, whatever its text
 	pos    syntax.Pos
 }
 
@@ -260,7 +261,7 @@ func (yp *yparser) scalar(text string, pos syntax.Pos) *ynode {
 		if tail := strings.TrimSpace(text[end+1:]); tail != "" && tail[0] != '#' {
 			yp.fail(syntax.Pos{Line: pos.Line, Col: pos.Col + end + 1}, "unexpected text after the string")
 		}
-		n.value = b.String()
+		n.value, n.quoted = b.String(), true
 		n.pos.Col++ // the value starts after the quote
 	case strings.HasPrefix(text, "'"):
 		var b strings.Builder
@@ -279,7 +280,7 @@ func (yp *yparser) scalar(text string, pos syntax.Pos) *ynode {
 		if end >= len(text) {
 			yp.fail(pos, "unterminated string")
 		}
-		n.value = b.String()
+		n.value, n.quoted = b.String(), true
 		n.pos.Col++
 	default:
 		if i := strings.Index(text, " #"); i >= 0 {

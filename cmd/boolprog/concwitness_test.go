@@ -29,19 +29,19 @@ func TestConcurrentWitnessCLI(t *testing.T) {
 	steps := []cliStep{
 		{"p-conc yaml", []string{"check", "--engine", "explicit", "-l", "SLIC_ERROR", "--witness", dir + "/pc.yml", pconc}, exitOK, "VERIFICATION SUCCESSFUL", "correctness witness (242 configuration invariants) written to " + dir + "/pc.yml"},
 		{"validate p-conc yaml", []string{"validate", pconc, dir + "/pc.yml"}, exitOK, "configurations checked", ""},
-		{"p-conc graphml", []string{"check", "--engine", "explicit", "-l", "SLIC_ERROR", "--witness", dir + "/pc.graphml", pconc}, exitOK, "VERIFICATION SUCCESSFUL", "configuration invariants) written to"},
-		{"validate p-conc graphml", []string{"validate", pconc, dir + "/pc.graphml"}, exitOK, "WITNESS CONFIRMED", ""},
+		{"p-conc graphml", []string{"check", "--engine", "explicit", "-l", "SLIC_ERROR", "--witness", dir + "/pc.graphml", pconc}, exitOK, "VERIFICATION SUCCESSFUL", "no witness written to " + dir + "/pc.graphml: a correctness witness has no GraphML form"},
 		{"validate within a budget", []string{"validate", "--max-configs", "10", pconc, dir + "/pc.yml"}, exitFailed, "WITNESS REJECTED: the invariants admit more than 10 configurations", ""},
 		{"bounded: no witness", []string{"check", "-q", "--engine", "explicit", "--bound", "cs:2", "-l", "SLIC_ERROR", "--witness", dir + "/b.yml", pconc}, exitOK, "VERIFICATION SUCCESSFUL up to 2 context switches",
 			"no witness written to " + dir + "/b.yml: a bounded answer (up to 2 context switches) is no proof, and has no correctness witness"},
-		{"Threads4 graphml", []string{"check", "--engine", "explicit", "--witness", dir + "/t4.graphml", threads4}, exitOK, "VERIFICATION SUCCESSFUL", "correctness witness (7 thread invariants) written to"},
-		{"validate Threads4", []string{"validate", threads4, dir + "/t4.graphml"}, exitOK, "thread states and interferences checked", ""},
+		{"Threads4", []string{"check", "--engine", "explicit", "--witness", dir + "/t4.yml", threads4}, exitOK, "VERIFICATION SUCCESSFUL", "correctness witness (7 thread invariants) written to"},
+		{"validate Threads4", []string{"validate", threads4, dir + "/t4.yml"}, exitOK, "thread states and interferences checked", ""},
 		{"another program", []string{"validate", threads4, dir + "/pc.yml"}, exitFailed, "WITNESS REJECTED: the witness is for another program", ""},
 	}
 	runSteps(t, steps)
 	if _, err := os.Stat(dir + "/b.yml"); err == nil {
 		t.Error("a bounded answer wrote a witness")
 	}
+	checkWitnessFiles(t, dir, "pc.yml", "t4.yml")
 
 	// Widen the invariant where foo_1 is about to assume !g0 (then reach
 	// SLIC_ERROR) while main waits at line 13.

@@ -81,6 +81,9 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 		fmt.Fprintln(s.stderr, err)
 		return exitInput
 	}
+	if w.Legacy() {
+		fmt.Fprintf(s.stderr, "note: %s is in the form earlier versions of boolprog wrote (format version %s, which is not SV-COMP's); read as format %s\n", wname, w.Metadata.FormatVersion, witness.FormatVersion)
+	}
 	// The target: the user's, else the one the witness's specification
 	// names (the default label may be absent from the program; another
 	// label must occur, or the witness is for another program).

@@ -16,7 +16,7 @@ type witnessFlags struct {
 
 func (wf *witnessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&wf.file, "witness", "", "write a witness to this file: a violation witness for a failed check, a correctness witness for a successful one (see 'boolprog validate')")
-	fs.StringVar(&wf.format, "witness-format", "", "the witness's format: yaml (witness 2.0 style) or graphml; default: from the file's extension (.graphml, .xml: graphml), else yaml")
+	fs.StringVar(&wf.format, "witness-format", "", "the witness's format (boolprog's witness format boolprog-1): yaml, or graphml (violation witnesses only); default: from the file's extension (.graphml, .xml: graphml), else yaml")
 }
 
 // check validates the witness flags against the others; "" if they are

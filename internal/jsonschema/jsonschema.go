@@ -4,7 +4,8 @@
 // minItems, oneOf and $ref to "#/$defs/NAME". A schema that uses any other
 // keyword is rejected, so that a constraint is never silently ignored.
 // It exists for the tests that check the CLI's JSON output against
-// result/report.schema.json without a dependency.
+// result/report.schema.json, and the witnesses against
+// witness/schema/boolprog-witness-1.json, without a dependency.
 package jsonschema
 
 import (

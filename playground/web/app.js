@@ -17,6 +17,7 @@ const state = {
   busy: false,
   nextId: 1,
   examples: [],
+  example: null, // the example the editor holds unchanged (null: the user's own program)
   engines: [],
   checked: null, // {source, report, response}
   step: 0,
@@ -115,11 +116,18 @@ function stop() {
 
 function updateButtons() {
   $('check').disabled = !state.ready || state.busy;
+  // A disabled button says why.
+  $('check').title = !state.ready ? 'the checker is still loading (see the status beside)'
+    : state.busy ? 'a check is running: Stop ends it' : 'check the program (Ctrl+Enter)';
   $('stop').disabled = !state.busy;
   $('html-report').disabled = !state.ready || state.busy || !(state.checked && state.checked.report);
 }
 
-function setStatus(text) { $('status').textContent = text; }
+// setStatus shows text beside the buttons; while the checker loads, it
+// says so first, whatever else is shown (an example's note).
+function setStatus(text) {
+  $('status').textContent = state.ready ? text : 'loading the checker…' + (text ? ' · ' + text : '');
+}
 
 // ---- examples and engines ----
 
@@ -151,8 +159,14 @@ async function loadExamples() {
 }
 
 function pickExample() {
-  const ex = state.examples[Number($('example').value)];
-  if (!ex) return;
+  const v = $('example').value;
+  const ex = v === '' ? null : state.examples[Number(v)];
+  if (!ex) {
+    ownProgram();
+    setStatus('');
+    return;
+  }
+  state.example = ex;
   $('source').value = ex.source;
   $('target').value = ex.target || '';
   $('filename').textContent = ex.file;
@@ -162,6 +176,18 @@ function pickExample() {
   showEdit();
   clearResult();
   setStatus(ex.note || (ex.expect ? `expected: ${ex.expect}` : ''));
+}
+
+// ownProgram makes the editor's text the user's own program: the
+// example's file name goes (diagnostics name input.bp), and so does its
+// target label unless the user set another one (a label the program may
+// not have: "target label R occurs nowhere"). The engine and the bound
+// stay: they fail on no program.
+function ownProgram() {
+  const ex = state.example;
+  state.example = null;
+  $('filename').textContent = 'input.bp';
+  if (ex && $('target').value.trim() === (ex.target || '')) $('target').value = '';
 }
 
 function fillEngines(engines) {
@@ -390,7 +416,7 @@ function init() {
   ta.addEventListener('input', () => {
     updateGutter([]);
     $('example').value = '';
-    if (!$('filename').textContent) $('filename').textContent = 'input.bp';
+    ownProgram();
   });
   ta.addEventListener('scroll', () => { $('gutter').scrollTop = ta.scrollTop; });
   ta.addEventListener('keydown', (e) => {

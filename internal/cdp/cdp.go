@@ -1,4 +1,11 @@
-package playground
+// Package cdp is a minimal client of the Chrome DevTools Protocol for the
+// browser tests (the playground's, the HTML report's): it starts a
+// headless Chromium, opens pages, evaluates script, clicks, and takes
+// screenshots, over the pipe that --remote-debugging-pipe opens (the
+// browser reads commands on its file descriptor 3 and writes replies and
+// events on 4, each message JSON followed by a NUL byte): no WebSocket, no
+// driver, only the standard library.
+package cdp
 
 import (
 	"bufio"
@@ -16,14 +23,8 @@ import (
 	"time"
 )
 
-// A minimal client of the Chrome DevTools Protocol over the pipe that
-// `--remote-debugging-pipe` opens (the browser reads commands on its file
-// descriptor 3 and writes replies and events on 4, each message JSON
-// followed by a NUL byte): no WebSocket, no driver, only the standard
-// library.
-
-// browser is a running headless Chromium.
-type browser struct {
+// Browser is a running headless Chromium.
+type Browser struct {
 	cmd     *exec.Cmd
 	toB     io.WriteCloser
 	stderr  *bytes.Buffer
@@ -46,9 +47,9 @@ type cdpMessage struct {
 	} `json:"error,omitempty"`
 }
 
-// chromiumPath returns the browser to test with: $BOOLPROG_CHROMIUM, or
+// ChromiumPath returns the browser to test with: $BOOLPROG_CHROMIUM, or
 // the first of the usual names found.
-func chromiumPath() string {
+func ChromiumPath() string {
 	if p := os.Getenv("BOOLPROG_CHROMIUM"); p != "" {
 		return p
 	}
@@ -60,9 +61,9 @@ func chromiumPath() string {
 	return ""
 }
 
-// startBrowser starts a headless Chromium with its own profile in a
+// Start starts a headless Chromium with its own profile in a
 // temporary directory.
-func startBrowser(t *testing.T, path string) *browser {
+func Start(t testing.TB, path string) *Browser {
 	t.Helper()
 	profile := t.TempDir()
 	cmd := exec.Command(path,
@@ -79,7 +80,7 @@ func startBrowser(t *testing.T, path string) *browser {
 		t.Fatal(err)
 	}
 	cmd.ExtraFiles = []*os.File{toBrowserR, fromBrowserW} // fd 3 and 4
-	b := &browser{cmd: cmd, toB: toBrowserW, stderr: &bytes.Buffer{}, pending: map[int]chan cdpMessage{}, done: make(chan struct{})}
+	b := &Browser{cmd: cmd, toB: toBrowserW, stderr: &bytes.Buffer{}, pending: map[int]chan cdpMessage{}, done: make(chan struct{})}
 	cmd.Stderr = &lockedWriter{w: b.stderr, mu: &b.mu}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -101,11 +102,18 @@ func startBrowser(t *testing.T, path string) *browser {
 		}
 		if t.Failed() {
 			b.mu.Lock()
-			t.Logf("chromium's stderr:\n%s\npage console:\n%s", tail(b.stderr.String(), 4000), strings.Join(b.logs, "\n"))
+			t.Logf("chromium's stderr:\n%s\npage console:\n%s", Tail(b.stderr.String(), 4000), strings.Join(b.logs, "\n"))
 			b.mu.Unlock()
 		}
 	})
 	return b
+}
+
+// Logs returns the page console's messages and exceptions so far.
+func (b *Browser) Logs() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.logs...)
 }
 
 type lockedWriter struct {
@@ -119,7 +127,8 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-func tail(s string, n int) string {
+// Tail returns the last n bytes of s, marked with "..." when cut.
+func Tail(s string, n int) string {
 	if len(s) > n {
 		return "..." + s[len(s)-n:]
 	}
@@ -128,7 +137,7 @@ func tail(s string, n int) string {
 
 // read dispatches the browser's messages: replies to their callers,
 // console and exception events to logs.
-func (b *browser) read(r io.Reader) {
+func (b *Browser) read(r io.Reader) {
 	defer close(b.done)
 	br := bufio.NewReaderSize(r, 1<<20)
 	for {
@@ -147,7 +156,7 @@ func (b *browser) read(r io.Reader) {
 				ch <- m
 			}
 		} else if m.Method == "Runtime.consoleAPICalled" || m.Method == "Runtime.exceptionThrown" {
-			b.logs = append(b.logs, m.Method+": "+tail(string(m.Params), 600))
+			b.logs = append(b.logs, m.Method+": "+Tail(string(m.Params), 600))
 		}
 		b.mu.Unlock()
 	}
@@ -155,7 +164,7 @@ func (b *browser) read(r io.Reader) {
 
 // call sends a command (to a page's session, or to the browser when
 // session is "") and decodes its result into out (if not nil).
-func (b *browser) call(ctx context.Context, session, method string, params, out any) error {
+func (b *Browser) call(ctx context.Context, session, method string, params, out any) error {
 	p, err := json.Marshal(params)
 	if err != nil {
 		return err
@@ -189,14 +198,14 @@ func (b *browser) call(ctx context.Context, session, method string, params, out 
 	}
 }
 
-// page is a tab attached with a flat session.
-type page struct {
-	b       *browser
+// Page is a tab attached with a flat session.
+type Page struct {
+	b       *Browser
 	session string
 }
 
-// newPage opens a tab and attaches to it.
-func (b *browser) newPage(ctx context.Context) (*page, error) {
+// NewPage opens a tab and attaches to it.
+func (b *Browser) NewPage(ctx context.Context) (*Page, error) {
 	var created struct {
 		TargetID string `json:"targetId"`
 	}
@@ -213,7 +222,7 @@ func (b *browser) newPage(ctx context.Context) (*page, error) {
 	if err := b.call(ctx, "", "Browser.setDownloadBehavior", map[string]any{"behavior": "deny"}, nil); err != nil {
 		return nil, err
 	}
-	p := &page{b: b, session: attached.SessionID}
+	p := &Page{b: b, session: attached.SessionID}
 	for _, m := range []string{"Runtime.enable", "Page.enable"} {
 		if err := b.call(ctx, p.session, m, struct{}{}, nil); err != nil {
 			return nil, err
@@ -222,7 +231,8 @@ func (b *browser) newPage(ctx context.Context) (*page, error) {
 	return p, nil
 }
 
-func (p *page) navigate(ctx context.Context, url string) error {
+// Navigate loads url in the page.
+func (p *Page) Navigate(ctx context.Context, url string) error {
 	var r struct {
 		ErrorText string `json:"errorText"`
 	}
@@ -235,9 +245,9 @@ func (p *page) navigate(ctx context.Context, url string) error {
 	return nil
 }
 
-// eval evaluates a JavaScript expression in the page (awaiting a promise)
+// Eval evaluates a JavaScript expression in the page (awaiting a promise)
 // and decodes its value into out.
-func (p *page) eval(ctx context.Context, expr string, out any) error {
+func (p *Page) Eval(ctx context.Context, expr string, out any) error {
 	var r struct {
 		Result struct {
 			Value json.RawMessage `json:"value"`
@@ -262,14 +272,14 @@ func (p *page) eval(ctx context.Context, expr string, out any) error {
 	return json.Unmarshal(r.Result.Value, out)
 }
 
-// waitFor evaluates expr every 50 ms until it is true, or fails after d.
+// WaitFor evaluates expr every 50 ms until it is true, or fails after d.
 // An evaluation that fails (the page is still loading, its context was
 // replaced) counts as not yet.
-func (p *page) waitFor(ctx context.Context, expr string, d time.Duration) error {
+func (p *Page) WaitFor(ctx context.Context, expr string, d time.Duration) error {
 	deadline := time.Now().Add(d)
 	for {
 		var ok bool
-		err := p.eval(ctx, expr, &ok)
+		err := p.Eval(ctx, expr, &ok)
 		if err == nil && ok {
 			return nil
 		}
@@ -283,12 +293,12 @@ func (p *page) waitFor(ctx context.Context, expr string, d time.Duration) error 
 	}
 }
 
-// click clicks the middle of the element with the given id as a user
+// Click clicks the middle of the element with the given id as a user
 // does: mouse moved, pressed and released at its place on the screen.
-func (p *page) click(ctx context.Context, id string) error {
+func (p *Page) Click(ctx context.Context, id string) error {
 	var box struct{ X, Y float64 }
 	expr := fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.scrollIntoView({block: "center"}); const r = e.getBoundingClientRect(); return {X: r.x + r.width / 2, Y: r.y + r.height / 2}; })()`, id)
-	if err := p.eval(ctx, expr, &box); err != nil {
+	if err := p.Eval(ctx, expr, &box); err != nil {
 		return err
 	}
 	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
@@ -303,8 +313,8 @@ func (p *page) click(ctx context.Context, id string) error {
 	return nil
 }
 
-// screenshot writes a PNG of the page to path (for a failing test).
-func (p *page) screenshot(ctx context.Context, path string) error {
+// Screenshot writes a PNG of the page to path.
+func (p *Page) Screenshot(ctx context.Context, path string) error {
 	var r struct {
 		Data []byte `json:"data"` // base64 in JSON, decoded by encoding/json
 	}
