@@ -1,4 +1,4 @@
-package fixpoint
+package program
 
 import (
 	"embed"
@@ -274,5 +274,5 @@ func (a *textAlg) possOf(e ir.Expr, read func(v *ir.Var) (int, int)) textPoss {
 		}
 		return v
 	}
-	panic(fmt.Sprintf("fixpoint: unknown expression %T", e))
+	panic(fmt.Sprintf("program: unknown expression %T", e))
 }
