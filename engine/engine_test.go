@@ -211,3 +211,24 @@ func TestErrorUnreachable(t *testing.T) {
 		})
 	}
 }
+
+// closer is an optional interface that only the engine registered by
+// TestImplementing has.
+type closer interface{ Close() }
+
+type closingFake struct{ fake }
+
+func (*closingFake) Close() {}
+
+// TestImplementing: the registry finds an engine by an optional interface,
+// and reports false when no registered engine has it.
+func TestImplementing(t *testing.T) {
+	if _, ok := engine.Implementing[interface{ NoSuchMethod() }](); ok {
+		t.Errorf("an engine implements an interface that none has")
+	}
+	engine.Register(engine.Info{Names: []string{"test-closing"}, Flags: engine.NoFlags(func() engine.Engine { return &closingFake{} })})
+	c, ok := engine.Implementing[closer]()
+	if _, isFake := c.(*closingFake); !ok || !isFake {
+		t.Errorf("Implementing[closer] = %T, %v, want the closing fake", c, ok)
+	}
+}

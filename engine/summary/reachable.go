@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"boolprog/bdd"
+	"boolprog/engine"
 	"boolprog/ir"
 	"boolprog/symbolic"
 )
@@ -20,10 +21,8 @@ import (
 // copies of the globals and locals; at an exit, the Cur copies of the
 // globals and returned values.
 type Reachable struct {
-	// Layout is the variable layout of the BDDs (its manager is theirs).
-	Layout *symbolic.Layout
-	md     *model
-	r      *reach
+	md *model
+	r  *reach
 }
 
 // ErrErrorReachable is returned by ReachableSets when an error location is
@@ -66,8 +65,11 @@ func ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (*Reachable
 		}
 		return nil, err
 	}
-	return &Reachable{Layout: md.l, md: md, r: r}, nil
+	return &Reachable{md: md, r: r}, nil
 }
+
+// Layout returns the variable layout of the BDDs (its manager is theirs).
+func (x *Reachable) Layout() *symbolic.Layout { return x.md.l }
 
 // At returns the path edges at location loc of procedure proc (False if it
 // is not reached).
@@ -81,4 +83,15 @@ func (x *Reachable) Iface(proc int) symbolic.Set { return x.md.procs[proc].iface
 func (x *Reachable) Release() {
 	x.r.release()
 	x.md.release()
+}
+
+// ReachableSets is the engine's engine.ReachableSetter: package
+// ReachableSets, whatever the engine's options (the path edges of a
+// certificate are computed without the search's optimisations).
+func (e *Engine) ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (engine.PathEdges, error) {
+	rs, err := ReachableSets(ctx, p, maxNodes)
+	if err != nil {
+		return nil, err
+	}
+	return rs, nil
 }
