@@ -15,6 +15,7 @@ import (
 	"boolprog/engine/explicit"
 	"boolprog/fix"
 	"boolprog/gen"
+	"boolprog/internal/testdesc"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
@@ -304,22 +305,16 @@ func TestSatabs(t *testing.T) {
 		}
 		t.Run(c.test, func(t *testing.T) {
 			dir := filepath.Join("../../../shared/benchmarks/satabs-boppo", c.test)
-			desc, err := os.ReadFile(filepath.Join(dir, "test.desc"))
+			desc, err := testdesc.Read(filepath.Join(dir, "test.desc"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			// test.desc: the level, the file, then options (-l LABEL).
-			lines := strings.Split(string(desc), "\n")
-			path := filepath.Join(dir, strings.TrimSpace(lines[1]))
-			target := ""
-			if f := strings.Fields(lines[2]); len(f) == 2 && f[0] == "-l" {
-				target = f[1]
-			}
+			path := filepath.Join(dir, desc.File)
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := testsuite.Lower(t, path, string(src), target)
+			p := testsuite.Lower(t, path, string(src), desc.Target)
 			eng, err := concfix.NewWithOptions(concfix.Options{MaxThreads: c.maxThreads})
 			if err != nil {
 				t.Fatal(err)
