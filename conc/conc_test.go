@@ -528,7 +528,7 @@ func checkSwitches(t *testing.T, p *ir.Program, m *conc.Model, k int, lazy bool)
 		if err := interp.Replay(p, tr); err != nil {
 			t.Fatalf("cs:%d lazy=%v: the mapped trace does not replay: %v\n%s", k, lazy, err, testsuite.TraceText(tr))
 		}
-		if n := testsuite.TraceSwitches(tr); n > k {
+		if n := tr.Switches(); n > k {
 			t.Fatalf("cs:%d lazy=%v: the mapped trace has %d switches\n%s", k, lazy, n, testsuite.TraceText(tr))
 		}
 	}

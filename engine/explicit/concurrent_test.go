@@ -74,8 +74,8 @@ func TestConcurrentSmallestBound(t *testing.T) {
 			if err := testsuite.TraceFits(free.Trace, free.Bound); err != nil {
 				t.Fatalf("%s: %v\n%s", name, err, testsuite.TraceText(free.Trace))
 			}
-			if kind == result.ContextSwitches && testsuite.TraceSwitches(free.Trace) != k {
-				t.Fatalf("%s: smallest bound %d, but the trace has %d switches", name, k, testsuite.TraceSwitches(free.Trace))
+			if kind == result.ContextSwitches && free.Trace.Switches() != k {
+				t.Fatalf("%s: smallest bound %d, but the trace has %d switches", name, k, free.Trace.Switches())
 			}
 			byK[k]++
 			if r := at(k); r.Verdict != result.Unsafe || r.Bound != free.Bound {

@@ -151,7 +151,7 @@ func ConcurrentDifferentials(t *testing.T, c ConcConfig, engines ...func() engin
 					if err := TraceFits(got.Trace, b); err != nil {
 						t.Fatalf("%s at %s: %s's trace does not fit the bound: %v\n%s\n%s", name, b, got.Engine, err, src, TraceText(got.Trace))
 					}
-					if TraceSwitches(got.Trace) > 0 {
+					if got.Trace.Switches() > 0 {
 						s.Switched++
 					}
 				}
@@ -192,17 +192,6 @@ func checkTimed(t testing.TB, eng engine.Engine, p *ir.Program, q engine.Query, 
 	return CheckContext(ctx, t, eng, p, q)
 }
 
-// TraceSwitches returns the number of steps of tr marked as context
-// switches.
-func TraceSwitches(tr *result.Trace) int {
-	n := 0
-	for _, s := range tr.Steps {
-		if s.Switch {
-			n++
-		}
-	}
-	return n
-}
 
 // TraceRounds returns the fewest rounds of round-robin scheduling (threads
 // 0, 1, … in index order, one context each per round, possibly empty)
@@ -227,7 +216,7 @@ func TraceRounds(tr *result.Trace) int {
 func TraceFits(tr *result.Trace, b result.Bound) error {
 	switch b.Kind {
 	case result.ContextSwitches:
-		if n := TraceSwitches(tr); n > b.K {
+		if n := tr.Switches(); n > b.K {
 			return fmt.Errorf("%d context switches, bound %d", n, b.K)
 		}
 	case result.Rounds:
