@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"boolprog/analysis"
 	"boolprog/bdd"
 	"boolprog/engine"
 	"boolprog/ir"
@@ -45,7 +46,7 @@ func ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (*Reachable
 	}
 	m := bdd.New(bdd.Config{MaxNodes: maxNodes, InitialNodes: min(max(locs*16, 1<<12), 1<<16), Reorder: bdd.ReorderOff})
 	m.SetInterrupt(func() bool { return ctx.Err() != nil })
-	md := newModel(p, m, Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true})
+	md := newModel(p, analysis.NewCache(p), m, Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true})
 	r := newReach(ctx, md, true, false, func(string) {})
 	err := r.run()
 	if err == nil && ctx.Err() != nil {
