@@ -2,8 +2,9 @@ package bdd
 
 import (
 	"math/rand"
-	"os"
 	"testing"
+
+	"boolprog/internal/testflags"
 )
 
 // A function whose size is exponential under the identity order and linear
@@ -218,7 +219,7 @@ func TestStressReorder(t *testing.T) {
 		{"gc keeps roots", TestGCKeepsRootsAndTemporaries, true},
 	}
 	for _, tc := range tests {
-		if tc.long && os.Getenv("BOOLPROG_LONG") != "1" || testing.Short() && tc.name != "connectives" {
+		if tc.long && !testflags.Long() || testing.Short() && tc.name != "connectives" {
 			continue
 		}
 		t.Run(tc.name, tc.fn)

@@ -2,7 +2,6 @@ package conc_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -12,13 +11,12 @@ import (
 	"boolprog/engine"
 	"boolprog/engine/summary"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/interp"
 	"boolprog/ir"
 	"boolprog/result"
 )
-
-var long = flag.Bool("long", false, "run the long differential (1,000 random concurrent programs)")
 
 // brute decides by exhaustive search over interp.Successors whether an
 // error is reachable within k round-robin rounds: in each round every
@@ -368,7 +366,7 @@ func TestModelErrors(t *testing.T) {
 // with -long.
 func TestRandomNamedThreads(t *testing.T) {
 	n := 15
-	if *long {
+	if testflags.Long() {
 		n = 1000
 	}
 	opt := gen.Options{Globals: 2, MaxLocals: 2, Procs: 3, Stmts: 3, Omit: gen.Recursion | gen.While}

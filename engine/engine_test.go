@@ -241,7 +241,9 @@ func TestAnalyses(t *testing.T) {
 	other := testsuite.Lower(t, "q.bp", prog, "")
 	c := analysis.NewCache(p)
 	var got *analysis.Cache
-	eng := &fake{check: func(context.Context, *ir.Program) (*result.Result, error) { return &result.Result{Verdict: result.Safe}, nil }}
+	eng := &fake{check: func(context.Context, *ir.Program) (*result.Result, error) {
+		return &result.Result{Verdict: result.Safe}, nil
+	}}
 	spy := &analysesSpy{fake: eng, got: &got}
 	engine.Run(context.Background(), spy, p, engine.Query{Analyses: c})
 	if got != c {

@@ -15,12 +15,12 @@ import (
 	_ "boolprog/engine/pushdown" // post* and pre*, for -seq-engine
 	_ "boolprog/engine/summary"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
 
 var (
-	long      = flag.Bool("long", false, "also run the slow benchmarks (Threads4, Threads5, Threads7, p-peterson, Getafix's fib) and the long differential")
 	programs  = flag.Int("programs", 1000, "with -long: the random programs of TestDifferential")
 	seqEngine = flag.String("seq-engine", "summary", "the sequential engine of TestDifferential and TestJointDifferential, with its flags")
 	eagerSeq  = flag.String("eager-seq-engine", "", "conc-eager's sequential engine in TestJointDifferential (default: -seq-engine)")
@@ -140,7 +140,7 @@ func TestSequential(t *testing.T) {
 func TestDifferential(t *testing.T) {
 	n := 4
 	var bounds []result.Bound // testsuite.DefaultConcBounds
-	if *long {
+	if testflags.Long() {
 		// Two bounds per program, so that 1,000 programs take an hour
 		// (not five) on a loaded machine: 2 switches (the search with
 		// 3 rounds, then, when its error needs more, with the contexts
@@ -225,7 +225,7 @@ func TestSeqEngineFlags(t *testing.T) {
 // rounds), so that their figures compare in one table; where the oracle
 // does not decide, the engines that do must agree with each other.
 func TestJointDifferential(t *testing.T) {
-	if !*long || !*joint {
+	if !testflags.Long() || !*joint {
 		t.Skip("with -long -joint")
 	}
 	oracle, ok := engine.Lookup("explicit")

@@ -3,7 +3,6 @@ package concfix_test
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,13 +15,12 @@ import (
 	"boolprog/fix"
 	"boolprog/gen"
 	"boolprog/internal/testdesc"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/syntax"
 )
-
-var long = flag.Bool("long", false, "run the long differential (1,000 programs) and the long benchmarks")
 
 func lowerGetafix(t testing.TB, name string, src []byte) *ir.Program {
 	t.Helper()
@@ -52,7 +50,7 @@ func TestDifferential(t *testing.T) {
 	if testing.Short() {
 		n = 8
 	}
-	if *long {
+	if testflags.Long() {
 		n = 1000
 	}
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
@@ -90,7 +88,7 @@ func TestBluetooth(t *testing.T) {
 		{"bluetooth_2_2.bp", 6, 3, false},
 		{"bluetooth_1_1.bp", 6, -1, true},
 	} {
-		if c.long && !*long {
+		if c.long && !testflags.Long() {
 			continue
 		}
 		path := filepath.Join("../../examples/bluetooth", c.file)
@@ -129,7 +127,7 @@ func checkFile(t *testing.T, path string, b result.Bound, first int) {
 // as the explicit oracle finds it; fib_3_safe, and fib_4_unsafe and
 // fib_5_unsafe (whose bug needs more switches), safe.
 func TestFib(t *testing.T) {
-	if !*long {
+	if !testflags.Long() {
 		t.Skip("-long")
 	}
 	for _, c := range []struct {
@@ -254,7 +252,7 @@ end
 // 1,000 programs).
 func TestDifferentialSatabs(t *testing.T) {
 	n := 8
-	if *long {
+	if testflags.Long() {
 		n = 1000
 	}
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
@@ -300,7 +298,7 @@ func TestSatabs(t *testing.T) {
 		{"Threads7", 3, -1, 0, true},
 		{"Threads5", 5, 5, 5, true},
 	} {
-		if c.long && !*long {
+		if c.long && !testflags.Long() {
 			continue
 		}
 		t.Run(c.test, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"boolprog/engine"
 	cpaengine "boolprog/engine/cpa"
 	"boolprog/engine/summary"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
@@ -55,7 +56,7 @@ func TestFamily(t *testing.T) {
 // left behind (its goroutine keeps running until the test ends) and not
 // run on larger N.
 func TestFamilyTable(t *testing.T) {
-	if !longTests() {
+	if !testflags.Long() {
 		t.Skip("a measurement: run with -long")
 	}
 	const familyLimit = 30 * time.Second

@@ -2,28 +2,23 @@ package cpa_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"testing"
 
 	"boolprog/engine"
 	cpaengine "boolprog/engine/cpa"
 	"boolprog/engine/explicit"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
-
-var long = flag.Bool("long", false, "run the long differential tests (1000 programs per configuration)")
-
-func longTests() bool { return *long || os.Getenv("BOOLPROG_LONG") == "1" }
 
 // programs returns how many random programs a differential test checks:
 // normal, long with -long (or BOOLPROG_LONG=1), short with -short.
 func programs(normal, long, short int) int {
 	switch {
-	case longTests():
+	case testflags.Long():
 		return long
 	case testing.Short():
 		return short

@@ -1,7 +1,6 @@
 package explicit_test
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,13 +8,12 @@ import (
 
 	"boolprog/engine"
 	"boolprog/engine/explicit"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/syntax"
 )
-
-var long = flag.Bool("long", false, "run the long tests: fib_4_unsafe and fib_5_unsafe, Threads5 (tens of seconds each)")
 
 // lowerGetafix lowers a file in the Getafix convention with the getafix
 // operator precedence (as the CLI's auto dialect does).
@@ -101,7 +99,7 @@ func TestSatabsConcurrent(t *testing.T) {
 		}
 		n++
 		t.Run(d.Name, func(t *testing.T) {
-			if d.Name == "Threads5" && !*long {
+			if d.Name == "Threads5" && !testflags.Long() {
 				t.Skip("tens of seconds: run with -long (the conformance suite's Golden checks its verdict)")
 			}
 			res := testsuite.Check(t, eng, p, engine.Query{})
@@ -153,7 +151,7 @@ func TestGetafixFib(t *testing.T) {
 		{"fib_5_unsafe", 10, 6, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.long && !*long {
+			if c.long && !testflags.Long() {
 				t.Skip("tens of seconds: run with -long")
 			}
 			p := lowerGetafix(t, filepath.Join(dir, c.name+".bp"))

@@ -2,22 +2,17 @@ package fixpoint_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"testing"
 
 	"boolprog/engine"
 	"boolprog/engine/explicit"
 	"boolprog/engine/fixpoint"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
-
-var long = flag.Bool("long", false, "run the long differential tests (1,000 random programs per engine, and the conformance suite's random programs at the limits)")
-
-func longTests() bool { return *long || os.Getenv("BOOLPROG_LONG") == "1" }
 
 func newEngine(t testing.TB, alg string) func() engine.Engine {
 	return func() engine.Engine {
@@ -38,7 +33,7 @@ func newEngine(t testing.TB, alg string) func() engine.Engine {
 // default.
 func TestConformance(t *testing.T) {
 	random := -1
-	if longTests() {
+	if testflags.Long() {
 		random = 200
 	}
 	for _, alg := range []string{"ef", "efopt"} {
@@ -60,7 +55,7 @@ func TestConformance(t *testing.T) {
 // that interp.Replay accepts (testsuite.Check replays it).
 func TestRandomPrograms(t *testing.T) {
 	n := 100
-	if longTests() {
+	if testflags.Long() {
 		n = 1000
 	}
 	if testing.Short() {

@@ -2,15 +2,14 @@ package pushdown_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"testing"
 
 	"boolprog/engine"
 	"boolprog/engine/explicit"
 	"boolprog/engine/pushdown"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
@@ -19,9 +18,6 @@ import (
 // programs and the conformance suite's random programs at the width limits
 // (63 and 64 globals, 64 returned values), on which these engines are slow
 // (see the package doc); so does the environment variable BOOLPROG_LONG=1.
-var long = flag.Bool("long", false, "run the long differential tests")
-
-func longTests() bool { return *long || os.Getenv("BOOLPROG_LONG") == "1" }
 
 var directions = []pushdown.Direction{pushdown.Forward, pushdown.Backward}
 
@@ -31,7 +27,7 @@ var directions = []pushdown.Direction{pushdown.Forward, pushdown.Backward}
 // TestRandomPrograms does that by default). Their traces are not shortest.
 func TestConformance(t *testing.T) {
 	random := -1
-	if longTests() {
+	if testflags.Long() {
 		random = 0
 	}
 	for _, dir := range directions {
@@ -53,7 +49,7 @@ func TestConformance(t *testing.T) {
 // replays it). Every third seed also runs them with FWPDS.
 func TestRandomPrograms(t *testing.T) {
 	n := 150
-	if longTests() {
+	if testflags.Long() {
 		n = 1000
 	}
 	if testing.Short() {

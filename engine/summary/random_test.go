@@ -1,6 +1,7 @@
 package summary_test
 
 import (
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"fmt"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 // and the all-reachable mode.
 func TestRandomPrograms(t *testing.T) {
 	n := 1000
-	if longTests() {
+	if testflags.Long() {
 		n = 5000
 	}
 	if testing.Short() {

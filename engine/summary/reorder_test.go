@@ -8,6 +8,7 @@ import (
 	"boolprog/engine"
 	"boolprog/engine/summary"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
@@ -21,7 +22,7 @@ import (
 func TestRandomReorderStress(t *testing.T) {
 	n := 60
 	switch {
-	case longTests():
+	case testflags.Long():
 		n = 1500
 	case testing.Short():
 		n = 20

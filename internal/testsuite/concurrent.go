@@ -192,7 +192,6 @@ func checkTimed(t testing.TB, eng engine.Engine, p *ir.Program, q engine.Query, 
 	return CheckContext(ctx, t, eng, p, q)
 }
 
-
 // TraceRounds returns the fewest rounds of round-robin scheduling (threads
 // 0, 1, … in index order, one context each per round, possibly empty)
 // that the trace's order of threads fits: 1 plus the number of steps whose
