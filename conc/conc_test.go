@@ -365,10 +365,7 @@ func TestModelErrors(t *testing.T) {
 // is finite) whose procedures run as named threads: 15 programs, 1,000
 // with -long.
 func TestRandomNamedThreads(t *testing.T) {
-	n := 15
-	if testflags.Long() {
-		n = 1000
-	}
+	n := testflags.N(5, 8, 15, 1000)
 	opt := gen.Options{Globals: 2, MaxLocals: 2, Procs: 3, Stmts: 3, Omit: gen.Recursion | gen.While}
 	agree, skipped := 0, 0
 	for seed := int64(1); seed <= int64(n); seed++ {

@@ -66,6 +66,9 @@ func TestBluetooth(t *testing.T) {
 		{"bluetooth_2_2.bp", 3},
 	} {
 		t.Run(c.file, func(t *testing.T) {
+			if c.file == "bluetooth_2_2.bp" && !testflags.Long() {
+				t.Skip("the largest model (tens of seconds): the long tier's")
+			}
 			p := lowerGetafix(t, filepath.Join("../../examples/bluetooth", c.file))
 			if c.first < 0 {
 				for _, q := range []engine.Query{{Bound: cs(6)}, {}} {

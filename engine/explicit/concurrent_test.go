@@ -7,6 +7,7 @@ import (
 	"boolprog/engine"
 	"boolprog/engine/explicit"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
@@ -18,10 +19,7 @@ import (
 // again, one below it the answer is Safe; and a program safe in every
 // interleaving is safe at every bound.
 func TestConcurrentSmallestBound(t *testing.T) {
-	n := 40
-	if testing.Short() {
-		n = 30
-	}
+	n := testflags.N(8, 12, 40, 40)
 	eng := func() engine.Engine {
 		e, err := explicit.NewWithOptions(explicit.Options{MaxStates: 20000})
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"boolprog/fix"
 	"boolprog/fix/program"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
@@ -62,10 +63,7 @@ func TestModelRoundTrip(t *testing.T) {
 		}
 		progs = append(progs, prog{c.Name, p, c.Failed})
 	}
-	n := 40
-	if testing.Short() {
-		n = 15
-	}
+	n := testflags.N(5, 10, 40, 40)
 	for seed := int64(1); seed <= int64(n); seed++ {
 		src := gen.Random(seed, gen.Options{})
 		p := testsuite.Lower(t, fmt.Sprintf("seed%d.bp", seed), src, "")

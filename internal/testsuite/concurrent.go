@@ -8,6 +8,7 @@ import (
 
 	"boolprog/engine"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/ir"
 	"boolprog/result"
 )
@@ -20,8 +21,8 @@ type ConcConfig struct {
 	// explicit engine, with a state budget that keeps each check short).
 	// Both are called for every check.
 	New, Oracle func() engine.Engine
-	// Programs is the number of random programs (0: 100, or 20 with
-	// -short).
+	// Programs is the number of random programs (0: 20, 10 with -short,
+	// 100 with -long).
 	Programs int
 	// Seed is the first seed; program i has seed Seed+i.
 	Seed int64
@@ -98,10 +99,7 @@ func ConcurrentDifferentials(t *testing.T, c ConcConfig, engines ...func() engin
 	t.Helper()
 	n := c.Programs
 	if n == 0 {
-		n = 100
-		if testing.Short() {
-			n = 20
-		}
+		n = testflags.N(10, 20, 100, 100)
 	}
 	bounds := c.Bounds
 	if bounds == nil {
