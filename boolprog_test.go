@@ -22,7 +22,7 @@ import (
 
 // slow are the suite's programs that the default choice takes over 10 s
 // to decide (the explicit search gives up, conc-eager deepens): checked
-// only with -long; engine/conc's tests check them on their own.
+// only with -full; engine/conc's tests check them on their own.
 var slow = map[string]bool{"Threads5": true}
 
 // TestSatabsSuite checks every program of the SATABS/Boppo suite with
@@ -55,7 +55,7 @@ func TestSatabsSuite(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			for _, c := range cases {
-				if e.name == "" && slow[c.Name] && !testflags.Long() {
+				if e.name == "" && slow[c.Name] && !testflags.Full() {
 					t.Logf("%s: skipped without -long", c.Name)
 					continue
 				}

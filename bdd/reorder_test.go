@@ -200,7 +200,7 @@ func TestSetVarOrder(t *testing.T) {
 // the order changed at the start of every operation (ReorderStress, with
 // blocks): every result must still be the right function. By default only
 // the quick ones run (the engines' stress test covers Replace and the
-// quantifiers in use); BOOLPROG_LONG=1 runs them all. (SatOne's
+// quantifiers in use); BOOLPROG_LONG=full runs them all. (SatOne's
 // answer depends on the order by definition; its test is left out.)
 func TestStressReorder(t *testing.T) {
 	stressWorlds = true
@@ -208,7 +208,7 @@ func TestStressReorder(t *testing.T) {
 	tests := []struct {
 		name string
 		fn   func(*testing.T)
-		long bool // only with BOOLPROG_LONG=1: the slowest under stress
+		long bool // only with BOOLPROG_LONG=full: the slowest under stress
 	}{
 		{"connectives", TestConnectivesAgainstTruthTables, false},
 		{"ite", TestIteAgainstTruthTables, true},
@@ -219,7 +219,7 @@ func TestStressReorder(t *testing.T) {
 		{"gc keeps roots", TestGCKeepsRootsAndTemporaries, true},
 	}
 	for _, tc := range tests {
-		if tc.long && !testflags.Long() || testing.Short() && tc.name != "connectives" {
+		if tc.long && !testflags.Full() || testing.Short() && tc.name != "connectives" {
 			continue
 		}
 		t.Run(tc.name, tc.fn)

@@ -130,7 +130,7 @@ func reachable(p *ir.Program) [][]bool {
 
 func TestAgainstOracle(t *testing.T) {
 	n := 150
-	if testflags.Long() {
+	if testflags.Full() {
 		n = 1000
 	}
 	var programs, checked, uninit, fallbacks int

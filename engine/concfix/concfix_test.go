@@ -43,8 +43,7 @@ func oracle(t *testing.T) func() engine.Engine {
 
 // TestDifferential runs conc-fix against the explicit oracle on random
 // Getafix-convention programs at 0, 1 and 2 context switches and 1 and 2
-// rounds (-long: 1,000
-// programs).
+// rounds (6 programs; -long: 12; -full: 1,000).
 func TestDifferential(t *testing.T) {
 	n := testflags.N(4, 6, 12, 1000)
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
@@ -66,8 +65,8 @@ func TestDifferential(t *testing.T) {
 }
 
 // TestBluetooth checks the Bluetooth model's first errors against the
-// Getafix paper's table: 1 adder + 1 stopper safe up to 6 switches (-long;
-// 2 by default), 1+2 first error at 3, 2+1 at 4, 2+2 at 3 (the last two
+// Getafix paper's table: 1 adder + 1 stopper safe up to 6 switches (-full;
+// 2 otherwise), 1+2 first error at 3, 2+1 at 4, 2+2 at 3 (the last two
 // with -long). The traces come from the strata and must fit the bound
 // found (Check replays them).
 func TestBluetooth(t *testing.T) {
@@ -76,14 +75,15 @@ func TestBluetooth(t *testing.T) {
 		bound int
 		first int // -1: safe
 		long  bool
+		full  bool
 	}{
-		{"bluetooth_1_1.bp", 2, -1, false},
-		{"bluetooth_1_2.bp", 6, 3, false},
-		{"bluetooth_2_1.bp", 6, 4, true},
-		{"bluetooth_2_2.bp", 6, 3, true},
-		{"bluetooth_1_1.bp", 6, -1, true},
+		{"bluetooth_1_1.bp", 2, -1, false, false},
+		{"bluetooth_1_2.bp", 6, 3, false, false},
+		{"bluetooth_2_1.bp", 6, 4, true, false},
+		{"bluetooth_2_2.bp", 6, 3, true, false},
+		{"bluetooth_1_1.bp", 6, -1, true, true},
 	} {
-		if c.long && !testflags.Long() {
+		if c.long && !testflags.Long() || c.full && !testflags.Full() {
 			continue
 		}
 		path := filepath.Join("../../examples/bluetooth", c.file)
@@ -118,12 +118,12 @@ func checkFile(t *testing.T, path string, b result.Bound, first int) {
 }
 
 // TestFib checks the Getafix fork's fib programs at 6 context switches
-// (-long: each takes tens of seconds): fib_3_unsafe's first error at 6,
+// (-full: each takes tens of seconds): fib_3_unsafe's first error at 6,
 // as the explicit oracle finds it; fib_3_safe, and fib_4_unsafe and
 // fib_5_unsafe (whose bug needs more switches), safe.
 func TestFib(t *testing.T) {
-	if !testflags.Long() {
-		t.Skip("-long")
+	if !testflags.Full() {
+		t.Skip("-full")
 	}
 	for _, c := range []struct {
 		file  string
@@ -249,8 +249,8 @@ end
 
 // TestDifferentialSatabs runs conc-fix against the explicit oracle on
 // random SATABS-convention programs (threads created at run time, atomic
-// sections) at 0, 1 and 2 context switches and 1 and 2 rounds (-long:
-// 1,000 programs).
+// sections) at 0, 1 and 2 context switches and 1 and 2 rounds (4
+// programs; -long: 8; -full: 1,000).
 func TestDifferentialSatabs(t *testing.T) {
 	n := testflags.N(3, 4, 8, 1000)
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
@@ -296,7 +296,7 @@ func TestSatabs(t *testing.T) {
 		{"Threads7", 3, -1, 0, true},
 		{"Threads5", 5, 5, 5, true},
 	} {
-		if c.long && !testflags.Long() {
+		if c.long && !testflags.Full() {
 			continue
 		}
 		t.Run(c.test, func(t *testing.T) {

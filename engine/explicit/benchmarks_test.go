@@ -102,8 +102,8 @@ func TestSatabsConcurrent(t *testing.T) {
 		}
 		n++
 		t.Run(d.Name, func(t *testing.T) {
-			if d.Name == "Threads5" && !testflags.Long() {
-				t.Skip("tens of seconds: run with -long (the conformance suite's Golden checks its verdict)")
+			if d.Name == "Threads5" && !testflags.Full() {
+				t.Skip("tens of seconds: run with -full (the conformance suite's Golden checks its verdict with -long)")
 			}
 			res := testsuite.Check(t, eng, p, engine.Query{})
 			if d.Failed {
@@ -154,8 +154,8 @@ func TestGetafixFib(t *testing.T) {
 		{"fib_5_unsafe", 10, 6, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.long && !testflags.Long() {
-				t.Skip("tens of seconds: run with -long")
+			if c.long && !testflags.Full() {
+				t.Skip("tens of seconds: run with -full")
 			}
 			p := lowerGetafix(t, filepath.Join(dir, c.name+".bp"))
 			if c.cs == 0 {

@@ -22,6 +22,6 @@ func TestConcurrentConformance(t *testing.T) {
 			}
 			return e
 		},
-		Long: testflags.Long(),
+		Long: testflags.Full(),
 	})
 }
