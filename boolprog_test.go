@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,15 +15,14 @@ import (
 	"boolprog"
 	"boolprog/gen"
 	"boolprog/internal/jsonschema"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
 
-var long = flag.Bool("long", false, "also check Threads5 with the default engines (conc-eager: 10-30 s)")
-
 // slow are the suite's programs that the default choice takes over 10 s
 // to decide (the explicit search gives up, conc-eager deepens): checked
-// only with -long; engine/conc's tests check them on their own.
+// only with -full; engine/conc's tests check them on their own.
 var slow = map[string]bool{"Threads5": true}
 
 // TestSatabsSuite checks every program of the SATABS/Boppo suite with
@@ -57,7 +55,7 @@ func TestSatabsSuite(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			for _, c := range cases {
-				if e.name == "" && slow[c.Name] && !*long {
+				if e.name == "" && slow[c.Name] && !testflags.Full() {
 					t.Logf("%s: skipped without -long", c.Name)
 					continue
 				}

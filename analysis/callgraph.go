@@ -3,6 +3,7 @@ package analysis
 import (
 	"slices"
 
+	"boolprog/internal/graph"
 	"boolprog/ir"
 )
 
@@ -71,71 +72,24 @@ var SCC = &Analysis[*Components]{
 	},
 }
 
-// components is Tarjan's algorithm with an explicit stack (a chain of calls
-// may be deeper than recursion should go).
+// components orders the components callees first, each by descending
+// procedure index (the search starts from the last procedure).
 func components(succ [][]int) *Components {
 	n := len(succ)
 	c := &Components{Of: make([]int, n), Rank: make([]int, n)}
-	index := make([]int, n)
-	low := make([]int, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = -1
+	roots := make([]int, n)
+	for i := range roots {
+		roots[i] = n - 1 - i
 	}
-	var stack []int
-	type frame struct{ v, next int }
-	var calls []frame
-	next, rank := 0, 0
-	visit := func(v int) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		onStack[v] = true
-		calls = append(calls, frame{v, 0})
-	}
-	for root := n - 1; root >= 0; root-- {
-		if index[root] >= 0 {
-			continue
+	rank := 0
+	for _, comp := range graph.SCC(succ, roots) {
+		slices.SortFunc(comp, func(a, b int) int { return b - a })
+		for _, w := range comp {
+			c.Of[w] = len(c.Comps)
+			c.Rank[w] = rank
+			rank++
 		}
-		visit(root)
-		for len(calls) > 0 {
-			f := &calls[len(calls)-1]
-			v := f.v
-			if f.next < len(succ[v]) {
-				w := succ[v][f.next]
-				f.next++
-				if index[w] < 0 {
-					visit(w)
-				} else if onStack[w] {
-					low[v] = min(low[v], index[w])
-				}
-				continue
-			}
-			calls = calls[:len(calls)-1]
-			if len(calls) > 0 {
-				u := calls[len(calls)-1].v
-				low[u] = min(low[u], low[v])
-			}
-			if low[v] == index[v] {
-				var comp []int
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					comp = append(comp, w)
-					if w == v {
-						break
-					}
-				}
-				slices.SortFunc(comp, func(a, b int) int { return b - a })
-				for _, w := range comp {
-					c.Of[w] = len(c.Comps)
-					c.Rank[w] = rank
-					rank++
-				}
-				c.Comps = append(c.Comps, comp)
-			}
-		}
+		c.Comps = append(c.Comps, comp)
 	}
 	return c
 }
@@ -164,30 +118,19 @@ var RPO = &Analysis[*LocOrder]{
 
 func rpo(pr *ir.Proc) []int32 {
 	n := len(pr.Locations)
+	succ := make([][]int, n)
+	for i, l := range pr.Locations {
+		for _, e := range l.Out {
+			succ[i] = append(succ[i], pr.Edges[e].To)
+		}
+	}
+	post := graph.Postorder(succ, pr.Entry)
 	rank := make([]int32, n)
 	seen := make([]bool, n)
-	var post []int
-	type frame struct{ loc, next int }
-	stack := []frame{{pr.Entry, 0}}
-	seen[pr.Entry] = true
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		out := pr.Locations[f.loc].Out
-		if f.next < len(out) {
-			to := pr.Edges[out[f.next]].To
-			f.next++
-			if !seen[to] {
-				seen[to] = true
-				stack = append(stack, frame{to, 0})
-			}
-			continue
-		}
-		post = append(post, f.loc)
-		stack = stack[:len(stack)-1]
-	}
 	k := int32(0)
 	for i := len(post) - 1; i >= 0; i-- {
 		rank[post[i]] = k
+		seen[post[i]] = true
 		k++
 	}
 	for i := range rank {

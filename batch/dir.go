@@ -1,13 +1,13 @@
 package batch
 
 import (
-	"bufio"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"boolprog/internal/testdesc"
 	"boolprog/syntax"
 )
 
@@ -71,34 +71,18 @@ type descInfo struct {
 // expectation (the programs still run).
 func readDescs(dir string) map[string]descInfo {
 	out := map[string]descInfo{}
-	f, err := os.Open(filepath.Join(dir, "test.desc"))
+	d, err := testdesc.Read(filepath.Join(dir, "test.desc"))
 	if err != nil {
 		return out
 	}
-	defer f.Close()
-	var lines []string
-	for sc := bufio.NewScanner(f); sc.Scan(); {
-		lines = append(lines, strings.TrimSuffix(sc.Text(), "\r"))
+	info := descInfo{target: d.Target}
+	switch d.Expect {
+	case testdesc.Successful:
+		info.expect = ExpectSafe
+	case testdesc.Failed:
+		info.expect = ExpectUnsafe
 	}
-	if len(lines) < 3 {
-		return out
-	}
-	var info descInfo
-	opts := strings.Fields(lines[2])
-	for i, o := range opts {
-		if (o == "-l" || o == "--target") && i+1 < len(opts) {
-			info.target = opts[i+1]
-		}
-	}
-	for _, l := range lines[3:] {
-		switch l {
-		case "^VERIFICATION SUCCESSFUL$":
-			info.expect = ExpectSafe
-		case "^VERIFICATION FAILED$":
-			info.expect = ExpectUnsafe
-		}
-	}
-	out[strings.TrimSpace(lines[1])] = info
+	out[d.File] = info
 	return out
 }
 

@@ -2,8 +2,9 @@ package bdd
 
 import (
 	"math/rand"
-	"os"
 	"testing"
+
+	"boolprog/internal/testflags"
 )
 
 // A function whose size is exponential under the identity order and linear
@@ -199,7 +200,7 @@ func TestSetVarOrder(t *testing.T) {
 // the order changed at the start of every operation (ReorderStress, with
 // blocks): every result must still be the right function. By default only
 // the quick ones run (the engines' stress test covers Replace and the
-// quantifiers in use); BOOLPROG_LONG=1 runs them all. (SatOne's
+// quantifiers in use); BOOLPROG_LONG=full runs them all. (SatOne's
 // answer depends on the order by definition; its test is left out.)
 func TestStressReorder(t *testing.T) {
 	stressWorlds = true
@@ -207,7 +208,7 @@ func TestStressReorder(t *testing.T) {
 	tests := []struct {
 		name string
 		fn   func(*testing.T)
-		long bool // only with BOOLPROG_LONG=1: the slowest under stress
+		long bool // only with BOOLPROG_LONG=full: the slowest under stress
 	}{
 		{"connectives", TestConnectivesAgainstTruthTables, false},
 		{"ite", TestIteAgainstTruthTables, true},
@@ -218,7 +219,7 @@ func TestStressReorder(t *testing.T) {
 		{"gc keeps roots", TestGCKeepsRootsAndTemporaries, true},
 	}
 	for _, tc := range tests {
-		if tc.long && os.Getenv("BOOLPROG_LONG") != "1" || testing.Short() && tc.name != "connectives" {
+		if tc.long && !testflags.Full() || testing.Short() && tc.name != "connectives" {
 			continue
 		}
 		t.Run(tc.name, tc.fn)

@@ -2,7 +2,6 @@ package conc_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -12,13 +11,12 @@ import (
 	"boolprog/engine"
 	"boolprog/engine/summary"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/interp"
 	"boolprog/ir"
 	"boolprog/result"
 )
-
-var long = flag.Bool("long", false, "run the long differential (1,000 random concurrent programs)")
 
 // brute decides by exhaustive search over interp.Successors whether an
 // error is reachable within k round-robin rounds: in each round every
@@ -367,10 +365,7 @@ func TestModelErrors(t *testing.T) {
 // is finite) whose procedures run as named threads: 15 programs, 1,000
 // with -long.
 func TestRandomNamedThreads(t *testing.T) {
-	n := 15
-	if *long {
-		n = 1000
-	}
+	n := testflags.N(5, 8, 15, 1000)
 	opt := gen.Options{Globals: 2, MaxLocals: 2, Procs: 3, Stmts: 3, Omit: gen.Recursion | gen.While}
 	agree, skipped := 0, 0
 	for seed := int64(1); seed <= int64(n); seed++ {
@@ -528,7 +523,7 @@ func checkSwitches(t *testing.T, p *ir.Program, m *conc.Model, k int, lazy bool)
 		if err := interp.Replay(p, tr); err != nil {
 			t.Fatalf("cs:%d lazy=%v: the mapped trace does not replay: %v\n%s", k, lazy, err, testsuite.TraceText(tr))
 		}
-		if n := testsuite.TraceSwitches(tr); n > k {
+		if n := tr.Switches(); n > k {
 			t.Fatalf("cs:%d lazy=%v: the mapped trace has %d switches\n%s", k, lazy, n, testsuite.TraceText(tr))
 		}
 	}

@@ -709,91 +709,142 @@ func (bd *builder) cloneOf(thread, proc, from int) *clone {
 	return c
 }
 
+// ownProc is a procedure of the sequentialisation's own and its entry.
+type ownProc struct {
+	pb    *ir.ProcBuilder
+	entry int
+}
+
+// ownProcs are the procedures of the sequentialisation that are not
+// copies of the program's.
+type ownProcs struct {
+	main, afterInit ownProc // afterInit: only with an init
+	sw, end         []ownProc
+	drivers         []ownProc // eager: by thread; lazy: by context r*n+i
+	yields          []ownProc // eager: after_t<i>
+}
+
 // procs adds the procedures of the sequentialisation that are not copies
 // of the program's: main, and per thread its driver, switch, end (and,
-// eager, the continuation after it).
+// eager, the continuation after it). They are declared first, in a fixed
+// order (it numbers them), then given their bodies.
 func (bd *builder) procs() {
+	sp := bd.declareProcs()
+	if !bd.lazy {
+		for i, y := range sp.yields {
+			bd.yield(y, i)
+		}
+	}
+	bd.start(sp)
+	for i := 0; i < bd.n; i++ {
+		// end: the thread has ended; its remaining contexts are empty.
+		bd.switchEdges(sp.end[i].pb, i, sp.end[i].entry)
+		bd.switchBody(sp.sw[i], i)
+	}
+	if bd.lazy {
+		for r := 1; r <= bd.K; r++ {
+			for i := 0; i < bd.n; i++ {
+				d := sp.drivers[(r-1)*bd.n+i]
+				d1 := simple(d.pb, "")
+				edge(d.pb, d.entry, d1, &ir.Assign{Targets: bd.tgt, Values: constBits(bd.kbit, r-1)}, fmt.Sprintf("context (%d, t%d)", r, i))
+				bd.driver(d.pb, i, d1, r)
+			}
+		}
+	} else {
+		for i := 0; i < bd.n; i++ {
+			bd.driver(sp.drivers[i].pb, i, sp.drivers[i].entry, 0)
+		}
+	}
+}
+
+// declareProcs declares the procedures of procs, without bodies.
+func (bd *builder) declareProcs() *ownProcs {
 	n, K := bd.n, bd.K
+	sp := &ownProcs{sw: make([]ownProc, n), end: make([]ownProc, n)}
 	main, mainEntry := bd.synProc("main")
 	bd.b.SetMain(main.Index())
 	bd.main = main
-	var afterInit *ir.ProcBuilder
-	var afterEntry int
+	sp.main = ownProc{main, mainEntry}
 	if bd.m.Init >= 0 {
-		afterInit, afterEntry = bd.synProc("after_init")
-		bd.afterInitProc = afterInit.Index()
+		pb, e := bd.synProc("after_init")
+		sp.afterInit = ownProc{pb, e}
+		bd.afterInitProc = pb.Index()
 	}
 	bd.switchProc = make([]int, n)
 	bd.endProc = make([]int, n)
-	type pe struct {
-		pb    *ir.ProcBuilder
-		entry int
-	}
-	sw, end := make([]pe, n), make([]pe, n)
 	for i := 0; i < n; i++ {
 		pb, e := bd.synProc(fmt.Sprintf("switch_t%d", i))
-		sw[i] = pe{pb, e}
+		sp.sw[i] = ownProc{pb, e}
 		bd.switchProc[i] = pb.Index()
 		pb, e = bd.synProc(fmt.Sprintf("end_t%d", i))
-		end[i] = pe{pb, e}
+		sp.end[i] = ownProc{pb, e}
 		bd.endProc[i] = pb.Index()
 	}
-	var drivers []pe // eager: by thread; lazy: by context r*n+i
 	if bd.lazy {
 		for r := 1; r <= K; r++ {
 			for i := 0; i < n; i++ {
 				pb, e := bd.synProc(fmt.Sprintf("context_%d_t%d", r, i))
-				drivers = append(drivers, pe{pb, e})
+				sp.drivers = append(sp.drivers, ownProc{pb, e})
 				bd.threadProc = append(bd.threadProc, pb.Index())
 			}
 		}
-	} else {
-		yields := make([]pe, n)
-		for i := 0; i < n; i++ {
-			pb, e := bd.synProc(fmt.Sprintf("thread_t%d", i))
-			drivers = append(drivers, pe{pb, e})
-			bd.threadProc = append(bd.threadProc, pb.Index())
-			pb, e = bd.synProc(fmt.Sprintf("after_t%d", i))
-			yields[i] = pe{pb, e}
-			bd.yieldProc = append(bd.yieldProc, pb.Index())
-		}
-		for i, y := range yields {
-			y1 := simple(y.pb, "")
-			edge(y.pb, y.entry, y1, &ir.Assign{Targets: bd.k, Values: constBits(bd.kbit, 0)}, "round 1")
-			if i+1 < n {
-				edge(y.pb, y1, y1, call(bd.threadProc[i+1]), "run the next thread")
-				continue
-			}
-			// The checker: the guessed state of each round (before the
-			// error's) is what the last thread left in the round before.
-			flag := bd.err
-			if bd.goal == GoalOverflow {
-				flag = bd.ovf
-			}
-			// One assume per variable (see the guesses in main).
-			at := y1
-			for j := 0; j < bd.ns; j++ {
-				if bd.single[j] {
-					continue
-				}
-				var xs []ir.Expr
-				for r := 1; r < K; r++ {
-					var after []ir.Expr
-					for e := r + 1; e <= K; e++ {
-						after = append(after, eqBits(bd.errR, e-1))
-					}
-					xs = append(xs, implies(or(after...), eq(vr(bd.V[r][j]), vr(bd.G[r-1][j]))))
-				}
-				next := simple(y.pb, "")
-				edge(y.pb, at, next, assume(and(xs...)), "check the guesses")
-				at = next
-			}
-			z := y.pb.Loc(ir.Location{Kind: ir.StmtLoc, Text: "skip", Labels: []string{bd.target}, Origin: syn})
-			edge(y.pb, at, z, assume(vr(flag)), "the error")
-		}
+		return sp
 	}
+	sp.yields = make([]ownProc, n)
+	for i := 0; i < n; i++ {
+		pb, e := bd.synProc(fmt.Sprintf("thread_t%d", i))
+		sp.drivers = append(sp.drivers, ownProc{pb, e})
+		bd.threadProc = append(bd.threadProc, pb.Index())
+		pb, e = bd.synProc(fmt.Sprintf("after_t%d", i))
+		sp.yields[i] = ownProc{pb, e}
+		bd.yieldProc = append(bd.yieldProc, pb.Index())
+	}
+	return sp
+}
 
-	// main: the start.
+// yield is the body of after_t<i> (eager): round 1 again, then the next
+// thread or, after the last, the checker of the guesses and the error.
+func (bd *builder) yield(y ownProc, i int) {
+	K := bd.K
+	y1 := simple(y.pb, "")
+	edge(y.pb, y.entry, y1, &ir.Assign{Targets: bd.k, Values: constBits(bd.kbit, 0)}, "round 1")
+	if i+1 < bd.n {
+		edge(y.pb, y1, y1, call(bd.threadProc[i+1]), "run the next thread")
+		return
+	}
+	// The checker: the guessed state of each round (before the
+	// error's) is what the last thread left in the round before.
+	flag := bd.err
+	if bd.goal == GoalOverflow {
+		flag = bd.ovf
+	}
+	// One assume per variable (see the guesses in main).
+	at := y1
+	for j := 0; j < bd.ns; j++ {
+		if bd.single[j] {
+			continue
+		}
+		var xs []ir.Expr
+		for r := 1; r < K; r++ {
+			var after []ir.Expr
+			for e := r + 1; e <= K; e++ {
+				after = append(after, eqBits(bd.errR, e-1))
+			}
+			xs = append(xs, implies(or(after...), eq(vr(bd.V[r][j]), vr(bd.G[r-1][j]))))
+		}
+		next := simple(y.pb, "")
+		edge(y.pb, at, next, assume(and(xs...)), "check the guesses")
+		at = next
+	}
+	z := y.pb.Loc(ir.Location{Kind: ir.StmtLoc, Text: "skip", Labels: []string{bd.target}, Origin: syn})
+	edge(y.pb, at, z, assume(vr(flag)), "the error")
+}
+
+// start is the body of main: (eager) the guesses, the start's
+// assignment, init if any, then the threads.
+func (bd *builder) start(sp *ownProcs) {
+	n, K := bd.n, bd.K
+	main, mainEntry := sp.main.pb, sp.main.entry
 	var targets []ir.VarRef
 	var values []ir.Expr
 	set := func(t ir.VarRef, v ir.Expr) {
@@ -858,53 +909,38 @@ func (bd *builder) procs() {
 		m2 := simple(main, "")
 		e := main.Edge(ir.Edge{From: m1, To: m2, Op: call(ic.index), Text: "init()", Origin: syn})
 		bd.seq.starts[[2]int{main.Index(), e}] = initThread
-		edge(main, m2, m2, call(afterInit.Index()), "the threads start")
-		startThreads(afterInit, afterEntry)
+		edge(main, m2, m2, call(sp.afterInit.pb.Index()), "the threads start")
+		startThreads(sp.afterInit.pb, sp.afterInit.entry)
 	} else {
 		startThreads(main, m1)
 	}
+}
 
-	for i := 0; i < n; i++ {
-		// end: the thread has ended; its remaining contexts are empty.
-		bd.switchEdges(end[i].pb, i, end[i].entry)
-		// switch: the end of the thread's last context.
-		s := sw[i]
-		if bd.lazy {
-			for r := 1; r <= K; r++ {
-				y := simple(s.pb, "")
-				ts, vs, cons := bd.endContext(r)
-				if bd.counting() {
-					ts, vs = append(ts, bd.E[r-1][i]), append(vs, vr(bd.nonempty))
-				}
-				edge(s.pb, s.entry, y, &ir.Assign{Targets: append(cloneRefs(bd.O[r-1][i]), ts...), Values: append(vars(bd.W), vs...), Constrain: and(bd.kEq(r), bd.tgtEq(r), bd.guard(r), cons)}, fmt.Sprintf("record context (%d, t%d)", r, i))
-				if next := bd.nextContext(r, i); next >= 0 {
-					edge(s.pb, y, y, call(next), "run the next context")
-				}
-			}
-		} else {
-			y := simple(s.pb, "")
-			if ts, vs, cons := bd.endContext(K); ts != nil {
-				edge(s.pb, s.entry, y, &ir.Assign{Targets: ts, Values: vs, Constrain: and(bd.kEq(K), bd.guard(K), cons)}, "end of the last round")
-			} else {
-				edge(s.pb, s.entry, y, assume(and(bd.kEq(K), bd.guard(K))), "end of the last round")
-			}
-			edge(s.pb, y, y, call(bd.yieldProc[i]), "the next thread")
-		}
-	}
+// switchBody is the body of switch_t<i>: the end of the thread's last
+// context (lazy: of each context r, recorded, then the next context).
+func (bd *builder) switchBody(s ownProc, i int) {
+	K := bd.K
 	if bd.lazy {
 		for r := 1; r <= K; r++ {
-			for i := 0; i < n; i++ {
-				d := drivers[(r-1)*n+i]
-				d1 := simple(d.pb, "")
-				edge(d.pb, d.entry, d1, &ir.Assign{Targets: bd.tgt, Values: constBits(bd.kbit, r-1)}, fmt.Sprintf("context (%d, t%d)", r, i))
-				bd.driver(d.pb, i, d1, r)
+			y := simple(s.pb, "")
+			ts, vs, cons := bd.endContext(r)
+			if bd.counting() {
+				ts, vs = append(ts, bd.E[r-1][i]), append(vs, vr(bd.nonempty))
+			}
+			edge(s.pb, s.entry, y, &ir.Assign{Targets: append(cloneRefs(bd.O[r-1][i]), ts...), Values: append(vars(bd.W), vs...), Constrain: and(bd.kEq(r), bd.tgtEq(r), bd.guard(r), cons)}, fmt.Sprintf("record context (%d, t%d)", r, i))
+			if next := bd.nextContext(r, i); next >= 0 {
+				edge(s.pb, y, y, call(next), "run the next context")
 			}
 		}
-	} else {
-		for i := 0; i < n; i++ {
-			bd.driver(drivers[i].pb, i, drivers[i].entry, 0)
-		}
+		return
 	}
+	y := simple(s.pb, "")
+	if ts, vs, cons := bd.endContext(K); ts != nil {
+		edge(s.pb, s.entry, y, &ir.Assign{Targets: ts, Values: vs, Constrain: and(bd.kEq(K), bd.guard(K), cons)}, "end of the last round")
+	} else {
+		edge(s.pb, s.entry, y, assume(and(bd.kEq(K), bd.guard(K))), "end of the last round")
+	}
+	edge(s.pb, y, y, call(bd.yieldProc[i]), "the next thread")
 }
 
 // nextContext returns (lazy) the driver of the context after (r, i), or

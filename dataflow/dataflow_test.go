@@ -1,16 +1,14 @@
 package dataflow
 
 import (
-	"flag"
 	"fmt"
 	"testing"
 
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 )
-
-var long = flag.Bool("long", false, "compare on 1,000 random programs instead of 150")
 
 // oracle answers the same question one variable at a time with a
 // different algorithm: the tabulation of Reps, Horwitz and Sagiv over the
@@ -132,7 +130,7 @@ func reachable(p *ir.Program) [][]bool {
 
 func TestAgainstOracle(t *testing.T) {
 	n := 150
-	if *long {
+	if testflags.Full() {
 		n = 1000
 	}
 	var programs, checked, uninit, fallbacks int

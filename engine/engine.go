@@ -23,6 +23,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"boolprog/analysis"
 	"boolprog/ir"
 	"boolprog/result"
 )
@@ -94,6 +95,22 @@ type Query struct {
 	// goroutine, so it must be quick and safe for concurrent use with
 	// whoever displays it. Call it through Query.Report.
 	Progress func(phase, detail string)
+	// Analyses, if set, is the cache of the program analyses of the
+	// program being checked, which the pipeline creates once and everyone
+	// who checks that program shares (the engine, the observer product,
+	// the replay). Run sets it when it is missing or belongs to another
+	// program (a sub-engine's run on a program built from the query's);
+	// engines read it through AnalysesFor.
+	Analyses *analysis.Cache
+}
+
+// AnalysesFor returns q.Analyses if it is the cache of p, and a new cache
+// of p otherwise.
+func (q Query) AnalysesFor(p *ir.Program) *analysis.Cache {
+	if q.Analyses != nil && q.Analyses.Prog() == p {
+		return q.Analyses
+	}
+	return analysis.NewCache(p)
 }
 
 // Report passes phase and detail to q.Progress, if set.
@@ -178,6 +195,7 @@ func Run(ctx context.Context, eng Engine, p *ir.Program, q Query) (res *result.R
 	if err := q.Validate(p); err != nil {
 		return result.NewUnknown(eng.Name(), InternalErrorPrefix+err.Error())
 	}
+	q.Analyses = q.AnalysesFor(p)
 	if s, ok := eng.(Supporter); ok {
 		if err := s.Supports(p, q); err != nil {
 			return result.NewUnknown(eng.Name(), err.Error())

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"boolprog/analysis"
 	"boolprog/engine"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
@@ -276,4 +277,61 @@ func TestErrorUnreachable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// closer is an optional interface that only the engine registered by
+// TestImplementing has.
+type closer interface{ Close() }
+
+type closingFake struct{ fake }
+
+func (*closingFake) Close() {}
+
+// TestImplementing: the registry finds an engine by an optional interface,
+// and reports false when no registered engine has it.
+func TestImplementing(t *testing.T) {
+	if _, ok := engine.Implementing[interface{ NoSuchMethod() }](); ok {
+		t.Errorf("an engine implements an interface that none has")
+	}
+	engine.Register(engine.Info{Names: []string{"test-closing"}, Flags: engine.NoFlags(func() engine.Engine { return &closingFake{} })})
+	c, ok := engine.Implementing[closer]()
+	if _, isFake := c.(*closingFake); !ok || !isFake {
+		t.Errorf("Implementing[closer] = %T, %v, want the closing fake", c, ok)
+	}
+}
+
+// TestAnalyses: Run gives the engine the query's cache of the program,
+// and a cache of its own program when the query's is another's.
+func TestAnalyses(t *testing.T) {
+	p := testsuite.Lower(t, "p.bp", prog, "")
+	other := testsuite.Lower(t, "q.bp", prog, "")
+	c := analysis.NewCache(p)
+	var got *analysis.Cache
+	eng := &fake{check: func(context.Context, *ir.Program) (*result.Result, error) {
+		return &result.Result{Verdict: result.Safe}, nil
+	}}
+	spy := &analysesSpy{fake: eng, got: &got}
+	engine.Run(context.Background(), spy, p, engine.Query{Analyses: c})
+	if got != c {
+		t.Errorf("the engine did not get the query's cache")
+	}
+	engine.Run(context.Background(), spy, other, engine.Query{Analyses: c})
+	if got == nil || got == c || got.Prog() != other {
+		t.Errorf("the engine got a cache of another program")
+	}
+	engine.Run(context.Background(), spy, p, engine.Query{})
+	if got == nil || got.Prog() != p {
+		t.Errorf("no cache without one in the query")
+	}
+}
+
+// analysesSpy records the cache its Check is given.
+type analysesSpy struct {
+	*fake
+	got **analysis.Cache
+}
+
+func (s *analysesSpy) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
+	*s.got = q.Analyses
+	return s.fake.Check(ctx, p, q)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
+
+	"boolprog/internal/graph"
 )
 
 // typ is a checked type: *boolType, *enumType or *classType.
@@ -849,54 +851,37 @@ func (c *checker) apply(a *Apply) {
 // graph (in an order where a component comes after those it uses) and
 // rejects the recursions the solver does not define.
 func (c *checker) recursion() {
+	// The graph over the definitions, each one's dependencies in the
+	// order of their positions (then of the definitions).
 	defs := c.in.defs
-	index := map[*definition]int{}
-	low := map[*definition]int{}
-	onStack := map[*definition]bool{}
-	var stack []*definition
-	n, scc := 0, 0
-	var visit func(d *definition)
-	visit = func(d *definition) {
-		index[d], low[d] = n, n
-		n++
-		stack = append(stack, d)
-		onStack[d] = true
-		deps := make([]*definition, 0, len(d.deps))
-		for e := range d.deps {
-			deps = append(deps, e)
-		}
-		sort.Slice(deps, func(i, j int) bool { return deps[i].rel.Pos.Line < deps[j].rel.Pos.Line })
-		for _, e := range deps {
-			if _, seen := index[e]; !seen {
-				visit(e)
-				low[d] = min(low[d], low[e])
-			} else if onStack[e] {
-				low[d] = min(low[d], index[e])
-			}
-		}
-		if low[d] == index[d] {
-			var members []*definition
-			for {
-				e := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[e] = false
-				e.scc = scc
-				members = append(members, e)
-				if e == d {
-					break
-				}
-			}
-			scc++
-			c.checkSCC(members)
-		}
+	index := make(map[*definition]int, len(defs))
+	for i, d := range defs {
+		index[d] = i
 	}
-	for _, d := range defs {
-		if _, seen := index[d]; !seen {
-			visit(d)
+	succ := make([][]int, len(defs))
+	for i, d := range defs {
+		for e := range d.deps {
+			succ[i] = append(succ[i], index[e])
 		}
+		sort.Slice(succ[i], func(a, b int) bool {
+			x, y := defs[succ[i][a]], defs[succ[i][b]]
+			if x.rel.Pos.Line != y.rel.Pos.Line {
+				return x.rel.Pos.Line < y.rel.Pos.Line
+			}
+			return succ[i][a] < succ[i][b]
+		})
+	}
+	comps := graph.SCC(succ, nil)
+	for scc, comp := range comps {
+		members := make([]*definition, len(comp))
+		for k, i := range comp {
+			members[k] = defs[i]
+			defs[i].scc = scc
+		}
+		c.checkSCC(members)
 	}
 	if q := c.in.query; q != nil {
-		q.scc = scc
+		q.scc = len(comps)
 	}
 }
 

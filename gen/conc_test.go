@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"boolprog/internal/testflags"
 	"boolprog/ir"
 	"boolprog/sema"
 	"boolprog/syntax"
@@ -14,10 +15,7 @@ import (
 // and lower to programs with the threads asked for, in each style, and that
 // the seed determines the program.
 func TestRandomConcurrent(t *testing.T) {
-	n := 300
-	if testing.Short() {
-		n = 60
-	}
+	n := testflags.N(60, 100, 300, 300)
 	starts, atomics := 0, 0
 	for seed := int64(0); seed < int64(n); seed++ {
 		for _, style := range []Style{Getafix, Satabs} {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"boolprog/internal/testflags"
 	"boolprog/sema"
 	"boolprog/syntax"
 )
@@ -38,10 +39,7 @@ func numbered(src string) string {
 }
 
 func TestRandomValid(t *testing.T) {
-	n := 2000
-	if testing.Short() {
-		n = 200
-	}
+	n := testflags.N(200, 400, 2000, 2000)
 	for seed := int64(0); seed < int64(n); seed++ {
 		name := fmt.Sprintf("seed%d.bp", seed)
 		src := Random(seed, Options{})

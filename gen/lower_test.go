@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"boolprog/internal/testflags"
 	"boolprog/ir"
 	"boolprog/sema"
 	"boolprog/syntax"
@@ -12,10 +13,7 @@ import (
 // TestRandomLowers checks that the control-flow automata can be built for
 // every generated program and for the template.
 func TestRandomLowers(t *testing.T) {
-	n := 1000
-	if testing.Short() {
-		n = 100
-	}
+	n := testflags.N(100, 200, 1000, 1000)
 	for seed := int64(0); seed <= int64(n); seed++ {
 		name := fmt.Sprintf("seed%d.bp", seed)
 		src := Random(seed, Options{})

@@ -2,6 +2,8 @@ package gen
 
 import (
 	"testing"
+
+	"boolprog/internal/testflags"
 )
 
 // hasErrorSite reports whether prog contains an assert or a SLIC_ERROR label.
@@ -34,10 +36,7 @@ func hasErrorSite(prog *program) bool {
 // bound on the programs whose error is reachable), and keeps both within the
 // range the generator is tuned for.
 func TestErrorMix(t *testing.T) {
-	n := 1000
-	if testing.Short() {
-		n = 200
-	}
+	n := testflags.N(100, 200, 1000, 1000)
 	sites, found := 0, 0
 	for seed := int64(0); seed < int64(n); seed++ {
 		prog := build(seed, Options{})

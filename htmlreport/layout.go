@@ -162,17 +162,29 @@ type vertex struct {
 	key        float64 // order before crossing reduction
 }
 
-// Layout draws the control-flow automaton of proc.
+// Layout draws the control-flow automaton of proc: the cycles broken, the
+// locations layered by longest path, the edges' virtual nodes between
+// them, crossings reduced, the vertices placed, then the boxes and paths
+// drawn at their places.
 func Layout(p *ir.Program, proc *ir.Proc) *Graph {
-	n := len(proc.Locations)
-	g := &Graph{Proc: proc.Index, Nodes: make([]Node, n), Edges: make([]Edge, len(proc.Edges))}
+	g := &Graph{Proc: proc.Index, Nodes: make([]Node, len(proc.Locations)), Edges: make([]Edge, len(proc.Edges))}
+	back, pre := breakCycles(proc)
+	lg := buildLayers(p, proc, g, back, longestPath(proc, back), pre)
+	g.Crossings = reduceCrossings(lg.verts, lg.layers)
+	place(lg.verts, lg.layers)
+	lg.draw(proc, g, back)
+	return g
+}
 
-	// Break the cycles: a depth-first search from the entry (then from
-	// any location not reached) reverses its back edges. Pre-order
-	// numbers give the first order of every layer.
-	back := make([]bool, len(proc.Edges))
+// breakCycles makes the automaton acyclic: a depth-first search from the
+// entry (then from any location not reached) reverses its back edges
+// (self-loops aside). Its pre-order numbers give the first order of every
+// layer.
+func breakCycles(proc *ir.Proc) (back []bool, pre []int) {
+	n := len(proc.Locations)
+	back = make([]bool, len(proc.Edges))
 	state := make([]byte, n) // 0 unseen, 1 on the stack, 2 done
-	pre := make([]int, n)
+	pre = make([]int, n)
 	count := 0
 	type frame struct{ v, next int }
 	visit := func(root int) {
@@ -208,21 +220,28 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 	for v := range n {
 		visit(v)
 	}
+	return back, pre
+}
 
-	// Layers by longest path over the acyclic graph (Kahn's order).
-	top := func(e *ir.Edge) (int, int) {
-		if back[e.ID] {
-			return e.To, e.From
-		}
-		return e.From, e.To
+// ends returns the upper and lower end of e in the acyclic graph.
+func ends(back []bool, e *ir.Edge) (int, int) {
+	if back[e.ID] {
+		return e.To, e.From
 	}
+	return e.From, e.To
+}
+
+// longestPath ranks the locations by longest path over the acyclic graph
+// (Kahn's order).
+func longestPath(proc *ir.Proc, back []bool) []int {
+	n := len(proc.Locations)
 	indeg := make([]int, n)
 	succ := make([][]int, n)
 	for _, e := range proc.Edges {
 		if e.From == e.To {
 			continue
 		}
-		u, v := top(e)
+		u, v := ends(back, e)
 		succ[u] = append(succ[u], v)
 		indeg[v]++
 	}
@@ -242,20 +261,34 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 			}
 		}
 	}
+	return rank
+}
 
-	// The layered graph: locations on even layers, edges' virtual nodes
-	// on the layers between.
-	verts := make([]*vertex, 0, n+2*len(proc.Edges))
-	loopRoom := make([]float64, n)
+// layered is the layered graph of a procedure: its vertices (the
+// locations, then the edges' virtual nodes), by layer, and each edge's
+// chain of vertices.
+type layered struct {
+	verts    []*vertex
+	layers   [][]int
+	chains   [][]int   // per edge: vertex ids from the upper end to the lower
+	loopRoom []float64 // per location: the room its self-loops take on its right
+}
+
+// buildLayers builds the layered graph, locations on even layers and edges'
+// virtual nodes on the layers between, each layer in pre-order, and fills
+// in g's nodes and edges but for their places.
+func buildLayers(p *ir.Program, proc *ir.Proc, g *Graph, back []bool, rank, pre []int) *layered {
+	n := len(proc.Locations)
+	lg := &layered{verts: make([]*vertex, 0, n+2*len(proc.Edges)), loopRoom: make([]float64, n), chains: make([][]int, len(proc.Edges))}
 	for _, e := range proc.Edges {
 		if e.From == e.To {
-			loopRoom[e.From] = max(loopRoom[e.From], loopW+textWidth(shorten(edgeText(p, proc, e), maxEdgeTxt)))
+			lg.loopRoom[e.From] = max(lg.loopRoom[e.From], loopW+textWidth(shorten(edgeText(p, proc, e), maxEdgeTxt)))
 		}
 	}
 	for v, l := range proc.Locations {
 		txt := shorten(nodeText(l, false), maxNodeTxt)
 		w := textWidth(txt) + 2*padX
-		verts = append(verts, &vertex{loc: v, edge: -1, layer: 2 * rank[v], left: w / 2, rt: w/2 + loopRoom[v], weight: 4, key: float64(pre[v])})
+		lg.verts = append(lg.verts, &vertex{loc: v, edge: -1, layer: 2 * rank[v], left: w / 2, rt: w/2 + lg.loopRoom[v], weight: 4, key: float64(pre[v])})
 		g.Nodes[v] = Node{Loc: v, W: w, H: nodeH, Text: txt, Full: nodeText(l, true)}
 		switch {
 		case l.Error:
@@ -266,7 +299,6 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 			g.Nodes[v].Kind = "exit"
 		}
 	}
-	chains := make([][]int, len(proc.Edges)) // vertex ids from the upper end to the lower
 	for _, e := range proc.Edges {
 		full := edgeText(p, proc, e)
 		_, isCall := e.Op.(*ir.Call)
@@ -274,63 +306,71 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 		if e.From == e.To {
 			continue
 		}
-		u, v := top(e)
+		u, v := ends(back, e)
 		chain := []int{u}
 		for layer := 2*rank[u] + 1; layer < 2*rank[v]; layer++ {
 			vx := &vertex{loc: -1, edge: e.ID, layer: layer, left: dummyW / 2, rt: dummyW / 2, weight: 1, key: float64(pre[u]) + 0.5}
 			if layer == 2*rank[u]+1 && g.Edges[e.ID].Text != "" {
 				vx.left, vx.rt = 2, textWidth(g.Edges[e.ID].Text)+6
 			}
-			verts = append(verts, vx)
-			chain = append(chain, len(verts)-1)
+			lg.verts = append(lg.verts, vx)
+			chain = append(chain, len(lg.verts)-1)
 		}
 		chain = append(chain, v)
 		for i := 0; i+1 < len(chain); i++ {
-			verts[chain[i]].down = append(verts[chain[i]].down, chain[i+1])
-			verts[chain[i+1]].up = append(verts[chain[i+1]].up, chain[i])
+			lg.verts[chain[i]].down = append(lg.verts[chain[i]].down, chain[i+1])
+			lg.verts[chain[i+1]].up = append(lg.verts[chain[i+1]].up, chain[i])
 		}
-		chains[e.ID] = chain
+		lg.chains[e.ID] = chain
 	}
 	nl := 1
-	for _, vx := range verts {
+	for _, vx := range lg.verts {
 		nl = max(nl, vx.layer+1)
 	}
-	layers := make([][]int, nl)
-	for i, vx := range verts {
-		layers[vx.layer] = append(layers[vx.layer], i)
+	lg.layers = make([][]int, nl)
+	for i, vx := range lg.verts {
+		lg.layers[vx.layer] = append(lg.layers[vx.layer], i)
 	}
-	for _, ly := range layers {
-		sort.SliceStable(ly, func(a, b int) bool { return verts[ly[a]].key < verts[ly[b]].key })
+	for _, ly := range lg.layers {
+		sort.SliceStable(ly, func(a, b int) bool { return lg.verts[ly[a]].key < lg.verts[ly[b]].key })
 		for i, v := range ly {
-			verts[v].pos = i
+			lg.verts[v].pos = i
 		}
 	}
+	return lg
+}
 
-	g.Crossings = reduceCrossings(verts, layers)
-	place(verts, layers)
-
-	// Ports: the edges leaving a box downwards (and those arriving from
-	// above) spread over the middle of its side, in the order of where
-	// they go, so that they neither start at one point nor cross there.
+// ports spreads the edges leaving a box downwards (and those arriving
+// from above) over the middle of its side, in the order of where they go,
+// so that they neither start at one point nor cross there: the x of the
+// end of the edge from vertex id to its neighbour u, by [id, u].
+func (lg *layered) ports() map[[2]int]float64 {
 	port := map[[2]int]float64{}
-	for id, vx := range verts {
+	for id, vx := range lg.verts {
 		if vx.loc < 0 {
 			continue
 		}
 		for _, nb := range [][]int{vx.down, vx.up} {
 			order := append([]int(nil), nb...)
-			sort.SliceStable(order, func(a, b int) bool { return verts[order[a]].x < verts[order[b]].x })
-			w := vx.left + vx.rt - loopRoom[vx.loc]
+			sort.SliceStable(order, func(a, b int) bool { return lg.verts[order[a]].x < lg.verts[order[b]].x })
+			w := vx.left + vx.rt - lg.loopRoom[vx.loc]
 			for k, u := range order {
 				port[[2]int{id, u}] = vx.x - 0.3*w + 0.6*w*(float64(k)+0.5)/float64(len(order))
 			}
 		}
 	}
+	return port
+}
 
-	// Vertical placement: each layer as high as its tallest thing.
-	ys := make([]float64, nl)
+// draw places the placed layered graph on the page: each layer as high as
+// its tallest thing, the boxes at their vertices, each edge a curve
+// through its chain (a self-loop a loop on the box's right).
+func (lg *layered) draw(proc *ir.Proc, g *Graph, back []bool) {
+	verts := lg.verts
+	port := lg.ports()
+	ys := make([]float64, len(lg.layers))
 	y := margin
-	for l := range layers {
+	for l := range lg.layers {
 		h := labelH
 		if l%2 == 0 {
 			h = nodeH
@@ -362,7 +402,7 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 			ge.LX, ge.LY = x+loopW*0.8+2, y+4
 			continue
 		}
-		chain := chains[e.ID]
+		chain := lg.chains[e.ID]
 		pts := make([]point, 0, len(chain))
 		for i, v := range chain {
 			vx := verts[v]
@@ -389,7 +429,6 @@ func Layout(p *ir.Program, proc *ir.Proc) *Graph {
 		}
 		ge.Path = curve(pts)
 	}
-	return g
 }
 
 // curve is the SVG path through pts: a straight segment where two points

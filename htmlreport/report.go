@@ -291,11 +291,8 @@ func threadCounts(tr *result.Trace) (threads, switches int) {
 	seen := map[int]bool{}
 	for _, s := range tr.Steps {
 		seen[s.Thread] = true
-		if s.Switch {
-			switches++
-		}
 	}
-	return len(seen), switches
+	return len(seen), tr.Switches()
 }
 
 // graphs lays out the procedures within the limits: those of the trace

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/interp"
 	"boolprog/ir"
@@ -481,8 +482,8 @@ func TestGetafixBenchmarks(t *testing.T) {
 		{"fib_3_unsafe", 6, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.unsafe && testing.Short() {
-				t.Skip("a million configurations")
+			if c.unsafe && !testflags.Long() {
+				t.Skip("a million configurations: the long tier's")
 			}
 			p := testsuite.LowerFile(t, dir+c.name+".bp", "")
 			start := interp.Initial(p, make([]bool, len(p.Globals)), make([]bool, interp.StartLocals(p)))

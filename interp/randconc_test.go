@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/interp"
 )
@@ -37,10 +38,8 @@ func randomConcurrent(seed int64) string {
 // traces of random two-thread programs (with Getafix's atomic global), as
 // TestRandomReplay does for sequential ones.
 func TestRandomConcurrentReplay(t *testing.T) {
-	seeds := 150
-	if testing.Short() {
-		seeds = 25
-	}
+	// The first trace with a context switch is seed 35's.
+	seeds := testflags.N(40, 50, 150, 150)
 	found, switched := 0, 0
 	for seed := range int64(seeds) {
 		src := randomConcurrent(seed)

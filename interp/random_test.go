@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/interp"
 )
@@ -16,10 +17,7 @@ import (
 // every trace the unguided search finds, also with values left out (then
 // it enumerates them), or say that too many are left out.
 func TestRandomReplay(t *testing.T) {
-	seeds := 150
-	if testing.Short() {
-		seeds = 40
-	}
+	seeds := testflags.N(40, 60, 150, 150)
 	found := 0
 	for seed := range int64(seeds) {
 		src := gen.Random(seed, gen.Default())

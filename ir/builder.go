@@ -14,8 +14,9 @@ import (
 //
 // The builder does the bookkeeping that is easy to get wrong: ids, the In
 // and Out lists of locations, the Entry, Exit and Error flags of locations,
-// and Proc.Labels. Build then checks the whole program with Verify. A
-// Builder builds one program; it must not be used after Build.
+// and Proc.Labels. Build then checks the whole program with Verify. Edit
+// returns a Builder over a copy of an existing program. A Builder builds
+// one program; it must not be used after Build.
 type Builder struct {
 	prog *Program
 	errs []error // misuses found before Build (e.g. an edge to no location)

@@ -94,7 +94,11 @@
 // resolves no name itself. A transformation builds one directly with a
 // Builder (NewBuilder, Builder.Proc, ProcBuilder.Loc and Edge, Build),
 // recording in each location's and edge's Origin what it stands for, and
-// Build checks the result with Verify.
+// Build checks the result with Verify. A transformation that changes a
+// program (an instrumentation, a rewrite of some operations) edits a copy
+// of it instead: Edit returns a Builder over Clone(p) whose ProcAt adds to
+// and changes p's procedures (SetOp, Retarget), with SyntheticOrigin for
+// what it adds; Build again verifies, and p is never changed.
 package ir
 
 import (

@@ -28,6 +28,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"boolprog/internal/testdesc"
 )
 
 //go:embed web
@@ -265,16 +267,12 @@ func leadingComment(src string) string {
 // the program, line 3 its options (-l LABEL), the rest the expected lines.
 // A test whose program is missing is left out.
 func satabsExample(desc string) (Example, bool, error) {
-	b, err := os.ReadFile(desc)
+	d, err := testdesc.Read(desc)
 	if err != nil {
 		return Example{}, false, err
 	}
-	lines := strings.Split(string(b), "\n")
-	if len(lines) < 3 {
-		return Example{}, false, fmt.Errorf("%s: too short for a test.desc", desc)
-	}
 	dir := filepath.Dir(desc)
-	src, err := os.ReadFile(filepath.Join(dir, strings.TrimSpace(lines[1])))
+	src, err := os.ReadFile(filepath.Join(dir, d.File))
 	if errors.Is(err, fs.ErrNotExist) {
 		return Example{}, false, nil
 	}
@@ -282,17 +280,12 @@ func satabsExample(desc string) (Example, bool, error) {
 		return Example{}, false, err
 	}
 	name := filepath.Base(dir)
-	ex := Example{Group: GroupSatabs, Name: name, File: name + "/" + strings.TrimSpace(lines[1]), Source: string(src)}
-	if m := targetFlag.FindStringSubmatch(lines[2]); m != nil {
-		ex.Target = m[1]
-	}
-	for _, l := range lines[3:] {
-		switch l {
-		case "^VERIFICATION FAILED$":
-			ex.Expect = "VERIFICATION FAILED"
-		case "^VERIFICATION SUCCESSFUL$":
-			ex.Expect = "VERIFICATION SUCCESSFUL"
-		}
+	ex := Example{Group: GroupSatabs, Name: name, File: name + "/" + d.File, Source: string(src), Target: d.Target}
+	switch d.Expect {
+	case testdesc.Failed:
+		ex.Expect = "VERIFICATION FAILED"
+	case testdesc.Successful:
+		ex.Expect = "VERIFICATION SUCCESSFUL"
 	}
 	ex.Note = "SATABS/Boppo regression test " + name
 	if ex.Expect != "" {

@@ -164,12 +164,7 @@ func (r *Result) BoundLine() string {
 	}
 	line := "bound: the error is reached within " + r.Bound.String()
 	if r.Trace != nil && len(r.Trace.Steps) > 0 && !r.TraceCut {
-		n := 0
-		for _, s := range r.Trace.Steps {
-			if s.Switch {
-				n++
-			}
-		}
+		n := r.Trace.Switches()
 		if r.Bound.Kind == ContextSwitches {
 			line += fmt.Sprintf(" (the trace makes %d)", n)
 		} else {
@@ -418,6 +413,17 @@ const NoEdge = -1
 // JSON as the array of its steps.
 type Trace struct {
 	Steps []Step
+}
+
+// Switches returns the number of steps marked as context switches.
+func (t *Trace) Switches() int {
+	n := 0
+	for _, s := range t.Steps {
+		if s.Switch {
+			n++
+		}
+	}
+	return n
 }
 
 // MarshalJSON encodes the trace as the array of its steps.

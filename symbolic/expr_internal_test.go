@@ -47,10 +47,9 @@ func TestPossLinear(t *testing.T) {
 		{syntax.Eq, true, bdd.True, bdd.True},
 	} {
 		e := chain(c.op, n, c.nondet)
-		l.possSteps = 0
 		tb, fb := l.Poss(e, l.Reading(Cur))
-		if want := 2*(n-1) + n; l.possSteps != want {
-			t.Errorf("%v chain (nondet %v): %d steps, want %d", c.op, c.nondet, l.possSteps, want)
+		if want, steps := 2*(n-1)+n, l.poss(e, l.Reading(Cur)).Steps(); steps != want {
+			t.Errorf("%v chain (nondet %v): %d steps, want %d", c.op, c.nondet, steps, want)
 		}
 		if tb != c.t || fb != c.f {
 			t.Errorf("%v chain (nondet %v): wrong values", c.op, c.nondet)

@@ -109,7 +109,6 @@ type Layout struct {
 	pairs  map[string]*bdd.Pairs
 	scopes []Set // per procedure
 
-	possSteps int // steps of the expression walks (for the linearity test)
 }
 
 // LayoutOptions configure a layout (NewLayoutWith).

@@ -3,10 +3,13 @@ package syntax
 import (
 	"bytes"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+
+	"boolprog/internal/testflags"
 )
 
 // exprHeight returns the height of x's tree in nodes, without recursion.
@@ -314,15 +317,16 @@ func nestedRun(levels, width int) string {
 	return b.String()
 }
 
-// TestHugeChain parses and prints a 2M-term `|` chain (10 MB): a tree of
+// TestHugeChain parses and prints a 2M-term `|` chain (10 MB; 200,000
+// terms by default, none with -short, 2M with -long): a tree of
 // logarithmic height, and no stack overflow anywhere (parser, printer,
 // Inspect). That such chains round-trip is TestBalancedChains' business;
 // that the work is linear, BenchmarkChain's.
 func TestHugeChain(t *testing.T) {
-	if testing.Short() {
+	n := testflags.N(0, 200_000, 2_000_000, 2_000_000)
+	if n == 0 {
 		t.Skip("10 MB input")
 	}
-	const n = 2_000_000
 	var src bytes.Buffer
 	src.WriteString("decl g;\nvoid main() begin\n  g := g")
 	for range n - 1 {
@@ -334,8 +338,9 @@ func TestHugeChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := f.Procs[0].Body[0].(*AssignStmt).Rhs[0]
-	if h := exprHeight(x); h != 22 {
-		t.Errorf("height %d, want 22", h)
+	// A balanced tree: ceil(log2 n) levels of operators over the leaves.
+	if h, want := exprHeight(x), bits.Len(uint(n-1))+1; h != want {
+		t.Errorf("height %d, want %d", h, want)
 	}
 	refs := 0
 	Inspect(f, func(n Node) bool {

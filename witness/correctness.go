@@ -2,11 +2,12 @@ package witness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"boolprog/bdd"
-	"boolprog/engine/summary"
+	"boolprog/engine"
 	"boolprog/ir"
 	"boolprog/symbolic"
 	"boolprog/syntax"
@@ -14,8 +15,9 @@ import (
 
 // FromReachable returns the correctness witness of a safe program. Of a
 // sequential one: the invariants and contracts of the summary engine's
-// path edges (summary.ReachableSets, with a BDD node limit, 0 for the
-// default), as irredundant sums of products. Of a concurrent one:
+// path edges (engine.ReachableSetter, of the first registered engine that
+// implements it, with a BDD node limit, 0 for the default), as
+// irredundant sums of products. Of a concurrent one:
 // FromConcurrent's, with its default limit. It fails if an error is
 // reachable, or at a limit.
 func FromReachable(ctx context.Context, p *ir.Program, meta Metadata, maxNodes int) (*Witness, error) {
@@ -29,12 +31,16 @@ func FromReachable(ctx context.Context, p *ir.Program, meta Metadata, maxNodes i
 			}
 		}
 	}
-	rs, err := summary.ReachableSets(ctx, p, maxNodes)
+	rset, ok := engine.Implementing[engine.ReachableSetter]()
+	if !ok {
+		return nil, errors.New("no registered engine computes the reachable sets of a sequential program (engine.ReachableSetter)")
+	}
+	rs, err := rset.ReachableSets(ctx, p, maxNodes)
 	if err != nil {
 		return nil, err
 	}
 	defer rs.Release()
-	l := rs.Layout
+	l := rs.Layout()
 	m := l.M
 	type place struct {
 		slot int

@@ -138,28 +138,57 @@ type gelem struct {
 	pos                syntax.Pos
 }
 
-// decodeGraphML reads a GraphML witness.
-func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
-	// The offsets where lines start, for positions in time logarithmic
-	// in the size of the file.
-	starts := []int{0}
+// graphML is a parsed GraphML graph: the graph's own data, its nodes and
+// its edges in the order of the file.
+type graphML struct {
+	graph        *gelem
+	nodes, edges []*gelem
+}
+
+// failAt is a decoding error at pos.
+func failAt(pos syntax.Pos, format string, args ...any) *syntax.Error {
+	return &syntax.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// lineIndex finds the position of a byte offset in time logarithmic in
+// the size of the file.
+type lineIndex []int // the offsets where lines start
+
+func newLineIndex(src []byte) lineIndex {
+	starts := lineIndex{0}
 	for i, c := range src {
 		if c == '\n' {
 			starts = append(starts, i+1)
 		}
 	}
-	posAt := func(off int64) syntax.Pos {
-		o := int(min(off, int64(len(src))))
-		line, _ := slices.BinarySearch(starts, o+1)
-		return syntax.Pos{Offset: o, Line: line, Col: o - starts[line-1] + 1}
+	return starts
+}
+
+// pos returns the position of offset off of a source of n bytes.
+func (starts lineIndex) pos(off int64, n int) syntax.Pos {
+	o := int(min(off, int64(n)))
+	line, _ := slices.BinarySearch(starts, o+1)
+	return syntax.Pos{Offset: o, Line: line, Col: o - starts[line-1] + 1}
+}
+
+// xmlAttr returns the value of e's attribute name, or "".
+func xmlAttr(e xml.StartElement, name string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
 	}
-	fail := func(pos syntax.Pos, format string, args ...any) (*Witness, *syntax.Error) {
-		return nil, &syntax.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
-	}
+	return ""
+}
+
+// readGraphML reads the graph of a GraphML file: each node's and edge's
+// data by key name (attr.name), with positions.
+func readGraphML(src []byte) (*graphML, *syntax.Error) {
+	lines := newLineIndex(src)
+	posAt := func(off int64) syntax.Pos { return lines.pos(off, len(src)) }
 	dec := xml.NewDecoder(bytes.NewReader(src))
 	keys := map[string]string{} // key id -> attr.name
-	graph := &gelem{data: map[string]string{}, dataPos: map[string]syntax.Pos{}}
-	var nodes, edges []*gelem
+	g := &graphML{graph: &gelem{data: map[string]string{}, dataPos: map[string]syntax.Pos{}}}
 	var cur *gelem // the node or edge being read
 	var dataKey string
 	var dataPos syntax.Pos
@@ -174,51 +203,43 @@ func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
 		if err != nil {
 			var se *xml.SyntaxError
 			if errors.As(err, &se) {
-				return fail(syntax.Pos{Line: se.Line, Col: 1}, "%s", se.Msg)
+				return nil, failAt(syntax.Pos{Line: se.Line, Col: 1}, "%s", se.Msg)
 			}
-			return fail(posAt(dec.InputOffset()), "%v", err)
-		}
-		attr := func(e xml.StartElement, name string) string {
-			for _, a := range e.Attr {
-				if a.Name.Local == name {
-					return a.Value
-				}
-			}
-			return ""
+			return nil, failAt(posAt(dec.InputOffset()), "%v", err)
 		}
 		pos := posAt(start)
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
 			case "key":
-				name := attr(t, "attr.name")
+				name := xmlAttr(t, "attr.name")
 				if name == "" {
-					name = attr(t, "id")
+					name = xmlAttr(t, "id")
 				}
 				// The legacy form's keys have no prefix.
-				keys[attr(t, "id")] = strings.TrimPrefix(name, keyPrefix)
+				keys[xmlAttr(t, "id")] = strings.TrimPrefix(name, keyPrefix)
 			case "graph":
 				sawGraph = true
-				cur = graph
+				cur = g.graph
 			case "node", "edge":
-				cur = &gelem{id: attr(t, "id"), source: attr(t, "source"), target: attr(t, "target"),
+				cur = &gelem{id: xmlAttr(t, "id"), source: xmlAttr(t, "source"), target: xmlAttr(t, "target"),
 					data: map[string]string{}, dataPos: map[string]syntax.Pos{}, pos: pos}
 				if t.Name.Local == "node" {
 					if cur.id == "" {
-						return fail(pos, "node without an id")
+						return nil, failAt(pos, "node without an id")
 					}
-					nodes = append(nodes, cur)
+					g.nodes = append(g.nodes, cur)
 				} else {
 					if cur.source == "" || cur.target == "" {
-						return fail(pos, "edge without a source or target")
+						return nil, failAt(pos, "edge without a source or target")
 					}
-					edges = append(edges, cur)
+					g.edges = append(g.edges, cur)
 				}
 			case "data":
-				k := attr(t, "key")
+				k := xmlAttr(t, "key")
 				name, ok := keys[k]
 				if !ok {
-					return fail(pos, "data with undeclared key %q", k)
+					return nil, failAt(pos, "data with undeclared key %q", k)
 				}
 				dataKey, dataPos = name, posAt(dec.InputOffset())
 				text.Reset()
@@ -236,183 +257,230 @@ func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
 				}
 				dataKey = ""
 			case "node", "edge":
-				cur = graph
+				cur = g.graph
 			}
 		}
 	}
 	if !sawGraph {
-		return fail(syntax.Pos{Line: 1, Col: 1}, "no <graph> element")
+		return nil, failAt(syntax.Pos{Line: 1, Col: 1}, "no <graph> element")
+	}
+	return g, nil
+}
+
+// decodeGraphML reads a GraphML witness.
+func decodeGraphML(src []byte) (*Witness, *syntax.Error) {
+	g, err := readGraphML(src)
+	if err != nil {
+		return nil, err
 	}
 	w := &Witness{}
-	g := graph.data
-	switch g["witness-type"] {
+	d := g.graph.data
+	switch d["witness-type"] {
 	case "violation_witness":
 		w.Kind = Violation
 	case "correctness_witness":
 		w.Kind = Correctness
 	default:
-		return fail(graph.dataPos["witness-type"], "unknown witness-type %q (want violation_witness or correctness_witness)", g["witness-type"])
+		return nil, failAt(g.graph.dataPos["witness-type"], "unknown witness-type %q (want violation_witness or correctness_witness)", d["witness-type"])
 	}
-	version := g["format-version"]
+	version := d["format-version"]
 	switch version {
 	case FormatVersion:
 	case "":
 		version = legacyVersion
 	default:
-		return fail(graph.dataPos["format-version"], "unsupported format-version %q (want %q)", version, FormatVersion)
+		return nil, failAt(g.graph.dataPos["format-version"], "unsupported format-version %q (want %q)", version, FormatVersion)
 	}
 	if w.Kind == Correctness && version == FormatVersion {
-		return fail(graph.dataPos["witness-type"], "a %s GraphML witness is a violation witness: correctness witnesses are YAML", FormatVersion)
+		return nil, failAt(g.graph.dataPos["witness-type"], "a %s GraphML witness is a violation witness: correctness witnesses are YAML", FormatVersion)
 	}
-	w.Metadata = Metadata{FormatVersion: version, UUID: g["uuid"], CreationTime: g["creationtime"],
-		Producer: Producer{Name: g["producer"], Version: g["producerversion"], Configuration: g["producerconfiguration"]},
-		Task:     Task{InputFile: g["programfile"], InputFileHash: g["programhash"], Specification: g["specification"], Language: g["sourcecodelang"]}}
-	num := func(e *gelem, key string, need bool) (int, *syntax.Error) {
-		s, ok := e.data[key]
-		if !ok {
-			if need {
-				return 0, &syntax.Error{Pos: e.pos, Msg: fmt.Sprintf("missing data %q", key)}
-			}
-			return -1, nil
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			return 0, &syntax.Error{Pos: e.dataPos[key], Msg: fmt.Sprintf("%s: expected a number, found %q", key, s)}
-		}
-		return n, nil
-	}
-	file := w.Metadata.Task.InputFile
+	w.Metadata = Metadata{FormatVersion: version, UUID: d["uuid"], CreationTime: d["creationtime"],
+		Producer: Producer{Name: d["producer"], Version: d["producerversion"], Configuration: d["producerconfiguration"]},
+		Task:     Task{InputFile: d["programfile"], InputFileHash: d["programhash"], Specification: d["specification"], Language: d["sourcecodelang"]}}
 	if w.Kind == Correctness {
-		for _, n := range nodes {
-			line, err := num(n, "location.line", false)
-			if err != nil {
-				return nil, err
-			}
-			col, err := num(n, "location.column", false)
-			if err != nil {
-				return nil, err
-			}
-			if _, ok := n.data["threads"]; ok {
-				c := ConfigInvariant{Atomic: -1, Running: -1, Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"], ThreadsPos: n.dataPos["threads"]}
-				for _, text := range strings.Split(n.data["threads"], " | ") {
-					st, err := ParseStack(text, file)
-					if err != nil {
-						return fail(n.dataPos["threads"], "%v", err)
-					}
-					c.Threads = append(c.Threads, st)
-				}
-				a, err := num(n, "atomic.owner", false)
-				if err != nil {
-					return nil, err
-				}
-				c.Atomic = a
-				if c.Running, err = num(n, "running", false); err != nil {
-					return nil, err
-				}
-				if c.Init, err = boolData(n, "init"); err != nil {
-					return nil, err
-				}
-				w.Configurations = append(w.Configurations, c)
-				continue
-			}
-			if text, ok := n.data["thread.stack"]; ok {
-				st, err := ParseStack(text, file)
-				if err != nil {
-					return fail(n.dataPos["thread.stack"], "%v", err)
-				}
-				init, berr := boolData(n, "init")
-				if berr != nil {
-					return nil, berr
-				}
-				w.ThreadInvariants = append(w.ThreadInvariants, ThreadInvariant{Stack: st, Init: init, Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"]})
-				continue
-			}
-			switch {
-			case n.data["contract.scope"] != "":
-				c := Contract{Function: n.data["contract.scope"], Requires: n.data["requires"], Ensures: n.data["ensures"],
-					Pos: n.pos, RequiresPos: n.dataPos["requires"], EnsuresPos: n.dataPos["ensures"]}
-				c.Location = Location{File: file, Line: line, Col: col, Function: c.Function}
-				w.Contracts = append(w.Contracts, c)
-			case n.data["invariant"] != "":
-				if line < 0 {
-					return fail(n.pos, "invariant without location.line")
-				}
-				w.Invariants = append(w.Invariants, Invariant{Location: Location{File: file, Line: line, Col: max(col, 0), Function: n.data["invariant.scope"]},
-					Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"]})
-			}
-		}
-		return w, nil
+		err = g.correctness(w)
+	} else {
+		err = g.violation(w)
 	}
-	// A violation witness: the path from the entry node to a violation
-	// node, one waypoint per edge.
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// num returns the number of data key of e: -1 if it is missing and not
+// needed.
+func (e *gelem) num(key string, need bool) (int, *syntax.Error) {
+	s, ok := e.data[key]
+	if !ok {
+		if need {
+			return 0, failAt(e.pos, "missing data %q", key)
+		}
+		return -1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, failAt(e.dataPos[key], "%s: expected a number, found %q", key, s)
+	}
+	return n, nil
+}
+
+// correctness reads the nodes of a correctness witness into w: the
+// configuration invariants of a concurrent program (data threads), the
+// thread invariants (thread.stack), the contracts and the invariants.
+func (g *graphML) correctness(w *Witness) *syntax.Error {
+	file := w.Metadata.Task.InputFile
+	for _, n := range g.nodes {
+		line, err := n.num("location.line", false)
+		if err != nil {
+			return err
+		}
+		col, err := n.num("location.column", false)
+		if err != nil {
+			return err
+		}
+		if _, ok := n.data["threads"]; ok {
+			c, err := configInvariant(n, file)
+			if err != nil {
+				return err
+			}
+			w.Configurations = append(w.Configurations, c)
+			continue
+		}
+		if text, ok := n.data["thread.stack"]; ok {
+			st, err := ParseStack(text, file)
+			if err != nil {
+				return failAt(n.dataPos["thread.stack"], "%v", err)
+			}
+			init, berr := boolData(n, "init")
+			if berr != nil {
+				return berr
+			}
+			w.ThreadInvariants = append(w.ThreadInvariants, ThreadInvariant{Stack: st, Init: init, Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"]})
+			continue
+		}
+		switch {
+		case n.data["contract.scope"] != "":
+			c := Contract{Function: n.data["contract.scope"], Requires: n.data["requires"], Ensures: n.data["ensures"],
+				Pos: n.pos, RequiresPos: n.dataPos["requires"], EnsuresPos: n.dataPos["ensures"]}
+			c.Location = Location{File: file, Line: line, Col: col, Function: c.Function}
+			w.Contracts = append(w.Contracts, c)
+		case n.data["invariant"] != "":
+			if line < 0 {
+				return failAt(n.pos, "invariant without location.line")
+			}
+			w.Invariants = append(w.Invariants, Invariant{Location: Location{File: file, Line: line, Col: max(col, 0), Function: n.data["invariant.scope"]},
+				Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"]})
+		}
+	}
+	return nil
+}
+
+// configInvariant reads the configuration invariant of node n.
+func configInvariant(n *gelem, file string) (ConfigInvariant, *syntax.Error) {
+	c := ConfigInvariant{Atomic: -1, Running: -1, Value: n.data["invariant"], Pos: n.pos, ValuePos: n.dataPos["invariant"], ThreadsPos: n.dataPos["threads"]}
+	for _, text := range strings.Split(n.data["threads"], " | ") {
+		st, err := ParseStack(text, file)
+		if err != nil {
+			return c, failAt(n.dataPos["threads"], "%v", err)
+		}
+		c.Threads = append(c.Threads, st)
+	}
+	var err *syntax.Error
+	if c.Atomic, err = n.num("atomic.owner", false); err != nil {
+		return c, err
+	}
+	if c.Running, err = n.num("running", false); err != nil {
+		return c, err
+	}
+	if c.Init, err = boolData(n, "init"); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// violation reads a violation witness into w: the path from the entry node
+// to a violation node, one waypoint per edge.
+func (g *graphML) violation(w *Witness) *syntax.Error {
 	byID := map[string]*gelem{}
 	var entry *gelem
-	for _, n := range nodes {
+	for _, n := range g.nodes {
 		if byID[n.id] != nil {
-			return fail(n.pos, "duplicate node id %q", n.id)
+			return failAt(n.pos, "duplicate node id %q", n.id)
 		}
 		byID[n.id] = n
 		if n.data["entry"] == "true" {
 			if entry != nil {
-				return fail(n.pos, "a second entry node %q", n.id)
+				return failAt(n.pos, "a second entry node %q", n.id)
 			}
 			entry = n
 		}
 	}
 	if entry == nil {
-		return fail(graph.pos, "no entry node")
+		return failAt(g.graph.pos, "no entry node")
 	}
 	out := map[string]*gelem{}
-	for _, e := range edges {
+	for _, e := range g.edges {
 		if byID[e.source] == nil || byID[e.target] == nil {
-			return fail(e.pos, "edge between unknown nodes %q and %q", e.source, e.target)
+			return failAt(e.pos, "edge between unknown nodes %q and %q", e.source, e.target)
 		}
 		if out[e.source] != nil {
-			return fail(e.pos, "node %q has a second outgoing edge: only a path of waypoints is supported", e.source)
+			return failAt(e.pos, "node %q has a second outgoing edge: only a path of waypoints is supported", e.source)
 		}
 		out[e.source] = e
 	}
+	file := w.Metadata.Task.InputFile
 	seen := map[string]bool{}
 	for n := entry; n.data["violation"] != "true"; {
 		seen[n.id] = true
 		e := out[n.id]
 		if e == nil {
-			return fail(n.pos, "node %q: the path from the entry node ends before a violation node", n.id)
+			return failAt(n.pos, "node %q: the path from the entry node ends before a violation node", n.id)
 		}
-		line, err := num(e, "startline", true)
+		wp, err := waypoint(e, byID[e.target], file)
 		if err != nil {
-			return nil, err
-		}
-		col, err := num(e, "startcolumn", false)
-		if err != nil {
-			return nil, err
-		}
-		th, err := num(e, "threadId", false)
-		if err != nil {
-			return nil, err
-		}
-		wp := Waypoint{Action: "follow", Thread: th, Pos: e.pos,
-			Location: Location{File: file, Line: line, Col: max(col, 0), Function: e.data["assumption.scope"]}}
-		typ := e.data["waypoint"]
-		switch {
-		case typ == Assumption || typ == "" && e.data["assumption"] != "":
-			wp.Type, wp.Constraint, wp.ValuePos = Assumption, e.data["assumption"], e.dataPos["assumption"]
-		case typ == Branching || typ == "" && e.data["control"] != "":
-			wp.Type, wp.Constraint, wp.ValuePos = Branching, e.data["control"], e.dataPos["control"]
-		case typ == FunctionEnter || typ == "" && e.data["enterFunction"] != "":
-			wp.Type, wp.Constraint, wp.ValuePos = FunctionEnter, e.data["enterFunction"], e.dataPos["enterFunction"]
-		case typ == Target || typ == "" && byID[e.target].data["violation"] == "true":
-			wp.Type = Target
-		default:
-			return fail(e.dataPos["waypoint"], "unknown waypoint type %q", typ)
+			return err
 		}
 		w.Segments = append(w.Segments, Segment{Waypoints: []Waypoint{wp}})
 		n = byID[e.target]
 		if seen[n.id] {
-			return fail(e.pos, "the path from the entry node loops back to node %q", n.id)
+			return failAt(e.pos, "the path from the entry node loops back to node %q", n.id)
 		}
 	}
-	return w, nil
+	return nil
+}
+
+// waypoint reads the waypoint of edge e into node to: its type from the
+// data waypoint or, in SV-COMP's witnesses, from the data it has.
+func waypoint(e, to *gelem, file string) (Waypoint, *syntax.Error) {
+	line, err := e.num("startline", true)
+	if err != nil {
+		return Waypoint{}, err
+	}
+	col, err := e.num("startcolumn", false)
+	if err != nil {
+		return Waypoint{}, err
+	}
+	th, err := e.num("threadId", false)
+	if err != nil {
+		return Waypoint{}, err
+	}
+	wp := Waypoint{Action: "follow", Thread: th, Pos: e.pos,
+		Location: Location{File: file, Line: line, Col: max(col, 0), Function: e.data["assumption.scope"]}}
+	typ := e.data["waypoint"]
+	switch {
+	case typ == Assumption || typ == "" && e.data["assumption"] != "":
+		wp.Type, wp.Constraint, wp.ValuePos = Assumption, e.data["assumption"], e.dataPos["assumption"]
+	case typ == Branching || typ == "" && e.data["control"] != "":
+		wp.Type, wp.Constraint, wp.ValuePos = Branching, e.data["control"], e.dataPos["control"]
+	case typ == FunctionEnter || typ == "" && e.data["enterFunction"] != "":
+		wp.Type, wp.Constraint, wp.ValuePos = FunctionEnter, e.data["enterFunction"], e.dataPos["enterFunction"]
+	case typ == Target || typ == "" && to.data["violation"] == "true":
+		wp.Type = Target
+	default:
+		return Waypoint{}, failAt(e.dataPos["waypoint"], "unknown waypoint type %q", typ)
+	}
+	return wp, nil
 }
 
 // boolData returns the optional Boolean data key of a node.

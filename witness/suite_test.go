@@ -18,6 +18,7 @@ import (
 	_ "boolprog/engine/pushdown"
 	_ "boolprog/engine/summary"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
@@ -99,6 +100,9 @@ func TestSuite(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := testsuite.LowerFile(t, c.File, c.Target)
+			if p.Concurrent && testsuite.SlowConcurrent(c.Name) && !testflags.Long() {
+				t.Skip("a slow concurrent benchmark: the long tier's")
+			}
 			eng := "summary"
 			if p.Concurrent {
 				eng = "explicit"

@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"boolprog/internal/testflags"
 )
 
 // The random tests compare pre* and post* with a brute-force search over
@@ -431,7 +433,7 @@ func checkRandom[W any](t *testing.T, seed int64, sr Semiring[W], weight func(*r
 }
 
 func TestRandomAgainstBruteForce(t *testing.T) {
-	const seeds = 150
+	seeds := int64(testflags.N(20, 40, 150, 150))
 	weights := func(lo, n int) func(*rand.Rand) Dist {
 		return func(r *rand.Rand) Dist { return Dist(lo + r.Intn(n)) }
 	}

@@ -1,6 +1,11 @@
 package wpds
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+
+	"boolprog/internal/graph"
+)
 
 // FWPDS (Lal's thesis, ch. 4) computes the same automata as the chaotic
 // saturation of Prestar and Poststar, in three stages:
@@ -923,70 +928,13 @@ func (f *fw[W]) starOf(x *expr[W]) (W, *Witness[W]) {
 }
 
 // sccs returns the strongly connected components of the graph succ in
-// reverse topological order (Tarjan's algorithm, without recursion so that
-// long chains do not grow the stack).
+// reverse topological order (graph.SCC), each in the order the search
+// discovered its vertices (the reverse of the order they leave Tarjan's
+// stack): elimination follows the paths of the search.
 func sccs(succ [][]int) [][]int {
-	n := len(succ)
-	index := make([]int, n)
-	low := make([]int, n)
-	on := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
-	var out [][]int
-	type frame struct{ v, next int }
-	counter := 0
-	for s := 0; s < n; s++ {
-		if index[s] >= 0 {
-			continue
-		}
-		call := []frame{{s, 0}}
-		index[s], low[s] = counter, counter
-		counter++
-		stack = append(stack, s)
-		on[s] = true
-		for len(call) > 0 {
-			fr := &call[len(call)-1]
-			v := fr.v
-			if fr.next < len(succ[v]) {
-				w := succ[v][fr.next]
-				fr.next++
-				if index[w] < 0 {
-					index[w], low[w] = counter, counter
-					counter++
-					stack = append(stack, w)
-					on[w] = true
-					call = append(call, frame{w, 0})
-				} else if on[w] {
-					low[v] = min(low[v], index[w])
-				}
-				continue
-			}
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				u := call[len(call)-1].v
-				low[u] = min(low[u], low[v])
-			}
-			if low[v] == index[v] {
-				var c []int
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					on[w] = false
-					c = append(c, w)
-					if w == v {
-						break
-					}
-				}
-				// Pop order is the reverse of discovery; eliminate in
-				// discovery order, which follows the paths of the DFS.
-				for i, j := 0, len(c)-1; i < j; i, j = i+1, j-1 {
-					c[i], c[j] = c[j], c[i]
-				}
-				out = append(out, c)
-			}
-		}
+	out := graph.SCC(succ, nil)
+	for _, c := range out {
+		slices.Reverse(c)
 	}
 	return out
 }

@@ -10,8 +10,8 @@ import (
 
 	"boolprog/bdd"
 	"boolprog/engine"
-	"boolprog/engine/fixpoint"
 	"boolprog/fix"
+	"boolprog/fix/program"
 	"boolprog/result"
 	"boolprog/syntax"
 )
@@ -155,7 +155,7 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 
 // emitModel writes the model of the program in path for algorithm alg.
 func emitModel(ctx context.Context, c *command, path, alg, target string, lf *loadFlags, s *streams) int {
-	text, err := fixpoint.Algorithm(alg)
+	text, err := program.Algorithm(alg)
 	if err != nil {
 		b, ferr := os.ReadFile(alg)
 		if ferr != nil {
@@ -176,7 +176,7 @@ func emitModel(ctx context.Context, c *command, path, alg, target string, lf *lo
 		return exitInput
 	}
 	w := bufio.NewWriter(s.stdout)
-	if err := fixpoint.WriteModel(w, fixpoint.NewEncoding(p), text); err != nil {
+	if err := program.WriteModel(w, program.NewEncoding(p), text); err != nil {
 		fmt.Fprintln(s.stderr, err)
 		return exitInput
 	}

@@ -38,7 +38,7 @@ var ErrSequential = errors.New("observer automata watch sequential programs with
 // an edge into a new assertion-failure location taken when that
 // transition fires (its text names the property and the message). Every
 // location and edge of p keeps its id and origin; the new ones have
-// Origin.Loc and Origin.Edge -1, and their texts start with
+// ir.SyntheticOrigin of their procedure, and their texts start with
 // "[observer NAME]", so a trace marks the instrumentation's steps.
 func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
 	if p.Concurrent || p.Main < 0 {
@@ -48,16 +48,16 @@ func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
 	if err != nil {
 		return nil, err
 	}
-	np := *p
-	np.Globals = slices.Clone(p.Globals)
+	b := ir.Edit(p)
 	nbits := 1
 	for 1<<nbits < len(spec.States) {
 		nbits++
 	}
-	in := &Instrumented{Prog: &np, Orig: p, Spec: spec, update: make(map[int]*ir.Edge), fail: make(map[int]map[int]*ir.Edge),
+	in := &Instrumented{Orig: p, Spec: spec, update: make(map[int]*ir.Edge), fail: make(map[int]map[int]*ir.Edge),
 		failTrans: make(map[[2]int]Trans), updates: make(map[[2]int]bool)}
+	globals := slices.Clone(p.Globals)
 	used := func(name string) bool {
-		if slices.Contains(np.Globals, name) {
+		if slices.Contains(globals, name) {
 			return true
 		}
 		for _, pr := range p.Procs {
@@ -74,24 +74,8 @@ func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
 		for used(name) {
 			name += "_"
 		}
-		in.bits = append(in.bits, len(np.Globals))
-		np.Globals = append(np.Globals, name)
-	}
-	np.Procs = make([]*ir.Proc, len(p.Procs))
-	for i, pr := range p.Procs {
-		cp := *pr
-		cp.Locations = make([]*ir.Location, len(pr.Locations))
-		for j, l := range pr.Locations {
-			cl := *l
-			cl.In, cl.Out = slices.Clone(l.In), slices.Clone(l.Out)
-			cp.Locations[j] = &cl
-		}
-		cp.Edges = make([]*ir.Edge, len(pr.Edges))
-		for j, e := range pr.Edges {
-			ce := *e
-			cp.Edges[j] = &ce
-		}
-		np.Procs[i] = &cp
+		globals = append(globals, name)
+		in.bits = append(in.bits, b.Global(name).Index)
 	}
 	bit := func(i int) ir.Expr { return &ir.Var{VarRef: ir.VarRef{Global: true, Index: in.bits[i]}} }
 	and := func(x, y ir.Expr) ir.Expr { return &ir.Bin{Op: syntax.And, X: x, Y: y} }
@@ -112,32 +96,45 @@ func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
 	for i := range targets {
 		targets[i] = ir.VarRef{Global: true, Index: in.bits[i]}
 	}
+	// The new locations and edges of a procedure stand at its entry and
+	// for nothing of p (their texts say what they do).
+	addLoc := func(pb *ir.ProcBuilder, pr *ir.Proc, kind ir.LocKind, text string) int {
+		return pb.Loc(ir.Location{Kind: kind, Pos: pr.Locations[pr.Entry].Pos, Text: text, Origin: ir.SyntheticOrigin(pr.Index)})
+	}
+	addEdge := func(pb *ir.ProcBuilder, pr *ir.Proc, from, to int, op ir.Op, text string) int {
+		return pb.Edge(ir.Edge{From: from, To: to, Op: op, Pos: pr.Locations[pr.Entry].Pos, Text: text, Origin: ir.SyntheticOrigin(pr.Index)})
+	}
 	// newEntry adds a location before pr's entry and makes it the entry.
-	newEntry := func(pr *ir.Proc, text string) int {
-		old := pr.Locations[pr.Entry]
-		id := addLoc(pr, ir.StmtLoc, old.Pos, text)
-		old.Entry = false
-		pr.Locations[id].Entry = true
+	newEntry := func(pb *ir.ProcBuilder, pr *ir.Proc, text string) int {
+		id := addLoc(pb, pr, ir.StmtLoc, text)
+		pb.SetEntry(id)
 		return id
 	}
-	main := np.Procs[np.Main]
-	oldMain := main.Entry
+	// The edges of the instrumentation, by procedure and id, resolved to
+	// the built program's edges at the end.
+	type edgeAt struct{ proc, id int }
+	var initEdge edgeAt
+	updates := map[int]edgeAt{}
+	fails := map[int]map[int]edgeAt{}
+
+	main := p.Procs[p.Main]
+	mb := b.ProcAt(p.Main)
 	tag := "[observer " + spec.Property + "] "
-	m0 := newEntry(main, tag+"start in "+spec.States[spec.Initial])
+	startText := tag + "start in " + spec.States[spec.Initial]
+	m0 := newEntry(mb, main, startText)
 	init := make([]ir.Expr, nbits)
 	for i := range init {
 		init[i] = &ir.Const{Value: spec.Initial>>i&1 == 1}
 	}
-	in.init = addEdge(main, m0, oldMain, &ir.Assign{Targets: targets, Values: init}, main.Locations[m0].Text)
-	main.Entry = m0
+	initEdge = edgeAt{p.Main, addEdge(mb, main, m0, main.Entry, &ir.Assign{Targets: targets, Values: init}, startText)}
 	for pi, trans := range a.byProc {
 		if len(trans) == 0 {
 			continue
 		}
-		pr := np.Procs[pi]
+		pr, pb := p.Procs[pi], b.ProcAt(pi)
 		oldEntry := pr.Entry
-		entry := newEntry(pr, tag+"on call "+pr.Name)
-		pr.Entry = entry
+		entryText := tag + "on call " + pr.Name
+		entry := newEntry(pb, pr, entryText)
 		var earlier ir.Expr = ir.False // some earlier transition fires
 		var fires []ir.Expr
 		for _, t := range trans {
@@ -157,15 +154,14 @@ func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
 		for i := range next {
 			next[i] = and(bit(i), not(earlier)) // no transition fires: keep
 		}
-		in.fail[pi] = make(map[int]*ir.Edge)
+		fails[pi] = make(map[int]edgeAt)
 		for k, t := range trans {
 			if t.To == Error {
-				f := addLoc(pr, ir.FailLoc, pr.Locations[oldEntry].Pos, "")
-				pr.Locations[f].Error = true
+				f := addLoc(pb, pr, ir.FailLoc, "")
 				text := fmt.Sprintf("%serror: %s", tag, t.Msg)
-				fe := addEdge(pr, entry, f, &ir.Assume{Cond: fires[k]}, text)
-				in.fail[pi][t.Line] = fe
-				in.failTrans[[2]int{pi, fe.ID}] = t.Trans
+				fe := addEdge(pb, pr, entry, f, &ir.Assume{Cond: fires[k]}, text)
+				fails[pi][t.Line] = edgeAt{pi, fe}
+				in.failTrans[[2]int{pi, fe}] = t.Trans
 				continue
 			}
 			for i := range next {
@@ -174,29 +170,27 @@ func Instrument(spec *Spec, p *ir.Program) (*Instrumented, error) {
 				}
 			}
 		}
-		in.update[pi] = addEdge(pr, entry, oldEntry, &ir.Assign{Targets: targets, Values: next}, pr.Locations[entry].Text)
-		in.updates[[2]int{pi, in.update[pi].ID}] = true
+		up := addEdge(pb, pr, entry, oldEntry, &ir.Assign{Targets: targets, Values: next}, entryText)
+		updates[pi] = edgeAt{pi, up}
+		in.updates[[2]int{pi, up}] = true
 	}
-	if err := ir.Verify(&np); err != nil {
+	np, err := b.Build()
+	if err != nil {
 		return nil, fmt.Errorf("observer: the instrumented program is malformed: %v", err)
 	}
+	edge := func(at edgeAt) *ir.Edge { return np.Procs[at.proc].Edges[at.id] }
+	in.Prog = np
+	in.init = edge(initEdge)
+	for pi, at := range updates {
+		in.update[pi] = edge(at)
+	}
+	for pi, byLine := range fails {
+		in.fail[pi] = make(map[int]*ir.Edge)
+		for line, at := range byLine {
+			in.fail[pi][line] = edge(at)
+		}
+	}
 	return in, nil
-}
-
-func addLoc(pr *ir.Proc, kind ir.LocKind, pos syntax.Pos, text string) int {
-	id := len(pr.Locations)
-	pr.Locations = append(pr.Locations, &ir.Location{ID: id, Kind: kind, Pos: pos, Text: text,
-		Origin: ir.Origin{Proc: pr.Index, Loc: -1, Edge: -1, Thread: -1, Round: -1}})
-	return id
-}
-
-func addEdge(pr *ir.Proc, from, to int, op ir.Op, text string) *ir.Edge {
-	e := &ir.Edge{ID: len(pr.Edges), From: from, To: to, Op: op, Pos: pr.Locations[from].Pos, Text: text,
-		Origin: ir.Origin{Proc: pr.Index, Loc: -1, Edge: -1, Thread: -1, Round: -1}}
-	pr.Edges = append(pr.Edges, e)
-	pr.Locations[from].Out = append(pr.Locations[from].Out, e.ID)
-	pr.Locations[to].In = append(pr.Locations[to].In, e.ID)
-	return e
 }
 
 // MapPath carries a path of the original program (from cpa.Path) over to

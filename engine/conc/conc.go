@@ -359,7 +359,7 @@ func (e *Engine) level(ctx context.Context, seqEng engine.Engine, m *conc.Model,
 		if !switches {
 			return r, tr, nil
 		}
-		n := traceSwitches(tr)
+		n := tr.Switches()
 		if n <= k {
 			return r, tr, nil
 		}
@@ -385,17 +385,6 @@ func switchRounds(k, n int) int {
 		return k + 1
 	}
 	return min(k+1, 1+k-k/n)
-}
-
-// traceSwitches returns the steps of tr marked as context switches.
-func traceSwitches(tr *result.Trace) int {
-	n := 0
-	for _, s := range tr.Steps {
-		if s.Switch {
-			n++
-		}
-	}
-	return n
 }
 
 // run checks the sequentialisation opt with the sequential engine, adding

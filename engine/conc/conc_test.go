@@ -16,16 +16,16 @@ import (
 	_ "boolprog/engine/pushdown" // post* and pre*, for -seq-engine
 	_ "boolprog/engine/summary"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
 
 var (
-	long      = flag.Bool("long", false, "also run the slow benchmarks (Threads4, Threads5, Threads7, p-peterson, Getafix's fib) and the long differential")
-	programs  = flag.Int("programs", 1000, "with -long: the random programs of TestDifferential")
+	programs  = flag.Int("programs", 1000, "with -full: the random programs of TestDifferential")
 	seqEngine = flag.String("seq-engine", "summary", "the sequential engine of TestDifferential and TestJointDifferential, with its flags")
 	eagerSeq  = flag.String("eager-seq-engine", "", "conc-eager's sequential engine in TestJointDifferential (default: -seq-engine)")
-	joint     = flag.Bool("joint", false, "with -long: run TestJointDifferential (conc-eager, conc-lazy and conc-fix on the same -programs)")
+	joint     = flag.Bool("joint", false, "with -full: run TestJointDifferential (conc-eager, conc-lazy and conc-fix on the same -programs)")
 	seed      = flag.Int64("seed", 1, "the first seed of TestDifferential and TestJointDifferential")
 )
 
@@ -155,18 +155,18 @@ func TestSequential(t *testing.T) {
 // 2 or 3 threads, without recursion, so that the oracle's search is finite
 // and it decides) at 0-2 context switches and 1-2 rounds: wherever both
 // decide, the verdicts agree, and every trace replays and fits its bound.
-// 4 programs by default; -long runs -programs of them (default 1,000) at
-// 2 switches and 2 rounds. The lazy run of 1,000 programs takes about
+// 2 programs by default (1 with -short, 4 with -long); -full runs -programs
+// of them (default 1,000) at 2 switches and 2 rounds. The lazy run of 1,000 programs takes about
 // 17 CPU minutes with
 //
-//	go test ./engine/conc -run TestDifferential/lazy -long -programs 1000 -seq-engine 'summary --order declaration'
+//	go test ./engine/conc -run TestDifferential/lazy -full -programs 1000 -seq-engine 'summary --order declaration'
 //
 // (summary's default FORCE order is 2.5 times slower on the lazy
 // programs, pre* and post* run out of time on many).
 func TestDifferential(t *testing.T) {
-	n := 4
+	n := testflags.N(1, 2, 4, 4)
 	var bounds []result.Bound // testsuite.DefaultConcBounds
-	if *long {
+	if testflags.Full() {
 		// Two bounds per program, so that 1,000 programs take an hour
 		// (not five) on a loaded machine: 2 switches (the search with
 		// 3 rounds, then, when its error needs more, with the contexts
@@ -245,14 +245,14 @@ func TestSeqEngineFlags(t *testing.T) {
 	}
 }
 
-// TestJointDifferential (with -long -joint) checks conc-eager, conc-lazy
+// TestJointDifferential (with -full -joint) checks conc-eager, conc-lazy
 // and conc-fix against the explicit oracle on the same random programs at
 // the same bounds as TestDifferential's long run (2 switches and 2
 // rounds), so that their figures compare in one table; where the oracle
 // does not decide, the engines that do must agree with each other.
 func TestJointDifferential(t *testing.T) {
-	if !*long || !*joint {
-		t.Skip("with -long -joint")
+	if !testflags.Full() || !*joint {
+		t.Skip("with -full -joint")
 	}
 	oracle, ok := engine.Lookup("explicit")
 	if !ok {

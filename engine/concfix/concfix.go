@@ -1,13 +1,13 @@
 // Package concfix is the engine conc-fix: context-bounded reachability of
 // concurrent Boolean programs as the Getafix paper's fixed-point formula
 // (La Torre, Madhusudan, Parlato 2009, §5.1), solved by package fix over
-// the program relations of package engine/fixpoint.
+// the program relations of package fix/program.
 //
 // # The formula
 //
 // The paper's Reach(u, v, ecs, cs, g1..gk, t0..tk) holds when a run with
 // cs context switches, the i-th at globals g_i, context i run by thread
-// t_i, brings thread t_cs to state v (a State of engine/fixpoint's
+// t_i, brings thread t_cs to state v (a State of fix/program's
 // encoding: program counter, globals, the executing procedure's locals),
 // in a procedure entered at state u after ecs switches. A tuple with cs
 // switches follows only from tuples with at most cs, so the formula is
@@ -78,8 +78,8 @@ import (
 	"boolprog/bdd"
 	"boolprog/conc"
 	"boolprog/engine"
-	"boolprog/engine/fixpoint"
 	"boolprog/fix"
+	"boolprog/fix/program"
 	"boolprog/ir"
 	"boolprog/result"
 )
@@ -179,7 +179,7 @@ func WriteModel(w io.Writer, p *ir.Program, b result.Bound) error {
 	}
 	var alg bytes.Buffer
 	m.write(&alg, true)
-	return fixpoint.WriteModel(w, m.enc, alg.String())
+	return program.WriteModel(w, m.enc, alg.String())
 }
 
 // errFound stops the solver at the first stratum that settles the answer.
@@ -256,7 +256,7 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.R
 		return whole(stopped(ctx, q, &result.Result{}, ctx.Err(), -1))
 	}
 	var src bytes.Buffer
-	if err := fixpoint.WritePrelude(&src, m.enc, alg.String()); err != nil {
+	if err := program.WritePrelude(&src, m.enc, alg.String()); err != nil {
 		return nil, false, err
 	}
 	src.Write(alg.Bytes())
@@ -287,7 +287,7 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.R
 		return whole(stopped(ctx, q, res, err, -1))
 	}
 	res.Stats.Set("time_build_ns", int64(time.Since(start)))
-	st := &strata{sv: sv, m: m, rels: fixpoint.NewRelations(sv.Manager(), m.enc), done: -1, found: -1, report: q.Progress}
+	st := &strata{sv: sv, m: m, rels: program.NewRelations(sv.Manager(), m.enc), done: -1, found: -1, report: q.Progress}
 	watch := func() error { return st.watch(q.Bound.Kind) }
 	if m.product {
 		watch = st.watchProduct
@@ -375,15 +375,15 @@ func stopped(ctx context.Context, q engine.Query, res *result.Result, err error,
 
 // provide builds the program relations the formula declares and gives
 // them to the solver.
-func provide(sv *fix.Solver, enc *fixpoint.Encoding) error {
-	rels := fixpoint.NewRelations(sv.Manager(), enc)
+func provide(sv *fix.Solver, enc *program.Encoding) error {
+	rels := program.NewRelations(sv.Manager(), enc)
 	m := sv.Manager()
 	for _, name := range sv.Declared() {
 		params, err := sv.Params(name)
 		if err != nil {
 			return err
 		}
-		sts := make([]fixpoint.StateVars, len(params))
+		sts := make([]program.StateVars, len(params))
 		for i, p := range params {
 			if sts[i], err = stateVars(sv, enc, name, p); err != nil {
 				return err
@@ -415,8 +415,8 @@ func provide(sv *fix.Solver, enc *fixpoint.Encoding) error {
 }
 
 // stateVars returns the bits of a State parameter of a relation.
-func stateVars(sv *fix.Solver, enc *fixpoint.Encoding, rel, name string) (fixpoint.StateVars, error) {
-	var st fixpoint.StateVars
+func stateVars(sv *fix.Solver, enc *program.Encoding, rel, name string) (program.StateVars, error) {
+	var st program.StateVars
 	var err error
 	if st.PC, err = sv.Bits(rel, name, "pc"); err != nil {
 		return st, err

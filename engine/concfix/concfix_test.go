@@ -3,7 +3,6 @@ package concfix_test
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,13 +14,13 @@ import (
 	"boolprog/engine/explicit"
 	"boolprog/fix"
 	"boolprog/gen"
+	"boolprog/internal/testdesc"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/syntax"
 )
-
-var long = flag.Bool("long", false, "run the long differential (1,000 programs) and the long benchmarks")
 
 func lowerGetafix(t testing.TB, name string, src []byte) *ir.Program {
 	t.Helper()
@@ -45,15 +44,9 @@ func oracle(t *testing.T) func() engine.Engine {
 // TestDifferential runs conc-fix with §5.1's summaries (also where the
 // threads call no procedure, Options.Summaries) against the explicit
 // oracle on random Getafix-convention programs at 0, 1 and 2 context
-// switches and 1 and 2 rounds (-long: 1,000 programs).
+// switches and 1 and 2 rounds (6 programs; -long: 12; -full: 1,000).
 func TestDifferential(t *testing.T) {
-	n := 12
-	if testing.Short() {
-		n = 8
-	}
-	if *long {
-		n = 1000
-	}
+	n := testflags.N(4, 6, 12, 1000)
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
 		New: func() engine.Engine {
 			e, err := concfix.NewWithOptions(concfix.Options{Summaries: true})
@@ -99,7 +92,7 @@ func (e productOnly) Check(ctx context.Context, p *ir.Program, q engine.Query) (
 // switches and 1 and 2 rounds (-long: 1,000 programs).
 func TestDifferentialProduct(t *testing.T) {
 	n := 16
-	if *long {
+	if testflags.Long() {
 		n = 1000
 	}
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
@@ -119,23 +112,25 @@ func TestDifferentialProduct(t *testing.T) {
 }
 
 // TestBluetooth checks the Bluetooth model's first errors against the
-// Getafix paper's table: 1 adder + 1 stopper safe up to 6 switches (-long;
-// 2 by default), 1+2 first error at 3, 2+1 at 4, 2+2 at 3. The traces come
-// from the strata and must fit the bound found (Check replays them).
+// Getafix paper's table: 1 adder + 1 stopper safe up to 6 switches (-full;
+// 2 otherwise), 1+2 first error at 3, 2+1 at 4, 2+2 at 3 (the last two
+// with -long). The traces come from the strata and must fit the bound
+// found (Check replays them).
 func TestBluetooth(t *testing.T) {
 	for _, c := range []struct {
 		file  string
 		bound int
 		first int // -1: safe
 		long  bool
+		full  bool
 	}{
-		{"bluetooth_1_1.bp", 2, -1, false},
-		{"bluetooth_1_2.bp", 6, 3, false},
-		{"bluetooth_2_1.bp", 6, 4, false},
-		{"bluetooth_2_2.bp", 6, 3, false},
-		{"bluetooth_1_1.bp", 6, -1, true},
+		{"bluetooth_1_1.bp", 2, -1, false, false},
+		{"bluetooth_1_2.bp", 6, 3, false, false},
+		{"bluetooth_2_1.bp", 6, 4, true, false},
+		{"bluetooth_2_2.bp", 6, 3, true, false},
+		{"bluetooth_1_1.bp", 6, -1, true, true},
 	} {
-		if c.long && !*long {
+		if c.long && !testflags.Long() || c.full && !testflags.Full() {
 			continue
 		}
 		path := filepath.Join("../../examples/bluetooth", c.file)
@@ -192,7 +187,7 @@ func TestFib(t *testing.T) {
 		{"fib_4_unsafe.bp", cs(6), -1, true},
 		{"fib_5_unsafe.bp", cs(6), -1, true},
 	} {
-		if c.long && !*long {
+		if c.long && !testflags.Long() {
 			continue
 		}
 		checkFile(t, filepath.Join("../../../shared/benchmarks/getafix", c.file), c.b, c.first)
@@ -200,23 +195,29 @@ func TestFib(t *testing.T) {
 }
 
 // TestModel checks that the model written for `boolprog mucke` (the
-// relations as formulas) gives the engine's answer when solved on its own.
+// relations as formulas) gives the engine's answer when solved on its own
+// (Bluetooth beyond one switch, which takes the solver tens of seconds,
+// in the long tier).
 func TestModel(t *testing.T) {
 	for _, c := range []struct {
 		file string
 		b    result.Bound
+		long bool
 	}{
-		{"../../cmd/boolprog/testdata/getafix.bp", cs(0)},
-		{"../../cmd/boolprog/testdata/getafix.bp", cs(1)},
-		{"../../cmd/boolprog/testdata/getafix.bp", rounds(1)},
-		{"../../examples/bluetooth/bluetooth_1_2.bp", cs(1)},
-		{"../../examples/bluetooth/bluetooth_1_2.bp", cs(3)},
-		{"../../examples/bluetooth/bluetooth_1_2.bp", rounds(2)},
+		{"../../cmd/boolprog/testdata/getafix.bp", cs(0), false},
+		{"../../cmd/boolprog/testdata/getafix.bp", cs(1), false},
+		{"../../cmd/boolprog/testdata/getafix.bp", rounds(1), false},
+		{"../../examples/bluetooth/bluetooth_1_2.bp", cs(1), false},
+		{"../../examples/bluetooth/bluetooth_1_2.bp", cs(3), true},
+		{"../../examples/bluetooth/bluetooth_1_2.bp", rounds(2), true},
 		// The product encoding (no thread calls a procedure).
-		{"../../../shared/benchmarks/getafix/fib_3_unsafe.bp", rounds(4)},
-		{"../../../shared/benchmarks/getafix/fib_3_safe.bp", rounds(4)},
-		{"../../../shared/benchmarks/getafix/fib_3_unsafe.bp", cs(2)},
+		{"../../../shared/benchmarks/getafix/fib_3_unsafe.bp", rounds(4), false},
+		{"../../../shared/benchmarks/getafix/fib_3_safe.bp", rounds(4), false},
+		{"../../../shared/benchmarks/getafix/fib_3_unsafe.bp", cs(2), false},
 	} {
+		if c.long && !testflags.Long() {
+			continue
+		}
 		src, err := os.ReadFile(c.file)
 		if err != nil {
 			t.Fatal(err)
@@ -308,13 +309,10 @@ end
 
 // TestDifferentialSatabs runs conc-fix against the explicit oracle on
 // random SATABS-convention programs (threads created at run time, atomic
-// sections) at 0, 1 and 2 context switches and 1 and 2 rounds (-long:
-// 1,000 programs).
+// sections) at 0, 1 and 2 context switches and 1 and 2 rounds (4
+// programs; -long: 8; -full: 1,000).
 func TestDifferentialSatabs(t *testing.T) {
-	n := 8
-	if *long {
-		n = 1000
-	}
+	n := testflags.N(3, 4, 8, 1000)
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
 		New:      func() engine.Engine { return concfix.New() },
 		Oracle:   oracle(t),
@@ -358,27 +356,21 @@ func TestSatabs(t *testing.T) {
 		{"Threads7", 3, -1, 0, true},
 		{"Threads5", 5, 5, 5, true},
 	} {
-		if c.long && !*long {
+		if c.long && !testflags.Full() {
 			continue
 		}
 		t.Run(c.test, func(t *testing.T) {
 			dir := filepath.Join("../../../shared/benchmarks/satabs-boppo", c.test)
-			desc, err := os.ReadFile(filepath.Join(dir, "test.desc"))
+			desc, err := testdesc.Read(filepath.Join(dir, "test.desc"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			// test.desc: the level, the file, then options (-l LABEL).
-			lines := strings.Split(string(desc), "\n")
-			path := filepath.Join(dir, strings.TrimSpace(lines[1]))
-			target := ""
-			if f := strings.Fields(lines[2]); len(f) == 2 && f[0] == "-l" {
-				target = f[1]
-			}
+			path := filepath.Join(dir, desc.File)
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := testsuite.Lower(t, path, string(src), target)
+			p := testsuite.Lower(t, path, string(src), desc.Target)
 			eng, err := concfix.NewWithOptions(concfix.Options{MaxThreads: c.maxThreads})
 			if err != nil {
 				t.Fatal(err)
@@ -492,7 +484,7 @@ func TestConcurrentConformance(t *testing.T) {
 			return e
 		},
 		Oracle: oracle(t),
-		Long:   *long,
+		Long:   testflags.Long(),
 		Random: testsuite.ConcConfig{Options: gen.Options{Stmts: 3, Procs: 2, MaxLocals: 2}, Timeout: 5 * time.Second},
 	})
 }

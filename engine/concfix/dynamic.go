@@ -63,12 +63,8 @@ func newDynamic(p *ir.Program, cm *conc.Model) (*dynamic, error) {
 		}
 		maxArgs = max(maxArgs, len(s.Op.Args))
 	}
-	q := *p
-	q.Globals = slices.Clone(p.Globals)
-	ghost := func(name string) int {
-		q.Globals = append(q.Globals, "conc'"+name)
-		return len(q.Globals) - 1
-	}
+	ed := ir.Edit(p)
+	ghost := func(name string) int { return ed.Global("conc'" + name).Index }
 	kindBits := 0
 	for 1<<kindBits < len(d.kinds) {
 		kindBits++
@@ -86,63 +82,42 @@ func newDynamic(p *ir.Program, cm *conc.Model) (*dynamic, error) {
 		d.args = append(d.args, args)
 	}
 	d.atomic = ghost("atomic")
-	q.Procs = make([]*ir.Proc, len(p.Procs))
+	setAtomic := func(v bool) ir.Op {
+		return &ir.Assign{Targets: []ir.VarRef{{Global: true, Index: d.atomic}}, Values: []ir.Expr{&ir.Const{Value: v}}}
+	}
 	for i, pr := range p.Procs {
-		c := *pr
-		c.Locations = make([]*ir.Location, len(pr.Locations))
-		for l, loc := range pr.Locations {
-			x := *loc
-			x.Out, x.In = slices.Clone(loc.Out), slices.Clone(loc.In)
-			c.Locations[l] = &x
-		}
-		c.Edges = make([]*ir.Edge, len(pr.Edges))
-		for id, e := range pr.Edges {
-			x := *e
-			c.Edges[id] = &x
+		pb := ed.ProcAt(i)
+		// stuck adds a location with no way out.
+		stuck := func(pos syntax.Pos) int {
+			return pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: pos, Origin: ir.SyntheticOrigin(i)})
 		}
 		ended := -1
-		for id := range pr.Edges {
-			e := c.Edges[id]
+		for id, e := range pr.Edges {
 			switch op := e.Op.(type) {
 			case *ir.AtomicBegin:
-				e.Op = &ir.Assign{Targets: []ir.VarRef{{Global: true, Index: d.atomic}}, Values: []ir.Expr{&ir.Const{Value: true}}}
+				pb.SetOp(id, setAtomic(true))
 			case *ir.AtomicEnd:
-				e.Op = &ir.Assign{Targets: []ir.VarRef{{Global: true, Index: d.atomic}}, Values: []ir.Expr{&ir.Const{Value: false}}}
+				pb.SetOp(id, setAtomic(false))
 			case *ir.EndThread:
 				if ended < 0 {
-					ended = newLoc(&c, e.Pos)
+					ended = stuck(e.Pos)
 				}
-				retarget(&c, e, ended)
-				e.Op = &ir.Skip{}
+				pb.Retarget(id, ended)
+				pb.SetOp(id, &ir.Skip{})
 			case *ir.StartThread:
-				e.Op = d.create(op, slices.Index(d.kinds, op.Proc), kindBits)
-				ovf := newLoc(&c, e.Pos)
+				pb.SetOp(id, d.create(op, slices.Index(d.kinds, op.Proc), kindBits))
+				ovf := stuck(e.Pos)
 				d.overflow = append(d.overflow, [2]int{i, ovf})
-				ne := &ir.Edge{ID: len(c.Edges), From: e.From, To: ovf, Op: &ir.Assume{Cond: gvar(d.created[d.slots-1])}, Pos: e.Pos, Text: e.Text, Origin: e.Origin}
-				c.Edges = append(c.Edges, ne)
-				c.Locations[e.From].Out = append(c.Locations[e.From].Out, ne.ID)
-				c.Locations[ovf].In = append(c.Locations[ovf].In, ne.ID)
+				pb.Edge(ir.Edge{From: e.From, To: ovf, Op: &ir.Assume{Cond: gvar(d.created[d.slots-1])}, Pos: e.Pos, Text: e.Text, Origin: e.Origin})
 			}
 		}
-		q.Procs[i] = &c
 	}
-	d.q = &q
+	q, err := ed.Build()
+	if err != nil {
+		return nil, fmt.Errorf("conc-fix: internal error: the program with thread slots is malformed: %v", err)
+	}
+	d.q = q
 	return d, nil
-}
-
-// newLoc appends a location with no way out to c.
-func newLoc(c *ir.Proc, pos syntax.Pos) int {
-	id := len(c.Locations)
-	c.Locations = append(c.Locations, &ir.Location{ID: id, Kind: ir.StmtLoc, Pos: pos, Origin: ir.Origin{Proc: -1, Loc: -1, Edge: -1}})
-	return id
-}
-
-// retarget makes edge e of c lead to location to.
-func retarget(c *ir.Proc, e *ir.Edge, to int) {
-	old := c.Locations[e.To]
-	old.In = slices.DeleteFunc(old.In, func(id int) bool { return id == e.ID })
-	e.To = to
-	c.Locations[to].In = append(c.Locations[to].In, e.ID)
 }
 
 // create is the assignment of a creation: the first free slot j (slots

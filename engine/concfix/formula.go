@@ -7,14 +7,14 @@ import (
 	"strings"
 
 	"boolprog/conc"
-	"boolprog/engine/fixpoint"
+	"boolprog/fix/program"
 	"boolprog/ir"
 )
 
 // model holds what the formula of a program and a bound needs.
 type model struct {
 	p   *ir.Program
-	enc *fixpoint.Encoding
+	enc *program.Encoding
 	k   int // the context-switch bound
 	n   int // threads
 	// atomic is the index of Getafix's global `atomic`, or -1.
@@ -100,7 +100,7 @@ func newModel(p *ir.Program, k, rounds, maxThreads int) (*model, error) {
 	if rounds > 0 {
 		k = rounds*n - 1
 	}
-	m := &model{p: p, orig: orig, dyn: dyn, enc: fixpoint.NewEncoding(p), k: k, n: n, atomic: -1, init: -1, rounds: rounds}
+	m := &model{p: p, orig: orig, dyn: dyn, enc: program.NewEncoding(p), k: k, n: n, atomic: -1, init: -1, rounds: rounds}
 	if dyn != nil {
 		m.atomic = dyn.atomic
 		return m, nil

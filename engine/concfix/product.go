@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"boolprog/bdd"
-	"boolprog/engine/fixpoint"
+	"boolprog/fix/program"
 	"boolprog/ir"
 	"boolprog/result"
 )
@@ -257,8 +257,8 @@ func prodBound(kind result.BoundKind, l int) result.Bound {
 type prodTuple []cstate
 
 // prodVars returns the State variables of relation (l, i)'s parameters.
-func (t *tracer) prodVars(l, i int) ([]fixpoint.StateVars, error) {
-	out := make([]fixpoint.StateVars, t.mod.n)
+func (t *tracer) prodVars(l, i int) ([]program.StateVars, error) {
+	out := make([]program.StateVars, t.mod.n)
 	for j := range out {
 		var err error
 		if out[j], err = stateVars(t.st.sv, t.enc, prodName(l, i), prodArg(j)); err != nil {
@@ -271,7 +271,7 @@ func (t *tracer) prodVars(l, i int) ([]fixpoint.StateVars, error) {
 // prodCube is the tuple a over the variables vs: every field of thread
 // whole's state, nothing of thread skip's, the pc and locals of the
 // others.
-func (t *tracer) prodCube(vs []fixpoint.StateVars, a prodTuple, whole, skip int) bdd.Node {
+func (t *tracer) prodCube(vs []program.StateVars, a prodTuple, whole, skip int) bdd.Node {
 	m := t.m
 	out := bdd.True
 	for j, v := range vs {
@@ -354,7 +354,7 @@ func (t *tracer) runProduct() (*result.Trace, error) {
 			// variables of the relation (spare X and V are interleaved:
 			// the relation's own and V are far apart).
 			preds := t.m.AndExists(t.intXV, t.cube(t.V, a[i]), t.setV)
-			preds = t.m.Replace(preds, t.m.NewPairs(fixpoint.Vars(t.X), fixpoint.Vars(vs[i])))
+			preds = t.m.Replace(preds, t.m.NewPairs(program.Vars(t.X), program.Vars(vs[i])))
 			step := t.m.And(t.m.And(earlier, t.prodCube(vs, a, -1, i)), preds)
 			prev := t.pick(step, vs[i])
 			if prev == nil {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"boolprog/bdd"
-	"boolprog/engine/fixpoint"
 	"boolprog/fix"
+	"boolprog/fix/program"
 	"boolprog/result"
 )
 
@@ -16,7 +16,7 @@ import (
 type strata struct {
 	sv     *fix.Solver
 	m      *model
-	rels   *fixpoint.Relations
+	rels   *program.Relations
 	report func(phase, detail string)
 
 	done  int // the last stratum solved (-1: none)

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"boolprog/bdd"
-	"boolprog/engine/fixpoint"
+	"boolprog/fix/program"
 	"boolprog/ir"
 	"boolprog/result"
 )
@@ -40,8 +40,8 @@ import (
 // trace then lists init's steps, then context by context the steps of
 // its thread, a switch marked where the thread changes.
 
-// cstate is a concrete state (fixpoint.Concrete).
-type cstate = fixpoint.Concrete
+// cstate is a concrete state (program.Concrete).
+type cstate = program.Concrete
 
 // fam names a family of tuples: stratum c, entry count e; c = -1 is
 // init's summaries.
@@ -70,12 +70,12 @@ type tracer struct {
 	ctx  context.Context
 	st   *strata
 	m    *bdd.Manager
-	rels *fixpoint.Relations
-	enc  *fixpoint.Encoding
+	rels *program.Relations
+	enc  *program.Encoding
 	p    *ir.Program
 	mod  *model
 
-	U, V, X, Y, Z              fixpoint.StateVars
+	U, V, X, Y, Z              program.StateVars
 	setU, setV, setX, setZV    *bdd.VarSet
 	setXYZ                     *bdd.VarSet
 	vx, xToV, uvYZ, yToU, yToV *bdd.Pairs
@@ -119,16 +119,16 @@ func (t *tracer) poll() error {
 func (t *tracer) setup() {
 	m, rels := t.m, t.rels
 	t.U, t.V, t.X, t.Y, t.Z = rels.Space(0), rels.Space(1), rels.Space(2), rels.Space(3), rels.Space(4)
-	pairs := func(from, to []fixpoint.StateVars) *bdd.Pairs {
-		return m.NewPairs(fixpoint.Vars(from...), fixpoint.Vars(to...))
+	pairs := func(from, to []program.StateVars) *bdd.Pairs {
+		return m.NewPairs(program.Vars(from...), program.Vars(to...))
 	}
-	t.vx = pairs([]fixpoint.StateVars{t.V}, []fixpoint.StateVars{t.X})
-	t.xToV = pairs([]fixpoint.StateVars{t.X}, []fixpoint.StateVars{t.V})
-	t.uvYZ = pairs([]fixpoint.StateVars{t.U, t.V}, []fixpoint.StateVars{t.Y, t.Z})
-	t.yToU = pairs([]fixpoint.StateVars{t.Y}, []fixpoint.StateVars{t.U})
-	t.yToV = pairs([]fixpoint.StateVars{t.Y}, []fixpoint.StateVars{t.V})
-	t.setU, t.setV, t.setX = m.VarSet(fixpoint.Vars(t.U)...), m.VarSet(fixpoint.Vars(t.V)...), m.VarSet(fixpoint.Vars(t.X)...)
-	t.setZV, t.setXYZ = m.VarSet(fixpoint.Vars(t.Z, t.V)...), m.VarSet(fixpoint.Vars(t.X, t.Y, t.Z)...)
+	t.vx = pairs([]program.StateVars{t.V}, []program.StateVars{t.X})
+	t.xToV = pairs([]program.StateVars{t.X}, []program.StateVars{t.V})
+	t.uvYZ = pairs([]program.StateVars{t.U, t.V}, []program.StateVars{t.Y, t.Z})
+	t.yToU = pairs([]program.StateVars{t.Y}, []program.StateVars{t.U})
+	t.yToV = pairs([]program.StateVars{t.Y}, []program.StateVars{t.V})
+	t.setU, t.setV, t.setX = m.VarSet(program.Vars(t.U)...), m.VarSet(program.Vars(t.V)...), m.VarSet(program.Vars(t.X)...)
+	t.setZV, t.setXYZ = m.VarSet(program.Vars(t.Z, t.V)...), m.VarSet(program.Vars(t.X, t.Y, t.Z)...)
 	t.intXV = t.keep(rels.Internal(t.X, t.V))
 	t.intoXY = t.keep(rels.IntoCall(t.X, t.Y))
 	t.intoYU = t.keep(rels.IntoCall(t.Y, t.U))
@@ -137,12 +137,12 @@ func (t *tracer) setup() {
 }
 
 // cube is the assignment of concrete state c to the variables of st.
-func (t *tracer) cube(st fixpoint.StateVars, c cstate) bdd.Node {
+func (t *tracer) cube(st program.StateVars, c cstate) bdd.Node {
 	return st.Cube(t.m, c)
 }
 
 // globalsCube is the assignment of the globals g to st's global slots.
-func (t *tracer) globalsCube(st fixpoint.StateVars, g []bool) bdd.Node {
+func (t *tracer) globalsCube(st program.StateVars, g []bool) bdd.Node {
 	var vs []int
 	for i := range g {
 		vs = append(vs, st.Slots[t.enc.Slots.Slot(ir.VarRef{Global: true, Index: i})])
@@ -170,7 +170,7 @@ func (t *tracer) withGlobals(c cstate, g []bool) cstate {
 
 // atEntry is "st at proc's entry, the slots out of its scope false" (the
 // formula's m.at).
-func (t *tracer) atEntry(st fixpoint.StateVars, proc int) bdd.Node {
+func (t *tracer) atEntry(st program.StateVars, proc int) bdd.Node {
 	pr := t.p.Procs[proc]
 	vs := slices.Clone(st.PC)
 	vals := enumBits(len(st.PC), t.enc.PC(proc, pr.Entry))
@@ -184,9 +184,9 @@ func (t *tracer) atEntry(st fixpoint.StateVars, proc int) bdd.Node {
 	return t.m.Assignment(vs, vals)
 }
 
-// pick returns one assignment of f to the states sts (fixpoint.Pick).
-func (t *tracer) pick(f bdd.Node, sts ...fixpoint.StateVars) []cstate {
-	return fixpoint.Pick(t.m, f, sts...)
+// pick returns one assignment of f to the states sts (program.Pick).
+func (t *tracer) pick(f bdd.Node, sts ...program.StateVars) []cstate {
+	return program.Pick(t.m, f, sts...)
 }
 
 // bitsOf reads the enum (most significant bit first) or bool vector of
@@ -260,7 +260,7 @@ func (t *tracer) family(f fam) (*family, error) {
 			}
 		}
 	}
-	toUV := m.NewPairs(fixpoint.Vars(u, v), fixpoint.Vars(t.U, t.V))
+	toUV := m.NewPairs(program.Vars(u, v), program.Vars(t.U, t.V))
 	fixedSet := m.VarSet(fixed...)
 	fm := &family{}
 	seen := bdd.False
@@ -612,7 +612,7 @@ func (t *tracer) threadPath(u, v cstate, f fam, final []tstep) ([]tstep, cstate,
 
 // resting is the states over st in which a thread may be switched out
 // (the formula's resting: not at the exit of a called procedure).
-func (t *tracer) resting(st fixpoint.StateVars) bdd.Node {
+func (t *tracer) resting(st program.StateVars) bdd.Node {
 	m := t.m
 	transient := bdd.False
 	for _, pc := range t.mod.transientPCs() {
@@ -771,7 +771,7 @@ func (t *tracer) pickError() error {
 	if err != nil {
 		return err
 	}
-	all := append(fixpoint.Vars(u, v), ecs...)
+	all := append(program.Vars(u, v), ecs...)
 	gbits := make([][]int, c+1)
 	tbits := make([][]int, c+1)
 	for i := 1; i <= c; i++ {
@@ -796,7 +796,7 @@ func (t *tracer) pickError() error {
 	for i, b := range set.Vars() {
 		at[b] = vals[i]
 	}
-	state := func(sv fixpoint.StateVars) cstate {
+	state := func(sv program.StateVars) cstate {
 		pc, _ := bitsOf(at, sv.PC)
 		_, slots := bitsOf(at, sv.Slots)
 		return cstate{PC: pc, Vals: slots}

@@ -169,7 +169,7 @@ func (e *Engine) supports(p *ir.Program, q engine.Query) error {
 		return errors.New("the program has no main procedure")
 	}
 	if e.cfg.Interproc == "callstack" && e.cfg.Depth == 0 {
-		c := analysis.NewCache(p)
+		c := q.AnalysesFor(p)
 		calls, comps := analysis.Of(c, analysis.CallGraph), analysis.Of(c, analysis.SCC)
 		for i, pr := range p.Procs {
 			if comps.Recursive(calls, i) {

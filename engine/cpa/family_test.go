@@ -10,6 +10,7 @@ import (
 	"boolprog/engine"
 	cpaengine "boolprog/engine/cpa"
 	"boolprog/engine/summary"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
@@ -49,14 +50,14 @@ func TestFamily(t *testing.T) {
 }
 
 // TestFamilyTable prints the times of the engines on cegar.Family for N =
-// 10 … 1000 (only with -long or BOOLPROG_LONG=1: it is a measurement, run
-// once for the table). Each run has a time limit of familyLimit;
+// 10 … 1000 (only with -full or BOOLPROG_LONG=full: it is a measurement,
+// run once for the table). Each run has a time limit of familyLimit;
 // an engine that does not return within the limit and a grace period is
 // left behind (its goroutine keeps running until the test ends) and not
 // run on larger N.
 func TestFamilyTable(t *testing.T) {
-	if !longTests() {
-		t.Skip("a measurement: run with -long")
+	if !testflags.Full() {
+		t.Skip("a measurement: run with -full")
 	}
 	const familyLimit = 30 * time.Second
 	sizes := []int{10, 30, 100, 300, 1000}

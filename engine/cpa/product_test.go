@@ -13,6 +13,7 @@ import (
 	"boolprog/engine/pushdown"
 	"boolprog/engine/summary"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
@@ -127,14 +128,15 @@ func (e productEngine) Check(ctx context.Context, _ *ir.Program, q engine.Query)
 
 // TestProductDifferential checks an observer automaton against the same
 // rule instrumented by hand, on random programs with lock and unlock
-// calls (seeds 1..25 per property; 1..300 with -long): the product
+// calls (seeds 1..8 per property; 1..4 with -short, 1..25 with -long,
+// 1..300 with -full): the product
 // (observer.Instrument) checked by the summary, post*, explicit and cpa
 // engines, and by the cpa engine with the automaton as a component of its
 // composite (CheckProduct), must give the verdict that the same engines
 // give on the hand-instrumented program, and every trace replays on the
 // program it is a trace of (testsuite.Check).
 func TestProductDifferential(t *testing.T) {
-	n := programs(25, 300, 10)
+	n := testflags.N(4, 8, 25, 300)
 	engines := func() map[string]engine.Engine {
 		return map[string]engine.Engine{
 			"summary":        summary.New(summary.Options{}),

@@ -2,34 +2,17 @@ package cpa_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"testing"
 
 	"boolprog/engine"
 	cpaengine "boolprog/engine/cpa"
 	"boolprog/engine/explicit"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
-
-var long = flag.Bool("long", false, "run the long differential tests (1000 programs per configuration)")
-
-func longTests() bool { return *long || os.Getenv("BOOLPROG_LONG") == "1" }
-
-// programs returns how many random programs a differential test checks:
-// normal, long with -long (or BOOLPROG_LONG=1), short with -short.
-func programs(normal, long, short int) int {
-	switch {
-	case longTests():
-		return long
-	case testing.Short():
-		return short
-	}
-	return normal
-}
 
 // oracle runs the explicit engine.
 func oracle(t testing.TB) engine.Engine {
@@ -41,8 +24,9 @@ func oracle(t testing.TB) engine.Engine {
 }
 
 // TestRandomPrograms compares configurations with the explicit engine on
-// generated programs (seeds 1..100; 1..1000 with -long or
-// BOOLPROG_LONG=1). The exact configurations (model-checking, cegar, bdd)
+// generated programs (seeds 1..30; 1..10 with -short, 1..100 with -long,
+// 1..1000 with -full or
+// BOOLPROG_LONG=full). The exact configurations (model-checking, cegar, bdd)
 // must give the oracle's verdict, and so must the call-stack analysis
 // without a depth bound on programs without recursion; data-flow must
 // never say safe of an unsafe program, and its unsafe answers must be
@@ -50,7 +34,7 @@ func oracle(t testing.TB) engine.Engine {
 // false alarm, or a real error reached along a joined path). Every trace
 // replays (testsuite.Check).
 func TestRandomPrograms(t *testing.T) {
-	n := programs(100, 1000, 20)
+	n := testflags.N(10, 30, 100, 1000)
 	configs := []string{"model-checking", "cegar", "bdd", "data-flow", "callstack"}
 	type tally struct{ agree, alarms, unconfirmed, refinements int }
 	tallies := make(map[string]*tally)

@@ -1,7 +1,6 @@
 package explicit_test
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,13 +8,12 @@ import (
 
 	"boolprog/engine"
 	"boolprog/engine/explicit"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/syntax"
 )
-
-var long = flag.Bool("long", false, "run the long tests: fib_4_unsafe and fib_5_unsafe, Threads5 (tens of seconds each)")
 
 // lowerGetafix lowers a file in the Getafix convention with the getafix
 // operator precedence (as the CLI's auto dialect does).
@@ -68,6 +66,9 @@ func TestBluetooth(t *testing.T) {
 		{"bluetooth_2_2.bp", 3},
 	} {
 		t.Run(c.file, func(t *testing.T) {
+			if c.file == "bluetooth_2_2.bp" && !testflags.Long() {
+				t.Skip("the largest model (tens of seconds): the long tier's")
+			}
 			p := lowerGetafix(t, filepath.Join("../../examples/bluetooth", c.file))
 			if c.first < 0 {
 				for _, q := range []engine.Query{{Bound: cs(6)}, {}} {
@@ -101,8 +102,8 @@ func TestSatabsConcurrent(t *testing.T) {
 		}
 		n++
 		t.Run(d.Name, func(t *testing.T) {
-			if d.Name == "Threads5" && !*long {
-				t.Skip("tens of seconds: run with -long (the conformance suite's Golden checks its verdict)")
+			if d.Name == "Threads5" && !testflags.Full() {
+				t.Skip("tens of seconds: run with -full (the conformance suite's Golden checks its verdict with -long)")
 			}
 			res := testsuite.Check(t, eng, p, engine.Query{})
 			if d.Failed {
@@ -153,8 +154,8 @@ func TestGetafixFib(t *testing.T) {
 		{"fib_5_unsafe", 10, 6, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.long && !*long {
-				t.Skip("tens of seconds: run with -long")
+			if c.long && !testflags.Full() {
+				t.Skip("tens of seconds: run with -full")
 			}
 			p := lowerGetafix(t, filepath.Join(dir, c.name+".bp"))
 			if c.cs == 0 {

@@ -5,6 +5,7 @@ import (
 
 	"boolprog/engine"
 	"boolprog/engine/explicit"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 )
 
@@ -21,6 +22,6 @@ func TestConcurrentConformance(t *testing.T) {
 			}
 			return e
 		},
-		Long: *long,
+		Long: testflags.Full(),
 	})
 }

@@ -118,7 +118,7 @@ func (e *Engine) checkConcurrent(ctx context.Context, p *ir.Program, q engine.Qu
 		maxThreads: e.opts.MaxThreads,
 		report:     q.Progress,
 		index:      make(map[string]int32),
-		dead:       newDeadness(p),
+		dead:       newDeadness(p, q.AnalysesFor(p)),
 	}
 	if s.maxThreads == 0 {
 		s.maxThreads = DefaultMaxThreads(p)
@@ -447,7 +447,7 @@ func (d *deadness) frameID(f *interp.Frame) int32 {
 	return n
 }
 
-func newDeadness(p *ir.Program) *deadness {
+func newDeadness(p *ir.Program, an *analysis.Cache) *deadness {
 	d := &deadness{ng: len(p.Globals), slots: analysis.SlotsOf(p), locals: true,
 		ids: make(map[*interp.Frame]int32), byKey: make(map[string]int32)}
 	for _, proc := range p.Procs {
@@ -457,7 +457,7 @@ func newDeadness(p *ir.Program) *deadness {
 			}
 		}
 	}
-	calls := analysis.Of(analysis.NewCache(p), analysis.CallGraph)
+	calls := analysis.Of(an, analysis.CallGraph)
 	all := d.slots.Globals()
 	for i := 0; i < d.slots.R; i++ {
 		all.Add(d.slots.Ret(i))

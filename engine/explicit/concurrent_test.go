@@ -7,6 +7,7 @@ import (
 	"boolprog/engine"
 	"boolprog/engine/explicit"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
@@ -18,10 +19,7 @@ import (
 // again, one below it the answer is Safe; and a program safe in every
 // interleaving is safe at every bound.
 func TestConcurrentSmallestBound(t *testing.T) {
-	n := 40
-	if testing.Short() {
-		n = 30
-	}
+	n := testflags.N(8, 12, 40, 40)
 	eng := func() engine.Engine {
 		e, err := explicit.NewWithOptions(explicit.Options{MaxStates: 20000})
 		if err != nil {
@@ -74,8 +72,8 @@ func TestConcurrentSmallestBound(t *testing.T) {
 			if err := testsuite.TraceFits(free.Trace, free.Bound); err != nil {
 				t.Fatalf("%s: %v\n%s", name, err, testsuite.TraceText(free.Trace))
 			}
-			if kind == result.ContextSwitches && testsuite.TraceSwitches(free.Trace) != k {
-				t.Fatalf("%s: smallest bound %d, but the trace has %d switches", name, k, testsuite.TraceSwitches(free.Trace))
+			if kind == result.ContextSwitches && free.Trace.Switches() != k {
+				t.Fatalf("%s: smallest bound %d, but the trace has %d switches", name, k, free.Trace.Switches())
 			}
 			byK[k]++
 			if r := at(k); r.Verdict != result.Unsafe || r.Bound != free.Bound {

@@ -1,6 +1,7 @@
 package explicit_test
 
 import (
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"bytes"
 	"fmt"
@@ -18,10 +19,7 @@ import (
 // agree with a brute-force breadth-first search over concrete
 // configurations (package interp) wherever that search is conclusive.
 func TestRandomPrograms(t *testing.T) {
-	n := 1000
-	if testing.Short() {
-		n = 100
-	}
+	n := testflags.N(30, 60, 1000, 1000)
 	var unsafe, safe, compared int
 	for seed := int64(1); seed <= int64(n); seed++ {
 		src := gen.Random(seed, gen.Options{})

@@ -10,6 +10,7 @@ import (
 	"boolprog/engine"
 	"boolprog/engine/fixpoint"
 	"boolprog/engine/summary"
+	"boolprog/fix/program"
 	"boolprog/gen"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
@@ -26,7 +27,7 @@ func benchEngines(b *testing.B) map[string]func() engine.Engine {
 		// ef asking the solver for its frontier evaluation (#frontier):
 		// a user's formula, whose traces come from ef.
 		"ef+frontier": func() engine.Engine {
-			text, err := fixpoint.Algorithm("ef")
+			text, err := program.Algorithm("ef")
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -2,22 +2,17 @@ package fixpoint_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"testing"
 
 	"boolprog/engine"
 	"boolprog/engine/explicit"
 	"boolprog/engine/fixpoint"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
-
-var long = flag.Bool("long", false, "run the long differential tests (1,000 random programs per engine, and the conformance suite's random programs at the limits)")
-
-func longTests() bool { return *long || os.Getenv("BOOLPROG_LONG") == "1" }
 
 func newEngine(t testing.TB, alg string) func() engine.Engine {
 	return func() engine.Engine {
@@ -34,11 +29,11 @@ func newEngine(t testing.TB, alg string) func() engine.Engine {
 // round's pairs are explained by any earlier pairs), and both must decide
 // the programs at the width limits (BDDs have no width limit). The suite's
 // random programs, whose part at the limits runs into its 20 s timeouts,
-// run with -long; TestRandomPrograms covers ordinary random programs by
+// run with -full; TestRandomPrograms covers ordinary random programs by
 // default.
 func TestConformance(t *testing.T) {
 	random := -1
-	if longTests() {
+	if testflags.Full() {
 		random = 200
 	}
 	for _, alg := range []string{"ef", "efopt"} {
@@ -55,17 +50,12 @@ func TestConformance(t *testing.T) {
 }
 
 // TestRandomPrograms compares ef and efopt with the explicit engine on
-// generated programs (seeds 1..100; 1..1000 with -long or
-// BOOLPROG_LONG=1): the same verdict, and for unsafe programs a trace
+// generated programs (seeds 1..30; 1..10 with -short, 1..100 with -long,
+// 1..1000 with -full or
+// BOOLPROG_LONG=full): the same verdict, and for unsafe programs a trace
 // that interp.Replay accepts (testsuite.Check replays it).
 func TestRandomPrograms(t *testing.T) {
-	n := 100
-	if longTests() {
-		n = 1000
-	}
-	if testing.Short() {
-		n = 30
-	}
+	n := testflags.N(10, 30, 100, 1000)
 	engines := map[string]func() engine.Engine{"ef": newEngine(t, "ef"), "efopt": newEngine(t, "efopt")}
 	var unsafe, safe, skipped int
 	for seed := int64(1); seed <= int64(n); seed++ {

@@ -3,23 +3,17 @@
 // formulas of the fixed-point calculus and solved by package fix.
 //
 // The program never appears in a formula's text. Its states are values
-// of the type State (Encoding), and the program is a handful of relations
-// between states, built as BDDs from package ir and package symbolic
-// (Relations) and handed to the solver (fix.Solver.Provide):
-//
-//	Entry(u) Exit(u) Target(u) Init(u)   u at an entry, an exit, an error; an initial state
-//	Across(x, v)                         x.pc is a call and v.pc its return point
-//	ProgramInt(x, v)                     one step along an edge that is not a call
-//	IntoCall(x, y)                       x is a call and y the callee's entry state
-//	Return(x, z, v)                      x a call, z the callee's exit, v the return point
-//	ReturnA(x, zs, v) ReturnB(xs, z, v)  Return split in the caller's and the callee's half
+// of the type State, and the program is a handful of relations between
+// states (Entry, Exit, Target, Init, Across, ProgramInt, IntoCall, Return,
+// ReturnA, ReturnB), built as BDDs by package fix/program and handed to
+// the solver (fix.Solver.Provide).
 //
 // An algorithm is the rest of a formula file: relations over States and a
 // query that is true iff an error location is reachable. The built-in ones
-// (Algorithm) are the paper's simple summary algorithm (§4.1),
+// (program.Algorithm) are the paper's simple summary algorithm (§4.1),
 // entry-forward with the split return clause (§4.2, engine "ef") and
 // optimised entry-forward with the frontier bit (§4.3, engine "efopt");
-// the engines' --formula flag runs a user's file instead. WriteModel
+// the engines' --formula flag runs a user's file instead. program.WriteModel
 // writes a whole model (the relations as formulas, then the algorithm)
 // that `boolprog mucke` evaluates on its own.
 //
@@ -42,6 +36,7 @@ import (
 	"boolprog/bdd"
 	"boolprog/engine"
 	"boolprog/fix"
+	"boolprog/fix/program"
 	"boolprog/ir"
 	"boolprog/result"
 )
@@ -70,7 +65,7 @@ func New(name string, opts Options) (*Engine, error) {
 	src, file := opts.Formula, opts.FormulaFile
 	if src == "" {
 		var err error
-		if src, err = Algorithm(opts.Algorithm); err != nil {
+		if src, err = program.Algorithm(opts.Algorithm); err != nil {
 			return nil, err
 		}
 		file = opts.Algorithm + ".mu"
@@ -83,7 +78,7 @@ func New(name string, opts Options) (*Engine, error) {
 	// Check the formula now against a small program's declarations, so
 	// that a mistake in it is reported before any program is read (the
 	// declarations do not depend on the program, only the sizes do).
-	if _, err := e.file(NewEncoding(tinyProgram)); err != nil {
+	if _, err := e.file(program.NewEncoding(tinyProgram)); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -107,13 +102,13 @@ var tinyProgram = func() *ir.Program {
 // file returns the algorithm preceded by the program's declarations.
 // The algorithm's declarations come first (the checker resolves types
 // wherever they are declared), so that its positions are its own file's.
-func (e *Engine) file(enc *Encoding) (*fix.File, error) {
+func (e *Engine) file(enc *program.Encoding) (*fix.File, error) {
 	var buf bytes.Buffer
 	src := e.opts.Formula
 	if src == "" {
-		src, _ = Algorithm(e.opts.Algorithm)
+		src, _ = program.Algorithm(e.opts.Algorithm)
 	}
-	if err := WritePrelude(&buf, enc, src); err != nil {
+	if err := program.WritePrelude(&buf, enc, src); err != nil {
 		return nil, err
 	}
 	pre, err := fix.ParseFile("program relations", buf.Bytes())
@@ -226,9 +221,9 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 
 // run is one solution of an algorithm on a program.
 type run struct {
-	enc  *Encoding
+	enc  *program.Encoding
 	sv   *fix.Solver
-	rels *Relations
+	rels *program.Relations
 	ans  *fix.Answer
 }
 
@@ -236,7 +231,7 @@ func (r *run) release() { r.sv.Release() }
 
 // solve solves the algorithm of e on the program, tracking the summary
 // relation track (if not empty).
-func (e *Engine) solve(ctx context.Context, enc *Encoding, q engine.Query, track string) (*run, *result.Result, error) {
+func (e *Engine) solve(ctx context.Context, enc *program.Encoding, q engine.Query, track string) (*run, *result.Result, error) {
 	start := time.Now()
 	f, err := e.file(enc)
 	if err != nil {
@@ -246,7 +241,7 @@ func (e *Engine) solve(ctx context.Context, enc *Encoding, q engine.Query, track
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &run{enc: enc, sv: sv, rels: NewRelations(sv.Manager(), enc)}
+	r := &run{enc: enc, sv: sv, rels: program.NewRelations(sv.Manager(), enc)}
 	res := &result.Result{Verdict: result.Safe}
 	if err := r.provide(ctx); err != nil {
 		res.Stats.Set("peak_bdd_nodes", int64(sv.Manager().Stats().PeakNodes))
@@ -320,7 +315,7 @@ func (r *run) provide(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		sts := make([]StateVars, len(params))
+		sts := make([]program.StateVars, len(params))
 		for i, p := range params {
 			if sts[i], err = r.stateVars(name, p); err != nil {
 				return err
@@ -362,8 +357,8 @@ func (r *run) provide(ctx context.Context) error {
 }
 
 // stateVars returns the bits of a State variable of a relation.
-func (r *run) stateVars(rel, name string) (StateVars, error) {
-	var sv StateVars
+func (r *run) stateVars(rel, name string) (program.StateVars, error) {
+	var sv program.StateVars
 	var err error
 	if sv.PC, err = r.sv.Bits(rel, name, "pc"); err != nil {
 		return sv, err
@@ -380,7 +375,7 @@ func (r *run) stateVars(rel, name string) (StateVars, error) {
 }
 
 func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
-	enc := NewEncoding(p)
+	enc := program.NewEncoding(p)
 	track := ""
 	if e.opts.Formula == "" && e.opts.Algorithm != "summary" {
 		track = "Summary"

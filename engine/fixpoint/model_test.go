@@ -10,7 +10,9 @@ import (
 	"boolprog/engine/explicit"
 	"boolprog/engine/fixpoint"
 	"boolprog/fix"
+	"boolprog/fix/program"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
@@ -20,12 +22,12 @@ import (
 // with package fix alone.
 func solveModel(t *testing.T, p *ir.Program, alg string) bool {
 	t.Helper()
-	text, err := fixpoint.Algorithm(alg)
+	text, err := program.Algorithm(alg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := fixpoint.WriteModel(&buf, fixpoint.NewEncoding(p), text); err != nil {
+	if err := program.WriteModel(&buf, program.NewEncoding(p), text); err != nil {
 		t.Fatal(err)
 	}
 	f, err := fix.ParseFile(alg+".mu", buf.Bytes())
@@ -61,10 +63,7 @@ func TestModelRoundTrip(t *testing.T) {
 		}
 		progs = append(progs, prog{c.Name, p, c.Failed})
 	}
-	n := 40
-	if testing.Short() {
-		n = 15
-	}
+	n := testflags.N(5, 10, 40, 40)
 	for seed := int64(1); seed <= int64(n); seed++ {
 		src := gen.Random(seed, gen.Options{})
 		p := testsuite.Lower(t, fmt.Sprintf("seed%d.bp", seed), src, "")
@@ -75,7 +74,7 @@ func TestModelRoundTrip(t *testing.T) {
 		progs = append(progs, prog{fmt.Sprintf("seed%d", seed), p, ex.Verdict == result.Unsafe})
 	}
 	for _, pr := range progs {
-		for _, alg := range fixpoint.Algorithms {
+		for _, alg := range program.Algorithms {
 			if got := solveModel(t, pr.p, alg); got != pr.unsafe {
 				t.Errorf("%s, model for %s: %v, want %v", pr.name, alg, got, pr.unsafe)
 			}

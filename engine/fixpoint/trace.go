@@ -6,13 +6,14 @@ import (
 	"fmt"
 
 	"boolprog/bdd"
+	"boolprog/fix/program"
 	"boolprog/ir"
 	"boolprog/result"
 )
 
 // A trace is found backwards through the rounds of the summary relation,
 // with concrete states all the way. The rounds are renamed into spare
-// states of the manager (Relations.Space): U and V hold a pair (u, v) of
+// states of the manager (program.Relations.Space): U and V hold a pair (u, v) of
 // the relation (u the entry state of v's procedure), X, Y and Z the
 // states of a derivation: a pair (u, v) of round k comes
 //
@@ -33,19 +34,19 @@ import (
 var errNoError = errors.New("fixpoint: the summary relation holds no error state")
 
 // cstate is a concrete state (fixpoint.Concrete).
-type cstate = Concrete
+type cstate = program.Concrete
 
 type tracer struct {
 	ctx    context.Context
 	r      *run
 	m      *bdd.Manager
-	rels   *Relations
-	enc    *Encoding
+	rels   *program.Relations
+	enc    *program.Encoding
 	layers []bdd.Node // over U, V
 	prefix []bdd.Node // prefix[k]: the union of layers < k, over U, V
 	track  string
 
-	U, V, X, Y, Z StateVars
+	U, V, X, Y, Z program.StateVars
 	vx, uvYZ      *bdd.Pairs // V -> X; U, V -> Y, Z
 	yToU, yToV    *bdd.Pairs
 	xToV          *bdd.Pairs // X -> V
@@ -66,8 +67,8 @@ func newTracer(ctx context.Context, r *run, track string) *tracer {
 	return &tracer{ctx: ctx, r: r, m: r.sv.Manager(), rels: r.rels, enc: r.enc, track: track, edges: map[[2]int]bdd.Node{}}
 }
 
-func (t *tracer) pairs(from, to []StateVars) *bdd.Pairs {
-	return t.m.NewPairs(Vars(from...), Vars(to...))
+func (t *tracer) pairs(from, to []program.StateVars) *bdd.Pairs {
+	return t.m.NewPairs(program.Vars(from...), program.Vars(to...))
 }
 
 // setup renames the rounds into U, V and builds the relations over the
@@ -104,7 +105,7 @@ func (t *tracer) setup() error {
 			extra = append(extra, v)
 		}
 	}
-	toUV := t.pairs([]StateVars{su, sv}, []StateVars{t.U, t.V})
+	toUV := t.pairs([]program.StateVars{su, sv}, []program.StateVars{t.U, t.V})
 	var seen bdd.Node = bdd.False
 	for _, l := range t.r.sv.Layers(t.track) {
 		if len(extra) > 0 {
@@ -120,13 +121,13 @@ func (t *tracer) setup() error {
 		seen = m.Or(seen, l)
 	}
 	t.prefix = append(t.prefix, t.keep(seen))
-	t.vx = t.pairs([]StateVars{t.V}, []StateVars{t.X})
-	t.xToV = t.pairs([]StateVars{t.X}, []StateVars{t.V})
-	t.uvYZ = t.pairs([]StateVars{t.U, t.V}, []StateVars{t.Y, t.Z})
-	t.yToU = t.pairs([]StateVars{t.Y}, []StateVars{t.U})
-	t.yToV = t.pairs([]StateVars{t.Y}, []StateVars{t.V})
-	t.setU, t.setV = m.VarSet(Vars(t.U)...), m.VarSet(Vars(t.V)...)
-	t.setX, t.setZV, t.setXYZ = m.VarSet(Vars(t.X)...), m.VarSet(Vars(t.Z, t.V)...), m.VarSet(Vars(t.X, t.Y, t.Z)...)
+	t.vx = t.pairs([]program.StateVars{t.V}, []program.StateVars{t.X})
+	t.xToV = t.pairs([]program.StateVars{t.X}, []program.StateVars{t.V})
+	t.uvYZ = t.pairs([]program.StateVars{t.U, t.V}, []program.StateVars{t.Y, t.Z})
+	t.yToU = t.pairs([]program.StateVars{t.Y}, []program.StateVars{t.U})
+	t.yToV = t.pairs([]program.StateVars{t.Y}, []program.StateVars{t.V})
+	t.setU, t.setV = m.VarSet(program.Vars(t.U)...), m.VarSet(program.Vars(t.V)...)
+	t.setX, t.setZV, t.setXYZ = m.VarSet(program.Vars(t.X)...), m.VarSet(program.Vars(t.Z, t.V)...), m.VarSet(program.Vars(t.X, t.Y, t.Z)...)
 	t.intXV = t.keep(rels.Internal(t.X, t.V))
 	t.intoXY = t.keep(rels.IntoCall(t.X, t.Y))
 	t.intoYU = t.keep(rels.IntoCall(t.Y, t.U))
@@ -144,13 +145,13 @@ func (t *tracer) poll() error {
 }
 
 // cube is the assignment of concrete state c to the variables of st.
-func (t *tracer) cube(st StateVars, c cstate) bdd.Node {
+func (t *tracer) cube(st program.StateVars, c cstate) bdd.Node {
 	return st.Cube(t.m, c)
 }
 
 // pick returns one assignment of f to the states sts (fixpoint.Pick).
-func (t *tracer) pick(f bdd.Node, sts ...StateVars) []cstate {
-	return Pick(t.m, f, sts...)
+func (t *tracer) pick(f bdd.Node, sts ...program.StateVars) []cstate {
+	return program.Pick(t.m, f, sts...)
 }
 
 // layerOf returns the round of pair (u, v): the first layer holding it,

@@ -2,15 +2,14 @@ package pushdown_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"testing"
 
 	"boolprog/engine"
 	"boolprog/engine/explicit"
 	"boolprog/engine/pushdown"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
@@ -19,19 +18,16 @@ import (
 // programs and the conformance suite's random programs at the width limits
 // (63 and 64 globals, 64 returned values), on which these engines are slow
 // (see the package doc); so does the environment variable BOOLPROG_LONG=1.
-var long = flag.Bool("long", false, "run the long differential tests")
-
-func longTests() bool { return *long || os.Getenv("BOOLPROG_LONG") == "1" }
 
 var directions = []pushdown.Direction{pushdown.Forward, pushdown.Backward}
 
 // TestConformance runs the shared conformance suite on both engines: the
 // golden satabs-boppo verdicts, Figure 1, the limit cases and the dialect
-// programs (and, with -long, its random programs against the oracle;
+// programs (and, with -full, its random programs against the oracle;
 // TestRandomPrograms does that by default). Their traces are not shortest.
 func TestConformance(t *testing.T) {
 	random := -1
-	if longTests() {
+	if testflags.Full() {
 		random = 0
 	}
 	for _, dir := range directions {
@@ -48,17 +44,12 @@ func TestConformance(t *testing.T) {
 }
 
 // TestRandomPrograms compares both engines with the explicit engine on
-// generated programs (seeds 1..150; 1..1000 with -long): the same verdict,
+// generated programs (seeds 1..40; 1..10 with -short, 1..150 with -long,
+// 1..1000 with -full): the same verdict,
 // and for unsafe programs a trace that interp.Replay accepts (testsuite.Check
 // replays it). Every third seed also runs them with FWPDS.
 func TestRandomPrograms(t *testing.T) {
-	n := 150
-	if longTests() {
-		n = 1000
-	}
-	if testing.Short() {
-		n = 30
-	}
+	n := testflags.N(10, 40, 150, 1000)
 	var unsafe, safe, skipped int
 	for seed := int64(1); seed <= int64(n); seed++ {
 		src := gen.Random(seed, gen.Options{})

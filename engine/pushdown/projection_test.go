@@ -7,6 +7,7 @@ import (
 
 	"boolprog/engine/pushdown"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/interp"
 	"boolprog/ir"
@@ -116,10 +117,7 @@ func bitString(vs []bool) string {
 // everything, the projection (exit locations aside, which interp never
 // shows: arriving there returns) is exactly the brute force's.
 func TestErrorProjectionRandom(t *testing.T) {
-	n := 120
-	if testing.Short() {
-		n = 30
-	}
+	n := testflags.N(15, 30, 120, 120)
 	opts := gen.Options{Globals: 2, MaxLocals: 2, Procs: 3, Stmts: 4}
 	var exact, partial, nonEmpty int
 	for seed := int64(1); seed <= int64(n); seed++ {

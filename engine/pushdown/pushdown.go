@@ -442,57 +442,119 @@ func (md *model) forward(res *result.Result) (*result.Property, []rstep, []bool,
 		return nil, nil, nil, err
 	}
 	setSatStats(res, a.Stats(), md.fwpds)
-	type trans struct {
-		wpds.Transition[symbolic.Rel]
-		eff symbolic.Rel
+	pt := md.postTransitions(a)
+	if len(pt.errTrans) == 0 {
+		return nil, nil, nil, m.Err()
 	}
-	into := make([][]*trans, a.States()) // non-ε transitions by target
-	outs := make([][]*trans, a.States()) // and by source
-	var errTrans []*trans
+	ins := md.newInSets(a)
+	defer ins.release()
+	if err := ins.propagate(pt); err != nil {
+		return nil, nil, nil, err
+	}
+	top, dTop := ins.earliestError(pt)
+	if err := m.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	if top == nil {
+		return nil, nil, nil, nil
+	}
+	if md.fwpds {
+		md.fwpds = false // unsafe: saturate again, with witnesses
+		return md.forward(res)
+	}
+	levels, err := ins.levels(a, pt, top, dTop)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	xp, err := md.expandLevels(a, levels)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return md.endProperty(xp.out)
+}
+
+// postTrans is a non-ε transition of the post* automaton with its effect
+// (see forward).
+type postTrans struct {
+	wpds.Transition[symbolic.Rel]
+	eff symbolic.Rel
+}
+
+// postTransitions are the transitions of a post* automaton that a path
+// to the error may read: by target and by source, and the error
+// transitions (from the control state, reading the sink).
+type postTransitions struct {
+	into, outs [][]*postTrans
+	errTrans   []*postTrans
+}
+
+func (md *model) postTransitions(a *wpds.Automaton[symbolic.Rel]) *postTransitions {
+	pt := &postTransitions{into: make([][]*postTrans, a.States()), outs: make([][]*postTrans, a.States())}
 	for _, t := range a.Transitions() {
 		if t.Sym == wpds.Epsilon || t.Weight.R == bdd.False {
 			continue
 		}
-		tr := &trans{Transition: t, eff: t.Weight}
+		tr := &postTrans{Transition: t, eff: t.Weight}
 		if r := a.PushRule(t.From); r >= 0 {
 			tr.eff = md.sr.Extend(t.Weight, md.pds.Rule(r).Weight)
 		}
 		if t.From == control {
 			if t.Sym == md.sinkSym {
-				errTrans = append(errTrans, tr)
+				pt.errTrans = append(pt.errTrans, tr)
 			}
 			continue
 		}
-		into[t.To] = append(into[t.To], tr)
-		outs[t.From] = append(outs[t.From], tr)
+		pt.into[t.To] = append(pt.into[t.To], tr)
+		pt.outs[t.From] = append(pt.outs[t.From], tr)
 	}
-	if len(errTrans) == 0 {
-		return nil, nil, nil, m.Err()
-	}
-	in := make([]*bdd.Root, a.States())
-	deltas := make([][]delta, a.States())
-	defer func() {
-		for _, r := range in {
-			if r != nil {
-				r.Release()
-			}
-		}
-		for _, ds := range deltas {
-			for _, d := range ds {
-				d.set.Release()
-			}
-		}
-	}()
-	var work []wpds.State
-	queued := make([]bool, a.States())
-	pending := make([]bdd.Node, a.States()) // gained but not yet propagated
-	stamp := 0
+	return pt
+}
+
+// inSets are the sets in(q) of forward, each gain with its stamp.
+type inSets struct {
+	md     *model
+	in     []*bdd.Root
+	deltas [][]delta
+}
+
+// newInSets starts the sets: True at the final states, False elsewhere.
+func (md *model) newInSets(a *wpds.Automaton[symbolic.Rel]) *inSets {
+	ins := &inSets{md: md, in: make([]*bdd.Root, a.States()), deltas: make([][]delta, a.States())}
 	for q := 0; q < a.States(); q++ {
-		in[q] = m.Keep(bdd.False)
-		pending[q] = bdd.False
+		ins.in[q] = md.m.Keep(bdd.False)
 		if a.Final(wpds.State(q)) {
-			in[q].Set(bdd.True)
-			deltas[q] = append(deltas[q], delta{stamp, m.Keep(bdd.True)})
+			ins.in[q].Set(bdd.True)
+			ins.deltas[q] = append(ins.deltas[q], delta{0, md.m.Keep(bdd.True)})
+		}
+	}
+	return ins
+}
+
+func (ins *inSets) release() {
+	for _, r := range ins.in {
+		if r != nil {
+			r.Release()
+		}
+	}
+	for _, ds := range ins.deltas {
+		for _, d := range ds {
+			d.set.Release()
+		}
+	}
+}
+
+// propagate computes the sets by a worklist from the final states,
+// backwards along the transitions.
+func (ins *inSets) propagate(pt *postTransitions) error {
+	md, m := ins.md, ins.md.m
+	n := len(ins.in)
+	var work []wpds.State
+	queued := make([]bool, n)
+	pending := make([]bdd.Node, n) // gained but not yet propagated
+	stamp := 0
+	for q := 0; q < n; q++ {
+		pending[q] = bdd.False
+		if len(ins.deltas[q]) > 0 { // a final state
 			pending[q] = bdd.True
 			work = append(work, wpds.State(q))
 			queued[q] = true
@@ -505,21 +567,21 @@ func (md *model) forward(res *result.Result) (*result.Property, []rstep, []bool,
 		queued[q] = false
 		d := pending[q]
 		pending[q] = bdd.False
-		for _, t := range into[q] {
+		for _, t := range pt.into[q] {
 			if polls++; polls&255 == 0 && md.ctx.Err() != nil {
-				return nil, nil, nil, errTimeout
+				return errTimeout
 			}
 			src := t.From
-			gain := m.And(md.image(d, t.eff), m.Not(in[src].Node()))
+			gain := m.And(md.image(d, t.eff), m.Not(ins.in[src].Node()))
 			if err := m.Err(); err != nil {
-				return nil, nil, nil, err
+				return err
 			}
 			if gain == bdd.False {
 				continue
 			}
 			stamp++
-			in[src].Set(m.Or(in[src].Node(), gain))
-			deltas[src] = append(deltas[src], delta{stamp, m.Keep(gain)})
+			ins.in[src].Set(m.Or(ins.in[src].Node(), gain))
+			ins.deltas[src] = append(ins.deltas[src], delta{stamp, m.Keep(gain)})
 			pending[src] = m.Or(pending[src], gain)
 			if !queued[src] {
 				queued[src] = true
@@ -527,40 +589,45 @@ func (md *model) forward(res *result.Result) (*result.Property, []rstep, []bool,
 			}
 		}
 	}
-	// The error transition and the error state, from the earliest gain.
-	var top *trans
+	return nil
+}
+
+// earliestError returns the error transition and the gain of its target
+// that reach the error first (the smallest stamp), or nil.
+func (ins *inSets) earliestError(pt *postTransitions) (*postTrans, delta) {
+	var top *postTrans
 	var dTop delta
-	for _, t := range errTrans {
-		for _, d := range deltas[t.To] {
-			if md.image(d.set.Node(), t.eff) != bdd.False && (top == nil || d.stamp < dTop.stamp) {
+	for _, t := range pt.errTrans {
+		for _, d := range ins.deltas[t.To] {
+			if ins.md.image(d.set.Node(), t.eff) != bdd.False && (top == nil || d.stamp < dTop.stamp) {
 				top, dTop = t, d
 				break
 			}
 		}
 	}
-	if err := m.Err(); err != nil {
-		return nil, nil, nil, err
-	}
-	if top == nil {
-		return nil, nil, nil, nil
-	}
-	if md.fwpds {
-		md.fwpds = false // unsafe: saturate again, with witnesses
-		return md.forward(res)
-	}
+	return top, dTop
+}
+
+// postLevel is one frame of the error's stack: the transition that reads
+// it, the state at the frame's entry and the state where it leaves it.
+type postLevel struct {
+	t          *postTrans
+	start, end []bool
+}
+
+// levels walks back from the error, by strictly decreasing stamps, to the
+// final state: the frames of the error's stack, innermost first.
+func (ins *inSets) levels(a *wpds.Automaton[symbolic.Rel], pt *postTransitions, top *postTrans, dTop delta) ([]postLevel, error) {
+	md, m := ins.md, ins.md.m
 	x := md.pick(md.image(dTop.set.Node(), top.eff))
 	if x == nil {
-		return nil, nil, nil, md.errOr("post*: no error state")
-	}
-	type level struct {
-		t          *trans
-		start, end []bool
+		return nil, md.errOr("post*: no error state")
 	}
 	start := md.pick(m.And(dTop.set.Node(), md.preimage(top.eff, md.cube(symbolic.Cur, x))))
 	if start == nil {
-		return nil, nil, nil, md.errOr("post*: no start of the error's frame")
+		return nil, md.errOr("post*: no start of the error's frame")
 	}
-	levels := []level{{top, start, x}}
+	levels := []postLevel{{top, start, x}}
 	q, k := top.To, dTop.stamp
 	for !a.Final(q) {
 		// start (the state at the entry of the frame of q) was gained by
@@ -568,10 +635,10 @@ func (md *model) forward(res *result.Result) (*result.Property, []rstep, []bool,
 		// had gained before.
 		e := levels[len(levels)-1].start
 		ce := md.cube(symbolic.Cur, e)
-		var next *trans
+		var next *postTrans
 		var dn delta
-		for _, t := range outs[q] {
-			for _, d := range deltas[t.To] {
+		for _, t := range pt.outs[q] {
+			for _, d := range ins.deltas[t.To] {
 				if d.stamp >= k {
 					break
 				}
@@ -584,26 +651,32 @@ func (md *model) forward(res *result.Result) (*result.Property, []rstep, []bool,
 			}
 		}
 		if next == nil {
-			return nil, nil, nil, md.errOr("post*: no path from the error's stack to the start")
+			return nil, md.errOr("post*: no path from the error's stack to the start")
 		}
 		s := md.pick(m.And(dn.set.Node(), md.preimage(next.eff, ce)))
 		if s == nil {
-			return nil, nil, nil, md.errOr("post*: no state at a call")
+			return nil, md.errOr("post*: no state at a call")
 		}
-		levels = append(levels, level{next, s, e})
+		levels = append(levels, postLevel{next, s, e})
 		q, k = next.To, dn.stamp
 	}
-	// Expand the levels, outermost (main's) first.
+	return levels, nil
+}
+
+// expandLevels expands the levels into the error's steps, outermost
+// (main's) first.
+func (md *model) expandLevels(a *wpds.Automaton[symbolic.Rel], levels []postLevel) (*expander, error) {
+	m := md.m
 	xp := &expander{md: md}
 	for i := len(levels) - 1; i >= 0; i-- {
 		lv := levels[i]
 		wit := a.TransitionWitness(lv.t.From, lv.t.Sym, lv.t.To)
 		if wit == nil {
-			return nil, nil, nil, md.errOr("post*: a transition without a witness")
+			return nil, md.errOr("post*: a transition without a witness")
 		}
 		if lv.t.From == control {
 			if err := xp.post(wit, lv.start, lv.end); err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
 			continue
 		}
@@ -612,11 +685,11 @@ func (md *model) forward(res *result.Result) (*result.Property, []rstep, []bool,
 		enter := md.pds.Rule(a.PushRule(lv.t.From)).Weight
 		sc := md.pick(m.And(md.image(md.cube(symbolic.Cur, lv.start), lv.t.Weight), md.preimage(enter, md.cube(symbolic.Cur, lv.end))))
 		if sc == nil {
-			return nil, nil, nil, md.errOr("post*: no state at a pending call")
+			return nil, md.errOr("post*: no state at a pending call")
 		}
 		if err := xp.post(wit, lv.start, sc); err != nil {
-			return nil, nil, nil, err
+			return nil, err
 		}
 	}
-	return md.endProperty(xp.out)
+	return xp, nil
 }

@@ -85,7 +85,7 @@ type edgeInfo struct {
 	summary *bdd.Root // SummaryEdges of this call site (Figure 3); nil until first used
 }
 
-func newModel(p *ir.Program, m *bdd.Manager, opts Options) *model {
+func newModel(p *ir.Program, an *analysis.Cache, m *bdd.Manager, opts Options) *model {
 	order := symbolic.OrderForce
 	if opts.AffinityOrder {
 		order = symbolic.OrderAffinity
@@ -94,7 +94,7 @@ func newModel(p *ir.Program, m *bdd.Manager, opts Options) *model {
 		order = symbolic.OrderDeclaration
 	}
 	l := symbolic.NewLayout(m, p, order)
-	md := &model{p: p, an: analysis.NewCache(p), m: m, l: l, opts: opts, all: symbolic.NewSet(l.N()), glob: l.Globals(),
+	md := &model{p: p, an: an, m: m, l: l, opts: opts, all: symbolic.NewSet(l.N()), glob: l.Globals(),
 		images: make(map[imageKey]*symbolic.Image)}
 	for i := 0; i < l.N(); i++ {
 		md.all.Add(i)

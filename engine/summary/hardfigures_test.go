@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"boolprog/analysis"
 	"boolprog/bdd"
 	"boolprog/gen"
 	"boolprog/internal/testsuite"
@@ -65,7 +66,7 @@ func hardFigures(t *testing.T, h gen.HardProgram, limit time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	m.SetInterrupt(func() bool { return ctx.Err() != nil })
-	md := newModel(p, m, Options{})
+	md := newModel(p, analysis.NewCache(p), m, Options{})
 	r := newReach(ctx, md, false, false, func(string) {})
 	start := time.Now()
 	cpu0 := cpuTime()

@@ -1,6 +1,7 @@
 package summary_test
 
 import (
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"fmt"
 	"path/filepath"
@@ -12,19 +13,14 @@ import (
 )
 
 // TestRandomPrograms compares the engine with the explicit engine on
-// generated programs (seeds 1..1000; 1..5000 with -long or
-// BOOLPROG_LONG=1): the same verdict, and for unsafe programs a trace that
+// generated programs (seeds 1..100; 1..30 with -short, 1..1000 with -long,
+// 1..5000 with -full or
+// BOOLPROG_LONG=full): the same verdict, and for unsafe programs a trace that
 // replays and has exactly as many steps as the explicit engine's (both are
 // shortest). Every fifth seed also runs each optimisation switched off,
 // and the all-reachable mode.
 func TestRandomPrograms(t *testing.T) {
-	n := 1000
-	if longTests() {
-		n = 5000
-	}
-	if testing.Short() {
-		n = 100
-	}
+	n := testflags.N(30, 100, 1000, 5000)
 	var unsafe, safe, skipped int
 	for seed := int64(1); seed <= int64(n); seed++ {
 		src := gen.Random(seed, gen.Options{})

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 
+	"boolprog/analysis"
 	"boolprog/bdd"
+	"boolprog/engine"
 	"boolprog/ir"
 	"boolprog/symbolic"
 )
@@ -20,10 +22,8 @@ import (
 // copies of the globals and locals; at an exit, the Cur copies of the
 // globals and returned values.
 type Reachable struct {
-	// Layout is the variable layout of the BDDs (its manager is theirs).
-	Layout *symbolic.Layout
-	md     *model
-	r      *reach
+	md *model
+	r  *reach
 }
 
 // ErrErrorReachable is returned by ReachableSets when an error location is
@@ -46,7 +46,7 @@ func ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (*Reachable
 	}
 	m := bdd.New(bdd.Config{MaxNodes: maxNodes, InitialNodes: min(max(locs*16, 1<<12), 1<<16), Reorder: bdd.ReorderOff})
 	m.SetInterrupt(func() bool { return ctx.Err() != nil })
-	md := newModel(p, m, Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true})
+	md := newModel(p, analysis.NewCache(p), m, Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true})
 	r := newReach(ctx, md, true, false, func(string) {})
 	err := r.run()
 	if err == nil && ctx.Err() != nil {
@@ -66,8 +66,11 @@ func ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (*Reachable
 		}
 		return nil, err
 	}
-	return &Reachable{Layout: md.l, md: md, r: r}, nil
+	return &Reachable{md: md, r: r}, nil
 }
+
+// Layout returns the variable layout of the BDDs (its manager is theirs).
+func (x *Reachable) Layout() *symbolic.Layout { return x.md.l }
 
 // At returns the path edges at location loc of procedure proc (False if it
 // is not reached).
@@ -81,4 +84,15 @@ func (x *Reachable) Iface(proc int) symbolic.Set { return x.md.procs[proc].iface
 func (x *Reachable) Release() {
 	x.r.release()
 	x.md.release()
+}
+
+// ReachableSets is the engine's engine.ReachableSetter: package
+// ReachableSets, whatever the engine's options (the path edges of a
+// certificate are computed without the search's optimisations).
+func (e *Engine) ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (engine.PathEdges, error) {
+	rs, err := ReachableSets(ctx, p, maxNodes)
+	if err != nil {
+		return nil, err
+	}
+	return rs, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"boolprog/bdd"
+	"boolprog/engine"
 	"boolprog/internal/testsuite"
 	"boolprog/symbolic"
 )
@@ -31,7 +32,8 @@ end
 		t.Fatal(err)
 	}
 	defer rs.Release()
-	l, m := rs.Layout, rs.Layout.M
+	l := rs.Layout()
+	m := l.M
 	main, id := p.Proc("main"), p.Proc("id")
 	if got, want := rs.At(main.Index, main.Entry), l.Equal(symbolic.Entry, symbolic.Cur, rs.Iface(main.Index)); got != want {
 		t.Errorf("main's entry: not every state")
@@ -56,5 +58,21 @@ end
 	conc := testsuite.Lower(t, "conc.bp", "decl g;\nvoid f() begin g := T; end\nvoid main() begin start_thread f(); end\n", "")
 	if _, err := ReachableSets(context.Background(), conc, 0); err == nil {
 		t.Errorf("concurrent program: no error")
+	}
+}
+
+// TestReachableSetter: the engine gives its path edges through the
+// optional engine.ReachableSetter, as package witness finds it.
+func TestReachableSetter(t *testing.T) {
+	var rset engine.ReachableSetter = New(Options{})
+	p := testsuite.Lower(t, "safe.bp", "decl g;\nvoid main() begin g := T; assert(g); end\n", "")
+	rs, err := rset.ReachableSets(context.Background(), p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Release()
+	main := p.Procs[p.Main]
+	if rs.At(main.Index, main.Exit) == bdd.False || rs.Layout().M == nil {
+		t.Errorf("main's exit is not reached")
 	}
 }

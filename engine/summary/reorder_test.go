@@ -8,6 +8,7 @@ import (
 	"boolprog/engine"
 	"boolprog/engine/summary"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
@@ -17,15 +18,10 @@ import (
 // (bdd.ReorderStress: a random block moved, a full sifting every 64
 // operations), alone and with a tiny node table: reordering must never
 // change a verdict, and traces must still replay (check replays them) and
-// be shortest. Seeds 1..60 (20 with -short, 1500 with -long).
+// be shortest. Seeds 1..20 (10 with -short, 60 with -long, 1500 with
+// -full).
 func TestRandomReorderStress(t *testing.T) {
-	n := 60
-	switch {
-	case longTests():
-		n = 1500
-	case testing.Short():
-		n = 20
-	}
+	n := testflags.N(10, 20, 60, 1500)
 	configs := []struct {
 		name string
 		opts summary.Options

@@ -299,7 +299,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	// the manager polls it too, and an operation it stops fails with
 	// bdd.ErrInterrupted, answered like a timeout.
 	m.SetInterrupt(func() bool { return ctx.Err() != nil })
-	md := newModel(p, m, e.opts)
+	md := newModel(p, q.AnalysesFor(p), m, e.opts)
 	defer md.release()
 
 	res := &result.Result{Verdict: result.Safe}

@@ -4,9 +4,7 @@ import (
 	"boolprog/internal/testsuite"
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -21,9 +19,6 @@ import (
 
 // long enables the long differential run (5,000 random programs); so does
 // the environment variable BOOLPROG_LONG=1.
-var long = flag.Bool("long", false, "run the long differential tests (5,000 random programs)")
-
-func longTests() bool { return *long || os.Getenv("BOOLPROG_LONG") == "1" }
 
 func traceText(tr *result.Trace) string {
 	var b bytes.Buffer

@@ -8,6 +8,7 @@ import (
 
 	"boolprog/engine"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/ir"
 	"boolprog/result"
 )
@@ -20,8 +21,8 @@ type ConcConfig struct {
 	// explicit engine, with a state budget that keeps each check short).
 	// Both are called for every check.
 	New, Oracle func() engine.Engine
-	// Programs is the number of random programs (0: 100, or 20 with
-	// -short).
+	// Programs is the number of random programs (0: 20, 10 with -short,
+	// 100 with -long).
 	Programs int
 	// Seed is the first seed; program i has seed Seed+i.
 	Seed int64
@@ -98,10 +99,7 @@ func ConcurrentDifferentials(t *testing.T, c ConcConfig, engines ...func() engin
 	t.Helper()
 	n := c.Programs
 	if n == 0 {
-		n = 100
-		if testing.Short() {
-			n = 20
-		}
+		n = testflags.N(10, 20, 100, 100)
 	}
 	bounds := c.Bounds
 	if bounds == nil {
@@ -151,7 +149,7 @@ func ConcurrentDifferentials(t *testing.T, c ConcConfig, engines ...func() engin
 					if err := TraceFits(got.Trace, b); err != nil {
 						t.Fatalf("%s at %s: %s's trace does not fit the bound: %v\n%s\n%s", name, b, got.Engine, err, src, TraceText(got.Trace))
 					}
-					if TraceSwitches(got.Trace) > 0 {
+					if got.Trace.Switches() > 0 {
 						s.Switched++
 					}
 				}
@@ -192,18 +190,6 @@ func checkTimed(t testing.TB, eng engine.Engine, p *ir.Program, q engine.Query, 
 	return CheckContext(ctx, t, eng, p, q)
 }
 
-// TraceSwitches returns the number of steps of tr marked as context
-// switches.
-func TraceSwitches(tr *result.Trace) int {
-	n := 0
-	for _, s := range tr.Steps {
-		if s.Switch {
-			n++
-		}
-	}
-	return n
-}
-
 // TraceRounds returns the fewest rounds of round-robin scheduling (threads
 // 0, 1, … in index order, one context each per round, possibly empty)
 // that the trace's order of threads fits: 1 plus the number of steps whose
@@ -227,7 +213,7 @@ func TraceRounds(tr *result.Trace) int {
 func TraceFits(tr *result.Trace, b result.Bound) error {
 	switch b.Kind {
 	case result.ContextSwitches:
-		if n := TraceSwitches(tr); n > b.K {
+		if n := tr.Switches(); n > b.K {
 			return fmt.Errorf("%d context switches, bound %d", n, b.K)
 		}
 	case result.Rounds:

@@ -25,7 +25,7 @@ func TestTraceBounds(t *testing.T) {
 		{tr(1, 0, 1, 0), 3, 3},
 		{tr(0, 1, 0, 1, 2), 4, 2},
 	} {
-		if s, r := TraceSwitches(c.tr), TraceRounds(c.tr); s != c.switches || r != c.rounds {
+		if s, r := c.tr.Switches(), TraceRounds(c.tr); s != c.switches || r != c.rounds {
 			t.Errorf("%v: %d switches, %d rounds; want %d, %d", c.tr.Steps, s, r, c.switches, c.rounds)
 		}
 		cs := result.Bound{Kind: result.ContextSwitches, K: c.switches}

@@ -15,6 +15,7 @@ import (
 	"boolprog/engine"
 	"boolprog/gen"
 	"boolprog/internal/jsonschema"
+	"boolprog/internal/testflags"
 	"boolprog/interp"
 	"boolprog/ir"
 	"boolprog/result"
@@ -46,8 +47,9 @@ type Config struct {
 	// 64 variables in scope) rather than answer Unknown, as symbolic
 	// engines should.
 	DecidesWide bool
-	// Random is the number of random programs (0: 200, or 40 with -short;
-	// negative: none). A tenth as many are generated at the limits.
+	// Random is the number of random programs (0: 30, 10 with -short, 200
+	// with -long; negative: none). With -long, a fortieth as many (at
+	// least 2) are generated at each of the limits.
 	Random int
 }
 
@@ -150,11 +152,25 @@ func SatabsBoppoOrSkip(t testing.TB) []Case {
 	return cases
 }
 
+// SlowConcurrent says the test of the satabs-boppo suite is one of the
+// slow ConcBenchmarks.
+func SlowConcurrent(name string) bool {
+	for _, b := range ConcBenchmarks {
+		if b.Name == name && strings.HasPrefix(b.File, "satabs-boppo/") {
+			return b.Slow
+		}
+	}
+	return false
+}
+
 func golden(t *testing.T, c Config) {
 	sequential := 0
 	for _, d := range SatabsBoppoOrSkip(t) {
 		t.Run(d.Name, func(t *testing.T) {
 			p := LowerFile(t, d.File, d.Target)
+			if p.Concurrent && c.Concurrent && SlowConcurrent(d.Name) && !testflags.Long() {
+				t.Skip("a slow concurrent benchmark (ConcBenches): the long tier's")
+			}
 			res := Check(t, c.New(), p, engine.Query{})
 			if p.Concurrent && !c.Concurrent {
 				if res.Verdict != result.Unknown {
@@ -262,10 +278,8 @@ func random(t *testing.T, c Config) {
 	switch {
 	case n < 0:
 		t.Skip("no random programs asked for")
-	case n == 0 && testing.Short():
-		n = 40
 	case n == 0:
-		n = 200
+		n = testflags.N(10, 30, 200, 200)
 	}
 	type run struct {
 		name   string
@@ -274,7 +288,11 @@ func random(t *testing.T, c Config) {
 		limits bool
 	}
 	runs := []run{{"default", gen.Options{}, n, false}}
+	// The programs at the limits run into their timeouts: the long tier's.
 	for i, o := range LimitsOptions {
+		if !testflags.Long() {
+			break
+		}
 		runs = append(runs, run{fmt.Sprintf("limits%d", i), o, max(n/40, 2), true})
 	}
 	for _, r := range runs {

@@ -3,11 +3,11 @@
 package testsuite
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"boolprog/internal/testdesc"
 )
 
 // SatabsBoppoDir is the SATABS/Boppo suite relative to a package directory
@@ -64,41 +64,16 @@ func findShared() (string, bool) {
 	}
 }
 
-// readDesc reads a test.desc: line 1 the level, line 2 the file, line 3 the
-// options (of which only -l/--target changes the question; --por, --tvs
-// and --compact-trace do not change verdicts), then the expected lines.
+// readDesc reads a test.desc (package testdesc), which must expect a
+// verdict.
 func readDesc(path string) (Case, error) {
-	f, err := os.Open(path)
+	d, err := testdesc.Read(path)
 	if err != nil {
 		return Case{}, err
 	}
-	defer f.Close()
-	var lines []string
-	for sc := bufio.NewScanner(f); sc.Scan(); {
-		lines = append(lines, sc.Text())
-	}
-	if len(lines) < 3 {
-		return Case{}, fmt.Errorf("%s: too short for a test.desc", path)
-	}
-	dir := filepath.Dir(path)
-	c := Case{Name: filepath.Base(dir), File: filepath.Join(dir, lines[1])}
-	fields := strings.Fields(lines[2])
-	for i, f := range fields {
-		if (f == "-l" || f == "--target") && i+1 < len(fields) {
-			c.Target = fields[i+1]
-		}
-	}
-	verdict := false
-	for _, l := range lines[3:] {
-		switch l {
-		case "^VERIFICATION FAILED$":
-			c.Failed, verdict = true, true
-		case "^VERIFICATION SUCCESSFUL$":
-			c.Failed, verdict = false, true
-		}
-	}
-	if !verdict {
+	if d.Expect == testdesc.None {
 		return Case{}, fmt.Errorf("%s: no expected verdict", path)
 	}
-	return c, nil
+	dir := filepath.Dir(path)
+	return Case{Name: filepath.Base(dir), File: filepath.Join(dir, d.File), Target: d.Target, Failed: d.Expect == testdesc.Failed}, nil
 }

@@ -1,11 +1,11 @@
-package fixpoint
+package program
 
 import (
 	"boolprog/ir"
 )
 
 // The relations are built once, generically, over an algebra of formulas,
-// so that the BDDs the engine gives the solver and the text that --emit
+// so that the BDDs the engines give the solver and the text that --emit
 // writes come from the same code and cannot disagree.
 
 // algebra is a representation of formulas over the bits of states, named

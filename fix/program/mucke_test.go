@@ -1,4 +1,4 @@
-package fixpoint_test
+package program_test
 
 import (
 	"bytes"
@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"boolprog/engine/fixpoint"
 	"boolprog/fix"
+	"boolprog/fix/program"
 	"boolprog/gen"
 	"boolprog/internal/peers"
 	"boolprog/internal/testsuite"
@@ -28,8 +28,8 @@ func TestModelMucke(t *testing.T) {
 		t.Skip("no ../shared/peers/bin/mucke beside the repository")
 	}
 	algs := map[string]string{}
-	for _, a := range fixpoint.Algorithms {
-		text, err := fixpoint.Algorithm(a)
+	for _, a := range program.Algorithms {
+		text, err := program.Algorithm(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func TestModelMucke(t *testing.T) {
 	for _, pr := range progs {
 		for name, text := range algs {
 			var buf bytes.Buffer
-			if err := fixpoint.WriteModel(&buf, fixpoint.NewEncoding(pr.p), text); err != nil {
+			if err := program.WriteModel(&buf, program.NewEncoding(pr.p), text); err != nil {
 				t.Fatal(err)
 			}
 			f, err := fix.ParseFile("model.mu", buf.Bytes())

@@ -1,4 +1,4 @@
-package fixpoint
+package program
 
 import (
 	"embed"
@@ -10,7 +10,6 @@ import (
 
 	"boolprog/fix"
 	"boolprog/ir"
-	"boolprog/syntax"
 )
 
 //go:embed algorithms/*.mu
@@ -219,68 +218,23 @@ func (a *textAlg) lit(st, s int) string { return a.names[st] + "." + a.enc.Field
 
 func (a *textAlg) pcIs(st, pc int) string { return a.names[st] + ".pc=" + strconv.Itoa(pc) }
 
-// textPoss is Poss as text: where e can be true (t) and false (f).
-type textPoss struct {
-	t, f string
-	nd   bool
-}
-
 func (a *textAlg) poss(e ir.Expr, read func(v *ir.Var) (int, int)) (string, string) {
-	p := a.possOf(e, read)
-	return p.t, p.f
+	alg := textAlgebra{a}
+	p := ir.Possible[string](alg, e, func(v *ir.Var) (string, string) {
+		l := a.lit(read(v))
+		return l, a.not(l)
+	})
+	return p.True(alg), p.False(alg)
 }
 
-func (a *textAlg) possOf(e ir.Expr, read func(v *ir.Var) (int, int)) textPoss {
-	switch e := e.(type) {
-	case *ir.Const:
-		if e.Value {
-			return textPoss{t: "true", f: "false"}
-		}
-		return textPoss{t: "false", f: "true"}
-	case *ir.Nondet:
-		return textPoss{t: "true", f: "true", nd: true}
-	case *ir.Var:
-		st, s := read(e)
-		l := a.lit(st, s)
-		return textPoss{t: l, f: a.not(l)}
-	case *ir.Not:
-		x := a.possOf(e.X, read)
-		return textPoss{t: x.f, f: x.t, nd: x.nd}
-	case *ir.Schoose:
-		p, n := a.possOf(e.Pos, read), a.possOf(e.Neg, read)
-		return textPoss{t: a.or(p.t, a.and(p.f, n.f)), f: p.f, nd: true}
-	case *ir.Bin:
-		x, y := a.possOf(e.X, read), a.possOf(e.Y, read)
-		if !x.nd && !y.nd {
-			var t string
-			switch e.Op {
-			case syntax.And:
-				t = a.and(x.t, y.t)
-			case syntax.Or:
-				t = a.or(x.t, y.t)
-			case syntax.Xor, syntax.Neq:
-				t = a.not(a.equiv(x.t, y.t))
-			case syntax.Eq:
-				t = a.equiv(x.t, y.t)
-			case syntax.Implies:
-				t = a.or(a.not(x.t), y.t)
-			}
-			return textPoss{t: t, f: a.not(t)}
-		}
-		v := textPoss{nd: true}
-		switch e.Op {
-		case syntax.And:
-			v.t, v.f = a.and(x.t, y.t), a.or(x.f, y.f)
-		case syntax.Or:
-			v.t, v.f = a.or(x.t, y.t), a.and(x.f, y.f)
-		case syntax.Xor, syntax.Neq:
-			v.t, v.f = a.or(a.and(x.t, y.f), a.and(x.f, y.t)), a.or(a.and(x.t, y.t), a.and(x.f, y.f))
-		case syntax.Eq:
-			v.t, v.f = a.or(a.and(x.t, y.t), a.and(x.f, y.f)), a.or(a.and(x.t, y.f), a.and(x.f, y.t))
-		case syntax.Implies:
-			v.t, v.f = a.or(x.f, y.t), a.and(x.t, y.f)
-		}
-		return v
-	}
-	panic(fmt.Sprintf("fixpoint: unknown expression %T", e))
-}
+// textAlgebra is the ir.Algebra of formulas as text.
+type textAlgebra struct{ a *textAlg }
+
+func (textAlgebra) True() string                 { return "true" }
+func (textAlgebra) False() string                { return "false" }
+func (t textAlgebra) Not(x string) string        { return t.a.not(x) }
+func (t textAlgebra) And(x, y string) string     { return t.a.and(x, y) }
+func (t textAlgebra) Or(x, y string) string      { return t.a.or(x, y) }
+func (t textAlgebra) Xor(x, y string) string     { return t.a.not(t.a.equiv(x, y)) }
+func (t textAlgebra) Equiv(x, y string) string   { return t.a.equiv(x, y) }
+func (t textAlgebra) Implies(x, y string) string { return t.a.or(t.a.not(x), y) }

@@ -1,4 +1,4 @@
-package fixpoint
+package program
 
 import (
 	"boolprog/bdd"

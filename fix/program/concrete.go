@@ -1,4 +1,4 @@
-package fixpoint
+package program
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 
 // Concrete is one concrete state over a StateVars: the program counter
 // (the value of the PC bits, most significant first) and a value per slot.
-// The trace builders of this package and of engine/concfix walk back
+// The trace builders of the fixed-point engines (ef, efopt, conc-fix) walk back
 // through the fixed point's rounds with such states.
 type Concrete struct {
 	PC   int

@@ -1,0 +1,169 @@
+package ir
+
+import (
+	"fmt"
+
+	"boolprog/syntax"
+)
+
+// Algebra is a representation of Boolean functions over the states (BDDs,
+// formulas as text, plain truth values) in which Possible computes where
+// an expression can be true and where it can be false.
+type Algebra[F any] interface {
+	True() F
+	False() F
+	Not(x F) F
+	And(x, y F) F
+	Or(x, y F) F
+	Xor(x, y F) F
+	Equiv(x, y F) F
+	Implies(x, y F) F
+}
+
+// Poss is the set of values an expression can take, as two functions of
+// the state: T where it can be true, F where it can be false (T ∨ F
+// holds everywhere). Each `*` and each undecided schoose is an independent
+// choice, so the sets compose exactly: T(x ∧ y) = T(x) ∧ T(y). Of a
+// deterministic expression (Nondet false) F = ¬T, and only one of the two
+// may have been computed: True and False compute the other, in the
+// algebra, only when it is asked for (a complement costs time in the size
+// of a BDD).
+type Poss[F any] struct {
+	t, f       F
+	haveT      bool
+	haveF      bool
+	Nondet     bool // the expression contains a `*` or a schoose
+	operations int
+}
+
+// True returns where the expression can be true.
+func (p Poss[F]) True(a Algebra[F]) F {
+	if !p.haveT {
+		return a.Not(p.f)
+	}
+	return p.t
+}
+
+// False returns where the expression can be false.
+func (p Poss[F]) False(a Algebra[F]) F {
+	if !p.haveF {
+		return a.Not(p.t)
+	}
+	return p.f
+}
+
+// Steps returns the number of steps of the walk that computed p: two per
+// operator, one per operand (for tests of its linearity).
+func (p Poss[F]) Steps() int { return p.operations }
+
+// Possible returns the possible values of e in algebra a, with lit giving
+// where a variable is true and where it is false. The expression is walked
+// once, iteratively, in post-order (a flat chain of a million operators is
+// neither quadratic nor deep recursion), and whether a subexpression is
+// nondeterministic is computed in the same walk.
+func Possible[F any](a Algebra[F], e Expr, lit func(v *Var) (t, f F)) Poss[F] {
+	type frame struct {
+		e    Expr
+		done bool // operands computed: combine them
+	}
+	// The walk's stacks start in arrays of the frame, which hold the
+	// expressions of most statements without allocating.
+	var stackBuf [32]frame
+	var valBuf [16]Poss[F]
+	stack := append(stackBuf[:0], frame{e: e})
+	vals := valBuf[:0]
+	pop := func() Poss[F] {
+		v := vals[len(vals)-1]
+		vals = vals[:len(vals)-1]
+		return v
+	}
+	both := func(t, f F, nd bool) Poss[F] { return Poss[F]{t: t, f: f, haveT: true, haveF: true, Nondet: nd} }
+	steps := 0
+	for len(stack) > 0 {
+		steps++
+		fr := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !fr.done {
+			switch e := fr.e.(type) {
+			case *Const:
+				if e.Value {
+					vals = append(vals, both(a.True(), a.False(), false))
+				} else {
+					vals = append(vals, both(a.False(), a.True(), false))
+				}
+			case *Nondet:
+				vals = append(vals, both(a.True(), a.True(), true))
+			case *Var:
+				t, f := lit(e)
+				vals = append(vals, both(t, f, false))
+			case *Not:
+				stack = append(stack, frame{e: e, done: true}, frame{e: e.X})
+			case *Bin:
+				stack = append(stack, frame{e: e, done: true}, frame{e: e.Y}, frame{e: e.X})
+			case *Schoose:
+				stack = append(stack, frame{e: e, done: true}, frame{e: e.Neg}, frame{e: e.Pos})
+			default:
+				panic(fmt.Sprintf("ir: unknown expression %T", e))
+			}
+			continue
+		}
+		switch e := fr.e.(type) {
+		case *Not:
+			x := pop()
+			vals = append(vals, Poss[F]{t: x.f, f: x.t, haveT: x.haveF, haveF: x.haveT, Nondet: x.Nondet})
+		case *Bin:
+			y, x := pop(), pop()
+			vals = append(vals, possBin(a, e.Op, x, y))
+		case *Schoose:
+			// T if Pos can hold; F if Pos can fail and Neg can hold; either
+			// if both can fail.
+			n, p := pop(), pop()
+			pt, pf := p.True(a), p.False(a)
+			vals = append(vals, both(a.Or(pt, a.And(pf, n.False(a))), pf, true))
+		}
+	}
+	v := vals[0]
+	v.operations = steps
+	return v
+}
+
+// possBin combines the values of the operands of a binary operator.
+func possBin[F any](a Algebra[F], op syntax.Op, x, y Poss[F]) Poss[F] {
+	if !x.Nondet && !y.Nondet {
+		// Deterministic: one function (its complement only if needed).
+		xt, yt := x.True(a), y.True(a)
+		var r F
+		switch op {
+		case syntax.And:
+			r = a.And(xt, yt)
+		case syntax.Or:
+			r = a.Or(xt, yt)
+		case syntax.Xor, syntax.Neq:
+			r = a.Xor(xt, yt)
+		case syntax.Eq:
+			r = a.Equiv(xt, yt)
+		case syntax.Implies:
+			r = a.Implies(xt, yt)
+		default:
+			panic(fmt.Sprintf("ir: bad operator %v", op))
+		}
+		return Poss[F]{t: r, haveT: true}
+	}
+	xt, xf, yt, yf := x.True(a), x.False(a), y.True(a), y.False(a)
+	v := Poss[F]{haveT: true, haveF: true, Nondet: true}
+	switch op {
+	case syntax.And:
+		v.t, v.f = a.And(xt, yt), a.Or(xf, yf)
+	case syntax.Or:
+		v.t, v.f = a.Or(xt, yt), a.And(xf, yf)
+	case syntax.Xor, syntax.Neq:
+		v.t, v.f = a.Or(a.And(xt, yf), a.And(xf, yt)), a.Or(a.And(xt, yt), a.And(xf, yf))
+	case syntax.Eq:
+		v.t, v.f = a.Or(a.And(xt, yt), a.And(xf, yf)), a.Or(a.And(xt, yf), a.And(xf, yt))
+	case syntax.Implies:
+		v.t, v.f = a.Or(xf, yt), a.And(xt, yf)
+	default:
+		panic(fmt.Sprintf("ir: bad operator %v", op))
+	}
+	return v
+}
