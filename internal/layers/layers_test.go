@@ -82,17 +82,7 @@ func modulePackages(t *testing.T) []Package {
 
 // TestModule checks the module's own import graph.
 func TestModule(t *testing.T) {
-	var cmd []Violation
 	for _, v := range Check(modulePackages(t)) {
-		if v.Rule == CmdToEngine {
-			cmd = append(cmd, v)
-			continue
-		}
 		t.Error(v)
 	}
-	t.Run("cmd", func(t *testing.T) {
-		if len(cmd) > 0 {
-			t.Skipf("until branch pipeline (issue 26: the orchestration moves out of cmd) is merged; then remove this skip: %v", cmd)
-		}
-	})
 }
