@@ -1,7 +1,6 @@
 package concprod_test
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,13 +11,12 @@ import (
 	"boolprog/engine/concprod"
 	"boolprog/engine/explicit"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/syntax"
 )
-
-var long = flag.Bool("long", false, "run the long differential (1,000 programs, bounded and unbounded) and the slow benchmarks")
 
 func cs(k int) result.Bound { return result.Bound{Kind: result.ContextSwitches, K: k} }
 
@@ -61,7 +59,7 @@ func TestConcurrentConformance(t *testing.T) {
 			return newEngine(t, concprod.Options{MaxThreads: o.MaxThreads})
 		},
 		Oracle: oracle(t),
-		Long:   *long,
+		Long:   testflags.Long(),
 		Random: testsuite.ConcConfig{Options: gen.Options{Omit: gen.Recursion}, Seed: 500},
 	})
 }
@@ -71,13 +69,7 @@ func TestConcurrentConformance(t *testing.T) {
 // context switches, 1 and 2 rounds and without a bound (-long: 1,000
 // programs). Check replays every trace.
 func TestDifferential(t *testing.T) {
-	n := 24
-	if testing.Short() {
-		n = 10
-	}
-	if *long {
-		n = 1000
-	}
+	n := testflags.N(10, 24, 1000, 1000)
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
 		New:      func() engine.Engine { return newEngine(t, concprod.Options{}) },
 		Oracle:   oracle(t),

@@ -18,6 +18,7 @@ import (
 	"boolprog/engine/explicit"
 	"boolprog/fix"
 	"boolprog/gen"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 	"boolprog/result"
@@ -25,7 +26,7 @@ import (
 	"boolprog/syntax"
 )
 
-// The comparison with Getafix's own translation (-long; skipped without
+// The comparison with Getafix's own translation (-full; skipped without
 // ../shared/peers). For every 3-thread program of the Getafix convention in
 // ../shared/benchmarks, and for random 3-thread programs (gen, Getafix
 // style, no recursion, 20–100 globals), it writes Getafix's model of the
@@ -180,8 +181,8 @@ var (
 )
 
 func TestGetafixComparison(t *testing.T) {
-	if !*long {
-		t.Skip("-long: runs Getafix's translator and solves its models")
+	if !testflags.Full() {
+		t.Skip("-full (BOOLPROG_LONG=full): runs Getafix's translator and solves its models, minutes")
 	}
 	peers := peersDir(t)
 	var cases []getafixCase

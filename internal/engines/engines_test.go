@@ -2,13 +2,13 @@ package engines
 
 import (
 	"context"
-	"flag"
 	"testing"
 	"time"
 
 	"boolprog/engine"
 	"boolprog/internal/portfolio"
 	"boolprog/internal/replay"
+	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
 )
@@ -47,8 +47,6 @@ func TestMembers(t *testing.T) {
 	}
 }
 
-var long = flag.Bool("long", false, "run the portfolios on Threads5 too (tens of seconds)")
-
 // TestPortfolioSuite runs portfolios of the engines registered now on the
 // concurrent programs of the satabs-boppo suite: the verdict is the
 // expected one whoever wins, and the winner's trace replays.
@@ -60,7 +58,7 @@ func TestPortfolioSuite(t *testing.T) {
 		n := 0
 		for _, c := range testsuite.SatabsBoppoOrSkip(t) {
 			p := testsuite.LowerFile(t, c.File, c.Target)
-			if !p.Concurrent || (c.Name == "Threads5" && !*long) {
+			if !p.Concurrent || (c.Name == "Threads5" && !testflags.Long()) {
 				continue
 			}
 			n++
