@@ -180,7 +180,7 @@ func (m *model) writeProduct(w io.Writer, query bool) {
 			pf("\n  | (exists %s. (%s(%s) & Target(%s)))", strings.Join(params, ", "), prodName(l, i), m.prodArgs(-1, ""), prodArg(i))
 		}
 	}
-	pf(")\n")
+	pf(");\n") // Mucke reads a query only with its semicolon
 }
 
 // watchProduct registers the callbacks of the product levels: the first

@@ -81,8 +81,9 @@ const Name = "conc-product"
 type Options struct {
 	// MaxThreads bounds the threads of a program that creates threads at
 	// run time, the initial ones included (0: one more per creation
-	// site). A run that would create more is cut, and if no error is
-	// found the answer is Unknown and says so.
+	// site, raised one at a time up to MoreThreads more while a run
+	// within the limit creates more). A run that would create more is
+	// cut, and if no error is found the answer is Unknown and says so.
 	MaxThreads int
 	// ClusterNodes bounds the BDD of one block of a thread's partitioned
 	// transition relation (0: DefaultClusterNodes; negative: one block
@@ -115,7 +116,7 @@ func init() {
 		Doc:   "the product of the threads' states with one copy of the globals (Getafix's crossproduct encoding), for threads that do not recurse: --bound cs:K, rounds:K, or none (every interleaving: a proof)",
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
 			var o Options
-			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site); a program that can create more: UNKNOWN unless an error is found")
+			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site, raised up to 4 more while a run creates more); a program that can create more: UNKNOWN unless an error is found")
 			fs.IntVar(&o.ClusterNodes, "cluster-nodes", 0, fmt.Sprintf("merge the blocks of a thread's transition relation while one stays under `n` BDD nodes (0: %d; negative: one block per set of changed variables)", DefaultClusterNodes))
 			fs.Var(&o.Order, "product-order", "BDD variable `order`: threads (each thread's pc and locals, then the globals), affinity (every thread's pc, then the variables in affinity order, each local's copies in all threads side by side) or globals (the globals, then the threads)")
 			return func() (engine.Engine, error) { return NewWithOptions(o) }
@@ -175,17 +176,38 @@ func (e *Engine) maxThreads(model *conc.Model) int {
 	return len(model.Static) + len(model.Sites)
 }
 
+// MoreThreads is how far Check raises the thread limit of a program that
+// creates threads, one thread at a time, when no MaxThreads is given and
+// a run within the limit creates more (as conc-eager and conc-lazy do):
+// an error that needs one more thread is then found, where stopping at
+// the first limit would answer UNKNOWN.
+const MoreThreads = 4
+
 // Check answers q for p.
 func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*result.Result, error) {
 	model, err := e.model(p)
 	if err != nil {
 		return result.NewUnknown(Name, err.Error()), nil
 	}
+	limit := e.maxThreads(model)
+	for {
+		var capped bool
+		res, err := e.check(ctx, p, q, model, limit, &capped)
+		if err != nil || !capped || e.opts.MaxThreads > 0 || limit >= len(model.Static)+len(model.Sites)+MoreThreads || ctx.Err() != nil {
+			return res, err
+		}
+		limit++
+	}
+}
+
+// check answers q for p with at most limit threads; *capped is set with
+// an UNKNOWN answer given because a run within the limit creates more.
+func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model *conc.Model, limit int, capped *bool) (*result.Result, error) {
 	m := bdd.New(bdd.Config{MaxNodes: q.MaxNodes})
 	m.SetInterrupt(func() bool { return ctx.Err() != nil })
 	order := e.opts.Order
 	start := time.Now()
-	x, err := newProd(p, model, m, e.maxThreads(model), order)
+	x, err := newProd(p, model, m, limit, order)
 	if err != nil {
 		return result.NewUnknown(Name, err.Error()), nil
 	}
@@ -208,11 +230,7 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		res.Verdict = result.Unknown
 		switch {
 		case errors.Is(err, bdd.ErrNodeLimit):
-			n := q.MaxNodes
-			if n == 0 {
-				n = 1 << 26
-			}
-			res.Reason = fmt.Sprintf("BDD node limit reached (%d nodes)", n)
+			res.Reason = bdd.LimitReason(err, q.MaxNodes)
 		case ctx.Err() != nil:
 			res.Reason = engine.StopReason(ctx)
 		default:
@@ -289,8 +307,8 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		if q.Bound.Kind != result.Unbounded {
 			within = "up to " + q.Bound.String()
 		}
-		n := e.maxThreads(model)
-		res.Reason = fmt.Sprintf("no error %s with at most %d threads, but the program can create more (max-threads %d)", within, n, n)
+		res.Reason = fmt.Sprintf("no error %s with at most %d threads, but the program can create more (max-threads %d)", within, limit, limit)
+		*capped = true
 		return res, nil
 	}
 	if q.Bound.Kind == result.Unbounded {
