@@ -499,6 +499,72 @@ func (p *Program) ErrorReachableInCFG() (procs []*Proc, reachable bool) {
 	return procs, reachable
 }
 
+// ErrorReachableInThreads is ErrorReachableInCFG for a concurrent program:
+// whether an error location is reachable in the control-flow graph,
+// ignoring data except constant conditions (assert(T) leads to its failure
+// location by an assume(!T) edge, which is never taken), from every
+// procedure that starts a thread (main, init, the Getafix threads),
+// through calls and thread creation.
+func (p *Program) ErrorReachableInThreads() bool {
+	type pl struct{ proc, loc int }
+	seen := make(map[pl]bool)
+	var work []pl
+	add := func(proc, loc int) {
+		if k := (pl{proc, loc}); !seen[k] {
+			seen[k] = true
+			work = append(work, k)
+		}
+	}
+	if p.Main >= 0 {
+		add(p.Main, p.Procs[p.Main].Entry)
+	}
+	if p.Init >= 0 {
+		add(p.Init, p.Procs[p.Init].Entry)
+	}
+	for _, t := range p.Threads {
+		add(t, p.Procs[t].Entry)
+	}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		proc := p.Procs[x.proc]
+		if proc.Locations[x.loc].Error {
+			return true
+		}
+		for _, id := range proc.Locations[x.loc].Out {
+			e := proc.Edges[id]
+			switch op := e.Op.(type) {
+			case *Assume:
+				if constFalse(op.Cond) {
+					continue
+				}
+			case *Call:
+				add(op.Proc, p.Procs[op.Proc].Entry)
+			case *StartThread:
+				if op.Goto >= 0 {
+					add(x.proc, op.Goto)
+				} else {
+					add(op.Proc, p.Procs[op.Proc].Entry)
+				}
+			}
+			add(x.proc, e.To)
+		}
+	}
+	return false
+}
+
+// constFalse reports whether e is F or !T.
+func constFalse(e Expr) bool {
+	switch e := e.(type) {
+	case *Const:
+		return !e.Value
+	case *Not:
+		c, ok := e.X.(*Const)
+		return ok && c.Value
+	}
+	return false
+}
+
 // HasErrorLocation reports whether some location of the program is an
 // error location (a failing assertion's or the target label's). Without
 // one nothing can be reached, however the program runs: engines answer

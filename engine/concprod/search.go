@@ -270,7 +270,7 @@ func (s *search) prepare() error {
 	}
 	s.noSwitch = m.Keep(ns)
 	// The initial states.
-	s.cfgError = errorReachable(x.p)
+	s.cfgError = x.p.ErrorReachableInThreads()
 	start := bdd.True
 	initial := func(a *slot) {
 		v := x.unborn()
@@ -307,71 +307,6 @@ func (s *search) prepare() error {
 	}
 	s.start = start
 	return m.Err()
-}
-
-// errorReachable reports whether an error location is reachable in the
-// control-flow graph of a concurrent program, ignoring data except constant
-// conditions (assert(T) leads to its failure location by an assume(!T)
-// edge, which is never taken): from every procedure that starts a thread
-// (main, init, the Getafix threads), through calls and thread creation.
-func errorReachable(p *ir.Program) bool {
-	type pl struct{ proc, loc int }
-	seen := make(map[pl]bool)
-	var work []pl
-	add := func(proc, loc int) {
-		if k := (pl{proc, loc}); !seen[k] {
-			seen[k] = true
-			work = append(work, k)
-		}
-	}
-	if p.Main >= 0 {
-		add(p.Main, p.Procs[p.Main].Entry)
-	}
-	if p.Init >= 0 {
-		add(p.Init, p.Procs[p.Init].Entry)
-	}
-	for _, t := range p.Threads {
-		add(t, p.Procs[t].Entry)
-	}
-	for len(work) > 0 {
-		w := work[len(work)-1]
-		work = work[:len(work)-1]
-		proc := p.Procs[w.proc]
-		if proc.Locations[w.loc].Error {
-			return true
-		}
-		for _, id := range proc.Locations[w.loc].Out {
-			e := proc.Edges[id]
-			switch op := e.Op.(type) {
-			case *ir.Assume:
-				if constFalse(op.Cond) {
-					continue
-				}
-			case *ir.Call:
-				add(op.Proc, p.Procs[op.Proc].Entry)
-			case *ir.StartThread:
-				if op.Goto >= 0 {
-					add(w.proc, op.Goto)
-				} else {
-					add(op.Proc, p.Procs[op.Proc].Entry)
-				}
-			}
-			add(w.proc, e.To)
-		}
-	}
-	return false
-}
-
-// constFalse reports whether e is F or !T.
-func constFalse(e ir.Expr) bool {
-	switch e := e.(type) {
-	case *ir.Const:
-		return !e.Value
-	case *ir.Not:
-		c, ok := e.X.(*ir.Const)
-		return ok && c.Value
-	}
-	return false
 }
 
 // poll reports the end of the context or the node limit.

@@ -123,7 +123,7 @@ func (e *Engine) checkConcurrent(ctx context.Context, p *ir.Program, q engine.Qu
 	if s.maxThreads == 0 {
 		s.maxThreads = DefaultMaxThreads(p)
 	}
-	if !errorReachableConcurrent(p) {
+	if !p.ErrorReachableInThreads() {
 		r := &result.Result{Verdict: result.Safe}
 		r.Stats.Set("cfg_unreachable_error", 1)
 		return r, nil
@@ -526,72 +526,6 @@ func (d *deadness) key(c interp.Config) string {
 		}
 	}
 	return b.String()
-}
-
-// errorReachableConcurrent reports whether an error location is reachable
-// in the control-flow graph of a concurrent program, ignoring data except
-// constant conditions (assert(T) leads to its failure location by an
-// assume(!T) edge, which is never taken): from every procedure that starts
-// a thread (main, init, the Getafix threads), through calls and thread
-// creation.
-func errorReachableConcurrent(p *ir.Program) bool {
-	type pl struct{ proc, loc int }
-	seen := make(map[pl]bool)
-	var work []pl
-	add := func(proc, loc int) {
-		if k := (pl{proc, loc}); !seen[k] {
-			seen[k] = true
-			work = append(work, k)
-		}
-	}
-	if p.Main >= 0 {
-		add(p.Main, p.Procs[p.Main].Entry)
-	}
-	if p.Init >= 0 {
-		add(p.Init, p.Procs[p.Init].Entry)
-	}
-	for _, t := range p.Threads {
-		add(t, p.Procs[t].Entry)
-	}
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		proc := p.Procs[x.proc]
-		if proc.Locations[x.loc].Error {
-			return true
-		}
-		for _, id := range proc.Locations[x.loc].Out {
-			e := proc.Edges[id]
-			switch op := e.Op.(type) {
-			case *ir.Assume:
-				if constFalse(op.Cond) {
-					continue
-				}
-			case *ir.Call:
-				add(op.Proc, p.Procs[op.Proc].Entry)
-			case *ir.StartThread:
-				if op.Goto >= 0 {
-					add(x.proc, op.Goto)
-				} else {
-					add(op.Proc, p.Procs[op.Proc].Entry)
-				}
-			}
-			add(x.proc, e.To)
-		}
-	}
-	return false
-}
-
-// constFalse reports whether e is F or !T.
-func constFalse(e ir.Expr) bool {
-	switch e := e.(type) {
-	case *ir.Const:
-		return !e.Value
-	case *ir.Not:
-		c, ok := e.X.(*ir.Const)
-		return ok && c.Value
-	}
-	return false
 }
 
 // initials calls fn with the initial configurations up to dead values:
