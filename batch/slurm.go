@@ -385,6 +385,9 @@ func (s *Slurm) Wait(ctx context.Context, emit func(*Record) error) (*SlurmResul
 			return nil, err
 		}
 		res.Jobs = plan.Jobs
+		if err := CheckSlurm(); err != nil {
+			return nil, err
+		}
 	}
 	prog := &s.Runner
 	w := &waiter{s: s, emit: emit, have: map[int]*Record{}, counts: map[Score]int{}, total: total}
