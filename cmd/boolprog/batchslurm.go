@@ -41,6 +41,8 @@ func (f *slurmFlags) usage(set map[string]bool, paths []string) string {
 		return "--chunk must be at least 1"
 	case f.dir != "" && set["emit-benchexec"]:
 		return "--slurm runs the tasks, --emit-benchexec writes them: not both"
+	case f.noWait && set["out"]:
+		return "--no-wait writes no records: --out would have no effect"
 	case f.collect != "" && f.dir != "":
 		return "--collect gathers an earlier --slurm DIR: not both"
 	case f.collect != "" && len(paths) > 0:
@@ -48,7 +50,11 @@ func (f *slurmFlags) usage(set map[string]bool, paths []string) string {
 	case f.collect != "":
 		for _, name := range []string{"j", "timeout", "memory", "engine", "check-flags", "emit-benchexec"} {
 			if set[name] {
-				return "--collect gathers what ran: -" + name + " would have no effect"
+				dash := "--"
+				if len(name) == 1 {
+					dash = "-"
+				}
+				return "--collect gathers what ran: " + dash + name + " would have no effect"
 			}
 		}
 	}
@@ -106,6 +112,9 @@ func runBatchSlurm(ctx context.Context, c *command, s *streams, f *slurmFlags, r
 			fmt.Fprintf(s.stderr, "boolprog batch: every task has a record in %s: nothing to submit\n", f.dir)
 		case f.noWait:
 			fmt.Fprintf(s.stdout, "%s\n", job.ID)
+			if quiet {
+				return exitOK
+			}
 			fmt.Fprintf(s.stderr, "boolprog batch: submitted Slurm job %s: %d tasks in %d array tasks (%s); gather with: boolprog batch --collect %s\n", job.ID, job.Tasks, job.Indices, job.Script, f.dir)
 			return exitOK
 		case !quiet:

@@ -158,6 +158,25 @@ func TestBatchSlurm(t *testing.T) {
 	}
 }
 
+// TestBatchSlurmUsage: the Slurm flags' usage errors, and Slurm's absence,
+// need no cluster.
+func TestBatchSlurmUsage(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", dir) // no Slurm
+	runCases(t, []cliCase{
+		{name: "no Slurm", args: []string{"batch", "--slurm", filepath.Join(dir, "r"), fig1}, code: exitUsage,
+			stderr: []string{"boolprog batch: Slurm's sbatch is not on PATH (batch --slurm drives Slurm through its commands"}},
+		{name: "collect without Slurm", args: []string{"batch", "--collect", dir}, code: exitUsage, stderr: []string{"Slurm's sbatch is not on PATH"}},
+		{name: "chunk without slurm", args: []string{"batch", "--chunk", "4", fig1}, code: exitUsage, stderr: []string{"--chunk, --sbatch and --no-wait need --slurm DIR"}},
+		{name: "bad chunk", args: []string{"batch", "--slurm", dir, "--chunk", "0", fig1}, code: exitUsage, stderr: []string{"--chunk must be at least 1"}},
+		{name: "slurm and emit", args: []string{"batch", "--slurm", dir, "--emit-benchexec", dir, fig1}, code: exitUsage, stderr: []string{"not both"}},
+		{name: "no-wait and out", args: []string{"batch", "--slurm", dir, "--no-wait", "--out", "x", fig1}, code: exitUsage, stderr: []string{"--out would have no effect"}},
+		{name: "collect with tasks", args: []string{"batch", "--collect", dir, fig1}, code: exitUsage, stderr: []string{"--collect takes its tasks from DIR"}},
+		{name: "collect with a limit", args: []string{"batch", "--collect", dir, "--timeout", "5s"}, code: exitUsage, stderr: []string{"--collect gathers what ran: --timeout would have no effect"}},
+		{name: "worker outside Slurm", args: []string{"batch", "--slurm-worker", filepath.Join(dir, "plan-1.json")}, code: exitUsage, stderr: []string{"--slurm-worker runs in a Slurm array task"}},
+	})
+}
+
 // slurmSetup skips the test where it cannot run (or fails it where it
 // must), and returns the built command and ../shared/benchmarks.
 func slurmSetup(t *testing.T) (bin, bench string) {
