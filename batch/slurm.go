@@ -133,6 +133,35 @@ func CheckSlurm() error {
 	return nil
 }
 
+// sbatchReserved are the sbatch options that the batch sets itself and
+// that would break it if overridden, with the reason.
+var sbatchReserved = map[string]string{
+	"array": "an array index per chunk of tasks", "a": "an array index per chunk of tasks",
+	"output": "the array tasks' output goes to DIR/logs", "o": "the array tasks' output goes to DIR/logs",
+	"error": "slurmstepd's messages must reach DIR/logs", "e": "slurmstepd's messages must reach DIR/logs",
+	"chdir": "the tasks' paths are relative to this working directory", "D": "the tasks' paths are relative to this working directory",
+	"wrap": "the batch writes the script",
+}
+
+// CheckSbatch refuses sbatch options that the batch sets itself (--array,
+// --output, --error, --chdir, --wrap); the limits (--time, --mem,
+// --cpus-per-task) may be overridden.
+func CheckSbatch(opts []string) error {
+	for _, o := range opts {
+		if !strings.HasPrefix(o, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(o, "-"), "=")
+		if !strings.HasPrefix(o, "--") && len(name) > 1 {
+			name = name[:1] // -a1-3
+		}
+		if why, ok := sbatchReserved[name]; ok {
+			return fmt.Errorf("%s is set by the batch (%s)", o, why)
+		}
+	}
+	return nil
+}
+
 // Submit submits the tasks that have no record in s.Dir as one array job
 // and returns it, or nil if every task has a record. The directory is
 // made if needed; if it holds records already, they must be of the same
@@ -143,6 +172,9 @@ func (s *Slurm) Submit(ctx context.Context, tasks []Task) (*SlurmJob, error) {
 	}
 	if s.Runner.Exe == "" {
 		return nil, errors.New("no boolprog binary to run the tasks")
+	}
+	if err := CheckSbatch(s.Sbatch); err != nil {
+		return nil, err
 	}
 	for _, d := range []string{s.Dir, filepath.Join(s.Dir, recordsName), filepath.Join(s.Dir, logsName)} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

@@ -361,3 +361,18 @@ func TestSlurmWorker(t *testing.T) {
 		t.Error("an index outside the plan: no error")
 	}
 }
+
+func TestCheckSbatch(t *testing.T) {
+	for _, tc := range []struct {
+		opts string
+		bad  bool
+	}{
+		{"--partition=short --account proj --time=10 --mem=4G -c 2", false},
+		{"--array=0-3", true}, {"-a 0-3", true}, {"-o x.out", true}, {"--error=x", true},
+		{"-D /tmp", true}, {"--chdir /tmp", true}, {"--wrap=true", true}, {"-p short", false},
+	} {
+		if err := CheckSbatch(strings.Fields(tc.opts)); (err != nil) != tc.bad {
+			t.Errorf("%q: %v", tc.opts, err)
+		}
+	}
+}

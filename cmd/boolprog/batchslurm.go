@@ -41,6 +41,8 @@ func (f *slurmFlags) usage(set map[string]bool, paths []string) string {
 		return "--chunk must be at least 1"
 	case f.dir != "" && set["emit-benchexec"]:
 		return "--slurm runs the tasks, --emit-benchexec writes them: not both"
+	case batch.CheckSbatch(strings.Fields(f.sbatch)) != nil:
+		return "--sbatch: " + batch.CheckSbatch(strings.Fields(f.sbatch)).Error()
 	case f.noWait && set["out"]:
 		return "--no-wait writes no records: --out would have no effect"
 	case f.collect != "" && f.dir != "":

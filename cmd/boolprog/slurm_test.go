@@ -170,6 +170,8 @@ func TestBatchSlurmUsage(t *testing.T) {
 		{name: "chunk without slurm", args: []string{"batch", "--chunk", "4", fig1}, code: exitUsage, stderr: []string{"--chunk, --sbatch and --no-wait need --slurm DIR"}},
 		{name: "bad chunk", args: []string{"batch", "--slurm", dir, "--chunk", "0", fig1}, code: exitUsage, stderr: []string{"--chunk must be at least 1"}},
 		{name: "slurm and emit", args: []string{"batch", "--slurm", dir, "--emit-benchexec", dir, fig1}, code: exitUsage, stderr: []string{"not both"}},
+		{name: "sbatch --array", args: []string{"batch", "--slurm", dir, "--sbatch", "-p short --array=1-4", fig1}, code: exitUsage,
+			stderr: []string{"--sbatch: --array=1-4 is set by the batch (an array index per chunk of tasks)"}},
 		{name: "no-wait and out", args: []string{"batch", "--slurm", dir, "--no-wait", "--out", "x", fig1}, code: exitUsage, stderr: []string{"--out would have no effect"}},
 		{name: "collect with tasks", args: []string{"batch", "--collect", dir, fig1}, code: exitUsage, stderr: []string{"--collect takes its tasks from DIR"}},
 		{name: "collect with a limit", args: []string{"batch", "--collect", dir, "--timeout", "5s"}, code: exitUsage, stderr: []string{"--collect gathers what ran: --timeout would have no effect"}},
