@@ -264,7 +264,7 @@ func TestSlurmJudge(t *testing.T) {
 	}
 	for _, n := range []int{8, 9} {
 		crash := &Record{N: n, File: tasks[n-1].File, Verdict: Crash, Reason: "killed by signal killed", Signal: "killed", Exit: -1, Memory: 900 << 20, Wall: 3}
-		if err := writeFileAtomicJSON(killedPath(dir, n), crash); err != nil {
+		if err := writeRecordFile(killedPath(dir, n), crash, true); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -135,11 +135,16 @@ func recordPath(dir string, n int) string {
 // writeRecord stores rec as its task's record; a task that has one keeps
 // it (fs.ErrExist).
 func writeRecord(dir string, rec *Record) error {
+	return writeRecordFile(recordPath(dir, rec.N), rec, false)
+}
+
+// writeRecordFile writes rec to path atomically (see writeFileAtomic).
+func writeRecordFile(path string, rec *Record, replace bool) error {
 	var b bytes.Buffer
 	if err := rec.WriteJSON(&b); err != nil {
 		return err
 	}
-	return writeFileAtomic(recordPath(dir, rec.N), b.Bytes(), false)
+	return writeFileAtomic(path, b.Bytes(), replace)
 }
 
 // readRecords reads the records in dir that are not in have, keyed by

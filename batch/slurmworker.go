@@ -1,7 +1,6 @@
 package batch
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -60,7 +59,7 @@ func SlurmWorker(ctx context.Context, planPath string, index int, exe string, lo
 			// Killed from outside: the kernel's OOM killer in the
 			// array task's cgroup, or Slurm. The batch decides with the
 			// array task's state; this is the crash it reports otherwise.
-			return writeFileAtomicJSON(killedPath(dir, rec.N), rec)
+			return writeRecordFile(killedPath(dir, rec.N), rec, true)
 		}
 		err := writeRecord(dir, rec)
 		if errors.Is(err, fs.ErrExist) {
@@ -79,13 +78,4 @@ func SlurmWorker(ctx context.Context, planPath string, index int, exe string, lo
 // outside the worker killed.
 func killedPath(dir string, n int) string {
 	return filepath.Join(dir, recordsName, strconv.Itoa(n)+".killed")
-}
-
-// writeFileAtomicJSON writes rec to path, atomically.
-func writeFileAtomicJSON(path string, rec *Record) error {
-	var b bytes.Buffer
-	if err := rec.WriteJSON(&b); err != nil {
-		return err
-	}
-	return writeFileAtomic(path, b.Bytes(), true)
 }
