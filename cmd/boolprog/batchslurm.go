@@ -23,7 +23,7 @@ type slurmFlags struct {
 
 func addSlurmFlags(fs *flag.FlagSet) *slurmFlags {
 	f := &slurmFlags{}
-	fs.StringVar(&f.dir, "slurm", "", "run the tasks on Slurm as one array job, their records in this `DIR` (on a filesystem the nodes share, as must be this binary, the working directory and the programs); run again with the same DIR to run the tasks without a record")
+	fs.StringVar(&f.dir, "slurm", "", "run the tasks on Slurm as one array job, their records in this `DIR` (on a filesystem the nodes share, as must be this binary, the working directory and the programs); -j is then the tasks at once per array task, default 1; run again with the same DIR to run the tasks without a record")
 	fs.IntVar(&f.chunk, "chunk", 1, "with --slurm: tasks per array task")
 	fs.StringVar(&f.sbatch, "sbatch", "", "with --slurm: more sbatch options, blank-separated (e.g. \"--partition short --account proj\")")
 	fs.BoolVar(&f.noWait, "no-wait", false, "with --slurm: submit, print the job id and exit; gather later with --collect DIR")
