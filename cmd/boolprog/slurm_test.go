@@ -339,12 +339,13 @@ func TestBatchSlurmCancel(t *testing.T) {
 
 // TestBatchSlurmKilled runs tasks that Slurm ends, under sbatch options
 // that override the script's limits. Under --mem=100M the two Getafix
-// programs that need more are OUT OF MEMORY with Slurm's reason. Six
-// 20 s tasks in one array task under --time=1 (a minute): Slurm ends
-// the array task during the third to fifth task, which is TIMEOUT with
-// Slurm's reason; the tasks before have their own records, the ones
-// after were not started (UNKNOWN, not recorded: a resubmission would
-// run them).
+// programs that need more are OUT OF MEMORY with Slurm's reason. Thirty
+// tasks of 4 s (the generated program is far from decided then; it may
+// be decided in under 20 s) in one array task under --time=1 (a minute):
+// Slurm ends the array task 60 to 95 s in (slurmctld looks at the time
+// limits every 30 s), during one task, which is TIMEOUT with Slurm's
+// reason; the tasks before have their own records, the ones after were
+// not started (UNKNOWN, not recorded: a resubmission would run them).
 func TestBatchSlurmKilled(t *testing.T) {
 	bin, bench := slurmSetup(t)
 	dir := t.TempDir()
@@ -365,19 +366,20 @@ func TestBatchSlurmKilled(t *testing.T) {
 
 	var list strings.Builder
 	writeFiles(t, dir, map[string]string{"endless.bp": blowupProgram()})
-	for i := 0; i < 6; i++ {
-		fmt.Fprintf(&list, "endless.bp timeout=20s -- --reorder off\n")
+	const tasks = 30
+	for i := 0; i < tasks; i++ {
+		fmt.Fprintf(&list, "endless.bp timeout=4s -- --reorder off\n")
 	}
 	writeFiles(t, dir, map[string]string{"tasks.txt": list.String()})
-	code, out, errs = slurmRun(t, bin, "batch", "--slurm", filepath.Join(dir, "time"), "--chunk", "6", "--sbatch", "--time=1", "--memory", "0", filepath.Join(dir, "tasks.txt"))
+	code, out, errs = slurmRun(t, bin, "batch", "--slurm", filepath.Join(dir, "time"), "--chunk", fmt.Sprint(tasks), "--sbatch", "--time=1", "--memory", "0", filepath.Join(dir, "tasks.txt"))
 	recs = parseRecords(t, out)
-	if code != exitOK || len(recs) != 6 {
+	if code != exitOK || len(recs) != tasks {
 		t.Fatalf("exit %d, %d records\n%s", code, len(recs), errs)
 	}
 	var kinds []string
 	for _, r := range recs {
 		switch {
-		case r.Verdict == batch.Timeout && r.Reason == "timeout (20s)":
+		case r.Verdict == batch.Timeout && r.Reason == "timeout (4s)":
 			kinds = append(kinds, "own")
 		case r.Verdict == batch.Timeout && strings.HasPrefix(r.Reason, "Slurm: TIMEOUT (array task "):
 			kinds = append(kinds, "slurm")
