@@ -59,4 +59,14 @@
 // answer: TIMEOUT, OUT OF MEMORY, CRASH, ERROR (bad input or a program
 // file that cannot be read: the task's reason says which).
 // [Summary] tabulates the records, wrong answers first.
+//
+// # Slurm
+//
+// [Slurm] runs the same tasks on a Slurm cluster as one array job: each
+// array task runs a chunk of them with the same binary (`boolprog batch
+// --slurm-worker`, which uses a [Runner]) and writes one record per task
+// into a results directory on the shared filesystem, atomically and
+// once; waiting for the job gives the same records and summary as a local
+// run, with the tasks that Slurm itself ended (its time or memory limit,
+// a node failure, a cancellation) judged by their array tasks' states.
 package batch

@@ -54,6 +54,9 @@ type Runner struct {
 	// long they have run.
 	Progress  io.Writer
 	Heartbeat time.Duration
+
+	// started, if not nil, is called with a task's index as it starts.
+	started func(i int)
 }
 
 // Args returns the command line (after the binary) of a task's child.
@@ -129,6 +132,9 @@ func (r *Runner) Run(ctx context.Context, tasks []Task, emit func(*Record) error
 				}
 				mu.Lock()
 				running[i] = time.Now()
+				if r.started != nil {
+					r.started(i)
+				}
 				mu.Unlock()
 				rec := r.runTask(ctx, tasks[i])
 				rec.N = i + 1

@@ -40,6 +40,11 @@ report) or ERROR (bad input, a missing program) rather than a verdict;
 the batch goes on. Exit: 0 no wrong answer, 3 a wrong answer, 2 a
 malformed task list (nothing runs), 1 bad usage, 130/143 interrupted
 (SIGINT/SIGTERM: the children are stopped, the summary covers what ran).
+
+With --slurm DIR the tasks run on a Slurm cluster as one array job, under
+Slurm's limits (--time, --mem, --cpus-per-task from --timeout, --memory,
+-j), with one record per task in DIR; the records, summary and exit code
+are a local run's. See 'go doc boolprog/batch.Slurm' and docs/cluster.md.
 `
 
 func runBatch(ctx context.Context, args []string, s *streams) int {
@@ -56,12 +61,21 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	engineName := fs.String("engine", "", "engine of the tasks that name none (default: check's)")
 	checkFlags := fs.String("check-flags", "", "more flags of 'boolprog check' for every task, blank-separated (e.g. \"--bound cs:2\"), before a task's own")
 	quiet := fs.Bool("q", false, "no progress lines")
+	slurm := addSlurmFlags(fs)
 	emit := fs.String("emit-benchexec", "", "run nothing: write the tasks into this directory as a BenchExec benchmark (task-definition files, a property file, boolprog.xml with --timeout and --memory as its limits)")
 	paths, err := c.parse(args, s)
 	if err != nil {
 		return c.flagError(s, err)
 	}
 	set := setFlags(fs)
+	switch msg := slurm.usage(set, paths); {
+	case msg != "":
+		return c.usageError(s, "%s", msg)
+	case slurm.worker != "":
+		return runSlurmWorker(ctx, s, slurm.worker)
+	case slurm.collect != "":
+		return runBatchSlurm(ctx, c, s, slurm, &batch.Runner{}, nil, *out, *quiet)
+	}
 	switch {
 	case len(paths) == 0:
 		return c.usageError(s, "no TASKS, DIR or FILE.bp to run")
@@ -71,7 +85,7 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		return c.usageError(s, "limits must not be negative")
 	case *emit != "" && (set["j"] || set["out"] || set["q"]):
 		return c.usageError(s, "--emit-benchexec runs nothing: -j, --out and -q would have no effect")
-	case memory.sizeFlag > 0 && !batch.CanLimitMemory && *emit == "":
+	case memory.sizeFlag > 0 && !batch.CanLimitMemory && *emit == "" && slurm.dir == "":
 		return c.usageError(s, "--memory needs Linux's /proc; use --memory 0")
 	}
 	checkEngine := func(name string) error {
@@ -114,6 +128,12 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.sizeFlag), Engine: *engineName, Flags: allFlags}
 	if !*quiet {
 		r.Progress = s.stderr
+	}
+	if slurm.dir != "" {
+		if !set["j"] {
+			r.Jobs = 1 // a task per allocated CPU, not the submitting machine's
+		}
+		return runBatchSlurm(ctx, c, s, slurm, r, tasks, *out, *quiet)
 	}
 	lines, summaryTo := s.stdout, s.stderr
 	var file *os.File
