@@ -51,7 +51,7 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	if batch.CanLimitMemory {
 		memory.sizeFlag = 1 << 30
 	}
-	fs.Var(&memory, "memory", "memory limit of a task (resident set size, e.g. 512MiB, 2GiB); 0 or none: no limit")
+	fs.Var(&memory, "memory", "memory limit of a task (resident set size, e.g. 512MiB, 2GiB), killed past it; also the task's check --memory, so that its BDDs stop within it (UNKNOWN: memory limit); 0 or none: no limit")
 	out := fs.String("out", "", "write the JSON lines to this file (the summary then goes to standard output)")
 	engineName := fs.String("engine", "", "engine of the tasks that name none (default: check's)")
 	checkFlags := fs.String("check-flags", "", "more flags of 'boolprog check' for every task, blank-separated (e.g. \"--bound cs:2\"), before a task's own")

@@ -38,6 +38,7 @@ type checkFlags struct {
 	threads    string
 	timeout    time.Duration
 	maxNodes   int
+	memory     memoryFlag // --memory (memory.go)
 	bound      boundFlag
 	format     string
 	style      string
@@ -67,6 +68,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.StringVar(&cf.engineName, "engine", cf.engineName, "engine: "+engineNames())
 	fs.DurationVar(&cf.timeout, "timeout", 0, "give up on a file after this long (e.g. 30s), search, trace and replay included; 0: no limit")
 	fs.IntVar(&cf.maxNodes, "max-nodes", 0, "BDD node limit of symbolic engines (0: engine default); past it: UNKNOWN")
+	cf.memory.register(fs)
 	fs.StringVar(&cf.threads, "threads", "", "run these procedures as the threads, e.g. f,g,g (two copies of g); for a program without thread statements")
 	fs.Var(&cf.bound, "bound", "ask for a bounded answer: cs:K (at most K context switches) or rounds:K; an engine that cannot bound its search answers UNKNOWN")
 	engFlags := defineEngineFlags(fs)
@@ -246,6 +248,8 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if cf.threads != "" {
 		opts.Threads = strings.Split(cf.threads, ",")
 	}
+	// Once, before any engine runs: the budget is the process's.
+	cf.memory.apply()
 	run := &checkRun{c: c, cf: cf, s: s, opts: opts, format: format, out: out}
 	worst := exitOK
 	for _, path := range files {
