@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"syscall"
+	"time"
 	"testing"
 
 	"boolprog/internal/memlimit"
@@ -52,4 +54,66 @@ func TestMemoryFlag(t *testing.T) {
 			stderr: []string{"--memory applies when evaluating one"}},
 		{name: "bench --memory", args: []string{"bench", "--memory", "lots"}, code: exitUsage, stderr: []string{`bad size "lots"`}},
 	})
+}
+
+// Issue 27: a configuration read through a pipe was read again, empty,
+// and replaced by the default (a wrong SUCCESSFUL); an empty configuration
+// or formula file is an input error; an observer spec with an empty
+// procedure name panicked.
+func TestInputsReadOnce(t *testing.T) {
+	dir := t.TempDir()
+	spec, err := filepath.Abs("../../examples/locking.spec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := "analyses = location, summary, explicitval, observer\nobserver.spec = " + spec + "\nexplicitval.track = all\nmerge = sep\nstop = sep\n"
+	fifo := filepath.Join(dir, "obs.cfg")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	// The writer opens the FIFO once and writes the configuration once:
+	// a second read would find it empty (or block).
+	done := make(chan error, 1)
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			done <- err
+			return
+		}
+		_, err = f.WriteString(cfg)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		done <- err
+	}()
+	// Should the checker open the FIFO a second time, that open would
+	// wait for a writer for ever: give it one, without data, so that the
+	// test fails instead of hanging.
+	watchdog := time.AfterFunc(30*time.Second, func() {
+		if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	defer watchdog.Stop()
+	empty := filepath.Join(dir, "empty")
+	badSpec := filepath.Join(dir, "bad.spec")
+	for path, text := range map[string]string{empty: "", badSpec: "property p\nstates a b\non call : a -> b\n"} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const locking = "../../examples/locking.bp"
+	runCases(t, []cliCase{
+		{name: "configuration through a FIFO", args: []string{"check", "-q", "--engine", "cpa", "--cpa-config", fifo, locking}, code: exitFailed,
+			stdout: []string{"observer"}, last: "VERIFICATION FAILED"},
+		{name: "empty configuration", args: []string{"check", "--engine", "cpa", "--cpa-config", empty, locking}, code: exitInput,
+			stderr: []string{empty + ": empty configuration"}},
+		{name: "empty formula", args: []string{"check", "--engine", "ef", "--formula", empty, locking}, code: exitInput,
+			stderr: []string{empty + ": empty formula file"}},
+		{name: "spec with an empty procedure name", args: []string{"check", "--spec", badSpec, locking}, code: exitInput,
+			stderr: []string{badSpec + ":3:9: want a procedure's name"}},
+	})
+	if err := <-done; err != nil {
+		t.Errorf("writing the FIFO: %v", err)
+	}
 }
