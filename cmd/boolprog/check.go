@@ -418,6 +418,10 @@ func (r *checkRun) file(ctx context.Context, path string) int {
 		return exitUsage
 	}
 	prog.stop()
+	if res.NothingToCheck() && !cf.quiet && cf.format != "json" {
+		// SUCCESSFUL, trivially: most likely the label was forgotten (-l).
+		fmt.Fprintf(s.stderr, "%s: warning: %s\n", name, res.NothingToCheckText())
+	}
 	if w := res.Witness; w != nil {
 		switch {
 		case w.Err != nil:

@@ -117,3 +117,19 @@ func TestInputsReadOnce(t *testing.T) {
 		t.Errorf("writing the FIFO: %v", err)
 	}
 }
+
+// Issue 27: a program with no assertion and no target label was
+// SUCCESSFUL without a word. The verdict stays; stderr warns and the JSON
+// report says "nothing_to_check": true.
+func TestNothingToCheck(t *testing.T) {
+	const warning = "warning: nothing to check: no assertions and label SLIC_ERROR occurs nowhere"
+	runCases(t, []cliCase{
+		{name: "warned", args: []string{"check", fig1}, code: exitOK, last: "VERIFICATION SUCCESSFUL", stderr: []string{fig1 + ": " + warning}},
+		{name: "-q silences it", args: []string{"check", "-q", fig1}, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
+		{name: "with a label", args: []string{"check", "-l", "R", fig1}, code: exitFailed, last: "VERIFICATION FAILED"},
+		{name: "with an assertion", args: []string{"check", "-"}, stdin: "decl g;\nvoid main() begin g := F; assert(!g); end\n", code: exitOK, last: "VERIFICATION SUCCESSFUL"},
+		{name: "with an observer", args: []string{"check", "--spec", "../../examples/locking.spec", "../../examples/locking-ok.bp"}, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
+		{name: "JSON", args: []string{"check", "--format", "json", fig1}, code: exitOK, stdout: []string{`"verdict": "safe"`, `"nothing_to_check": true`}},
+		{name: "JSON with a label", args: []string{"check", "--format", "json", "-l", "R", fig1}, code: exitFailed, notStdout: []string{"nothing_to_check"}},
+	})
+}
