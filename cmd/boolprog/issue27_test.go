@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-	"time"
 	"testing"
+	"time"
 
 	"boolprog/internal/memlimit"
 )
