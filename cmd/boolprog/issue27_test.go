@@ -133,3 +133,17 @@ func TestNothingToCheck(t *testing.T) {
 		{name: "JSON with a label", args: []string{"check", "--format", "json", "-l", "R", fig1}, code: exitFailed, notStdout: []string{"nothing_to_check"}},
 	})
 }
+
+// Issue 27: `version -h` was "unexpected argument" (exit 1); the usage
+// lacked exit code 3.
+func TestVersionHelpAndUsage(t *testing.T) {
+	runCases(t, []cliCase{
+		{name: "version -h", args: []string{"version", "-h"}, code: exitOK, stdout: []string{"usage: boolprog version"}},
+		{name: "version --help", args: []string{"version", "--help"}, code: exitOK, stdout: []string{"usage: boolprog version"}},
+		{name: "help version", args: []string{"help", "version"}, code: exitOK, stdout: []string{"usage: boolprog version"}},
+		{name: "version", args: []string{"version"}, code: exitOK, stdout: []string{"boolprog 0.9.0 ("}},
+		{name: "version x", args: []string{"version", "x"}, code: exitUsage, stderr: []string{`unexpected argument "x"`}},
+		{name: "usage", args: []string{"-h"}, code: exitOK,
+			stdout: []string{"\n  boolprog seq ", "\n  boolprog help ", "3 batch: a wrong answer"}},
+	})
+}
