@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -25,7 +28,8 @@ was checked, and ends each file's output with exactly one of
 Input errors (file:line:col: message) exit 2, usage errors 1, SIGINT/SIGTERM
 end the run with "VERIFICATION UNKNOWN: interrupted" and exit 130/143.
 With several files, each result is headed "== FILE" and the exit code is the
-worst: 0 < 5 < 10 < 2.
+worst: 0 < 5 < 10 < 2; with --format json, the reports are JSON Lines: one
+object per line, per file in order (one file's report is indented).
 --timeout and --max-nodes bound each file's whole run: search, trace and
 replay.
 `
@@ -251,13 +255,20 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	// Once, before any engine runs: the budget is the process's.
 	cf.memory.apply()
 	run := &checkRun{c: c, cf: cf, s: s, opts: opts, format: format, out: out}
+	// Several files' JSON reports are JSON Lines: one object per line.
+	jsonLines := len(files) > 1 && cf.format == "json"
 	worst := exitOK
 	for _, path := range files {
 		if len(files) > 1 && cf.format == "text" {
 			// Which verdict belongs to which file (JSON reports name it).
 			fmt.Fprintf(s.stdout, "== %s\n", displayName(path))
 		}
-		code := run.file(ctx, path)
+		var code int
+		if jsonLines {
+			code = run.jsonLine(ctx, path)
+		} else {
+			code = run.file(ctx, path)
+		}
 		if intr := interruption(ctx); intr != nil {
 			return intr.exitCode()
 		}
@@ -451,6 +462,35 @@ func (r *checkRun) file(ctx context.Context, path string) int {
 		return exitUsage
 	}
 	return res.ExitCode()
+}
+
+// jsonLine checks one file as file does, with its JSON report (or error
+// report) written on one line: several files give JSON Lines.
+func (r *checkRun) jsonLine(ctx context.Context, path string) int {
+	var buf bytes.Buffer
+	one := *r
+	s := *r.s
+	s.stdout = &buf
+	one.s = &s
+	code := one.file(ctx, path)
+	dec := json.NewDecoder(&buf)
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err == io.EOF {
+			break
+		} else if err != nil {
+			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", displayName(path), err)
+			return exitUsage
+		}
+		var line bytes.Buffer
+		if err := json.Compact(&line, v); err != nil {
+			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", displayName(path), err)
+			return exitUsage
+		}
+		line.WriteByte('\n')
+		r.s.stdout.Write(line.Bytes())
+	}
+	return code
 }
 
 // report writes the result of one file in the format asked for; an HTML

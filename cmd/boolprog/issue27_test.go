@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -146,4 +148,52 @@ func TestVersionHelpAndUsage(t *testing.T) {
 		{name: "usage", args: []string{"-h"}, code: exitOK,
 			stdout: []string{"\n  boolprog seq ", "\n  boolprog help ", "3 batch: a wrong answer"}},
 	})
+}
+
+// Issue 27: several files with --format json printed concatenated
+// indented objects; they are JSON Lines, one report per line, each
+// decoded by itself.
+func TestJSONLines(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.bp")
+	if err := os.WriteFile(bad, []byte("void main() begin\n  if (\nend\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"check", "--format", "json", "-l", "R", fig1, bad, fig1}, &stdout, &stderr)
+	if code != exitInput {
+		t.Errorf("exit %d, want %d (the worst)\n%s", code, exitInput, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	want := []struct{ file, verdict string }{{fig1, "unsafe"}, {bad, ""}, {fig1, "unsafe"}}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), stdout.String())
+	}
+	for i, line := range lines {
+		dec := json.NewDecoder(strings.NewReader(line))
+		var rep struct {
+			File    string            `json:"file"`
+			Verdict string            `json:"verdict"`
+			Trace   []json.RawMessage `json:"trace"`
+			Errors  []json.RawMessage `json:"errors"`
+		}
+		if err := dec.Decode(&rep); err != nil {
+			t.Fatalf("line %d: %v\n%s", i+1, err, line)
+		}
+		if dec.More() {
+			t.Errorf("line %d holds more than one value", i+1)
+		}
+		if rep.File != want[i].file || rep.Verdict != want[i].verdict {
+			t.Errorf("line %d: file %q verdict %q, want %q %q", i+1, rep.File, rep.Verdict, want[i].file, want[i].verdict)
+		}
+		if (want[i].verdict == "unsafe") != (len(rep.Trace) > 0) || (want[i].verdict == "") != (len(rep.Errors) > 0) {
+			t.Errorf("line %d: %d steps, %d errors", i+1, len(rep.Trace), len(rep.Errors))
+		}
+	}
+	// One file's report stays one indented object.
+	stdout.Reset()
+	run([]string{"check", "--format", "json", "-l", "R", fig1}, &stdout, &stderr)
+	if !strings.HasPrefix(stdout.String(), "{\n  \"schema\"") {
+		t.Errorf("one file:\n%.200s", stdout.String())
+	}
 }
