@@ -197,3 +197,16 @@ func TestJSONLines(t *testing.T) {
 		t.Errorf("one file:\n%.200s", stdout.String())
 	}
 }
+
+// Issue 27: --trace changes showed, on entering a procedure, only the
+// callee's locals (a1=1 a2=0 without g), and nothing for a procedure
+// without locals; the documented whole state is shown.
+func TestTraceChangesEntry(t *testing.T) {
+	noLocals := "decl g, h;\nvoid main() begin\n  g := T;\n  f();\n  assert(!g);\nend\nvoid f() begin\n  h := T;\nend\n"
+	runCases(t, []cliCase{
+		{name: "callee with locals", args: []string{"check", "--trace", "changes", "-l", "R", fig1}, code: exitFailed,
+			stdout: []string{" 2. Line 7 main: A(g, h)\n 3.   Line 20 A: if (a1)  State g=1 a1=1 a2=0\n", " 6.     Line 24 A: g := a2\n"}},
+		{name: "callee without locals", args: []string{"check", "--trace", "changes", "-"}, stdin: noLocals, code: exitFailed,
+			stdout: []string{"2. Line 4 main: f()  State g=1\n3.   Line 8 f: h := T  State g=1 h=0\n4. Line 5 main: assert(!g)  State h=1\n"}},
+	})
+}
