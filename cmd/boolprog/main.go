@@ -22,7 +22,7 @@
 //
 // Exit codes: 0 verification successful (or success of other commands),
 // 10 verification failed, 5 unknown, 2 bad input, 1 bad usage or internal
-// error, 3 (batch) a wrong answer, 130 or 143 interrupted by SIGINT or SIGTERM (after the line
+// error, 3 (batch) a wrong answer, 4 (batch) a task ended ERROR, 130 or 143 interrupted by SIGINT or SIGTERM (after the line
 // "VERIFICATION UNKNOWN: interrupted"). With several files, check exits
 // with the worst code of its files, in the order 0 < 5 < 10 < 2.
 package main
@@ -102,7 +102,7 @@ a command.
 
 Exit codes: 0 successful, 10 verification failed, 5 verification unknown,
 2 bad input, 1 bad usage or internal error, 3 batch: a wrong answer,
-130/143 interrupted (SIGINT/SIGTERM).
+4 batch: a task ended ERROR, 130/143 interrupted (SIGINT/SIGTERM).
 `
 
 const versionHelp = `usage: boolprog version (also: boolprog --version)
