@@ -221,7 +221,7 @@ func batchIssue27(t *testing.T, bin string) {
 	only := t.TempDir()
 	unsafe := "decl g;\nvoid main() begin g := T; assert(!g); end\n"
 	files := map[string]string{
-		filepath.Join(only, "bad_safe.bp"): "void main() begin\n  if (\nend\n",
+		filepath.Join(only, "bad_safe.bp"):      "void main() begin\n  if (\nend\n",
 		filepath.Join(t.TempDir(), "a_safe.bp"): unsafe,
 		filepath.Join(t.TempDir(), "b_safe.bp"): unsafe,
 	}
