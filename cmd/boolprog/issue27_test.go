@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"boolprog/engine"
 	"boolprog/internal/memlimit"
 )
 
@@ -209,4 +210,33 @@ func TestTraceChangesEntry(t *testing.T) {
 		{name: "callee without locals", args: []string{"check", "--trace", "changes", "-"}, stdin: noLocals, code: exitFailed,
 			stdout: []string{"2. Line 4 main: f()  State g=1\n3.   Line 8 f: h := T  State g=1 h=0\n4. Line 5 main: assert(!g)  State h=1\n"}},
 	})
+}
+
+// Issue 27: the README's --engine row listed 2 of 10 engines, and its
+// command list lacked seq and help. Every registered engine and command
+// is named there.
+func TestREADMENamesEveryEngineAndCommand(t *testing.T) {
+	readme := readFile(t, "../../README.md")
+	var row string
+	for _, line := range strings.Split(readme, "\n") {
+		if strings.HasPrefix(line, "| `--engine NAME` |") {
+			row = line
+		}
+	}
+	for _, info := range engine.Engines() {
+		for _, name := range info.Names {
+			if !strings.Contains(row, "`"+name+"`") {
+				t.Errorf("the README's --engine row lacks `%s`:\n%s", name, row)
+			}
+		}
+	}
+	var stdout bytes.Buffer
+	run([]string{"-h"}, &stdout, &bytes.Buffer{})
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "boolprog" && !strings.HasPrefix(f[1], "-") {
+			if !strings.Contains(readme, "\nboolprog "+f[1]+" ") {
+				t.Errorf("the README's command list lacks %q", f[1])
+			}
+		}
+	}
 }
