@@ -496,7 +496,7 @@ func TestFinding7Trace(t *testing.T) {
 		{name: "--trace-numbers=false", args: []string{"check", "--trace-numbers=false", "-l", "R", fig1}, code: exitFailed,
 			stdout: []string{"\nLine 7 main: A(g, h)  State g=1 h=0\n"}, notStdout: []string{" 1. "}},
 		{name: "--trace changes", args: []string{"check", "--trace", "changes", "-l", "R", fig1}, code: exitFailed,
-			stdout: []string{" 1. Line 6 main: h := !g  State g=1 h=0\n 2. Line 7 main: A(g, h)\n 3.   Line 20 A: if (a1)  State a1=1 a2=0\n"}},
+			stdout: []string{" 1. Line 6 main: h := !g  State g=1 h=0\n 2. Line 7 main: A(g, h)\n 3.   Line 20 A: if (a1)  State g=1 a1=1 a2=0\n"}},
 		{name: "indentation capped", args: []string{"check", "--trace-indent", "1", "-l", "R", fig1}, code: exitFailed,
 			stdout: []string{" 5.   [depth 2] Line 20 A: if (a1)"}},
 		{name: "bebop style is the paper's", args: []string{"check", "--trace-style", "bebop", "--trace-numbers", "-l", "R", fig1}, code: exitUsage, stderr: []string{"paper's format"}},
