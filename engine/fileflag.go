@@ -5,11 +5,13 @@ import (
 	"sync"
 )
 
-// FileFlag is a flag.Value naming a file that is read once, when the flag
-// is set: an engine's constructor (Info.Flags) may run more than once (the
-// CLI builds one engine to validate its flags and one per file checked),
-// and a file given as a pipe (/dev/stdin, <(cmd)) reads empty the second
-// time. Set never fails: a file that cannot be read is kept in Err for the
+// FileFlag is a flag.Value naming a file that is read when the flag is
+// set, not when the engine is built. Each build sets its flags anew on a
+// fresh flag set (Info.Configure: the CLI builds one engine to validate
+// its flags and one per file checked), and a file given as a pipe
+// (/dev/stdin, <(cmd), a FIFO) gives its content only once (a FIFO's
+// second open even waits for a writer for ever): such a file, one that is
+// not a regular file, is read once per process and its content reused. Set never fails: a file that cannot be read is kept in Err for the
 // constructor, which decides whether that is a usage error or bad input.
 type FileFlag struct {
 	// Value is the flag's value: the file's name, or a builtin name.
