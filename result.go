@@ -209,6 +209,22 @@ func (r *Result) CheckedText() string {
 	return labels.Checked(r.prog) + product.CheckedText(r.Observer)
 }
 
+// NothingToCheck reports whether the program had nothing to check: no
+// assertion, a target label that occurs nowhere (the default SLIC_ERROR
+// may be absent) and no observer automaton. Its SUCCESSFUL answer holds
+// trivially; the command warns, and the JSON report says
+// "nothing_to_check": true.
+func (r *Result) NothingToCheck() bool {
+	return r.prog != nil && r.Observer == nil && labels.NothingToCheck(r.prog)
+}
+
+// NothingToCheckText is the warning the command prints on standard error
+// when NothingToCheck: "nothing to check: no assertions and label
+// SLIC_ERROR occurs nowhere".
+func (r *Result) NothingToCheckText() string {
+	return "nothing to check: no assertions and label " + r.Target + " occurs nowhere"
+}
+
 // ErrorLine is the compiler-style line that says where the error is,
 // "file:line:col: error: assertion assert(g) fails" or "...: error: label R
 // reached"; empty unless Unsafe.
@@ -452,6 +468,7 @@ func (r *Result) Report() *Report { return r.report(r.DefaultOutput()) }
 func (r *Result) report(o Output) *Report {
 	rep := result.NewReport(r.engineResult(), r.File, r.Target)
 	rep.Spec = r.Observer
+	rep.NothingToCheck = r.NothingToCheck()
 	if o.Trace.Mode == TraceNone {
 		rep.OmitTrace() // --trace none holds in every format
 	}

@@ -5,11 +5,20 @@ import (
 	"runtime/debug"
 )
 
+// Release is boolprog's semantic version, the first word of Version:
+// what tools that compare versions (BenchExec's tool-info module) read.
+const Release = "0.9.0"
+
 // Version describes the build, as `boolprog version` prints it after the
-// name and witnesses record it as the producer's version: the module
-// version (or "(devel)"), the VCS revision and time when the binary was
-// built from a checkout, and the Go version.
-func Version() string {
+// name and witnesses record it as the producer's version: the semantic
+// version (Release) first, then in parentheses the module version (or
+// "(devel)"), the VCS revision and time when the binary was built from a
+// checkout, and the Go version: "0.9.0 ((devel) (commit 022362e1a2b3
+// 2026-11-28T00:30:00Z) go1.26.8)".
+func Version() string { return Release + " (" + buildInfo() + ")" }
+
+// buildInfo describes the build from the binary's build information.
+func buildInfo() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(no build information)"

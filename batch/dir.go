@@ -43,21 +43,28 @@ func FromDir(dir string) ([]Task, error) {
 		if filepath.Ext(path) != ".bp" {
 			return nil
 		}
-		t := Task{File: path, Source: dir}
 		pdir := filepath.Dir(path)
 		if _, ok := descs[pdir]; !ok {
 			descs[pdir] = readDescs(pdir)
 		}
-		if info, ok := descs[pdir][d.Name()]; ok {
-			t.Expect, t.Target = info.expect, info.target
-		}
-		if t.Expect == ExpectNone {
-			t.Expect = expectFromName(d.Name())
-		}
-		tasks = append(tasks, t)
+		tasks = append(tasks, programTask(path, dir, descs[pdir]))
 		return nil
 	})
 	return tasks, err
+}
+
+// programTask is the task of the program path, with the expected verdict
+// and target of descs (the test.desc of its directory) or of its name.
+func programTask(path, source string, descs map[string]descInfo) Task {
+	t := Task{File: path, Source: source}
+	name := filepath.Base(path)
+	if info, ok := descs[name]; ok {
+		t.Expect, t.Target = info.expect, info.target
+	}
+	if t.Expect == ExpectNone {
+		t.Expect = expectFromName(name)
+	}
+	return t
 }
 
 // descInfo is what a test.desc says about its program.
@@ -99,8 +106,9 @@ func expectFromName(name string) Expect {
 }
 
 // Load returns the tasks of command-line arguments: a directory gives
-// FromDir's tasks, a file ending in .bp one task without expectation
-// (even if it does not exist: that is the task's error), any other file
+// FromDir's tasks, a file ending in .bp one task with the expectation it
+// has in FromDir's tasks of its directory (even if it does not exist:
+// that is the task's error), any other file
 // is a task list. A malformed list, or one that cannot be read, is an
 // error (a syntax.ErrorList for a malformed list). The argument "-" is a
 // task list read from stdin.
@@ -118,7 +126,8 @@ func Load(args []string, stdin io.Reader, opt ListOptions) ([]Task, error) {
 			}
 			tasks = append(tasks, ts...)
 		case filepath.Ext(arg) == ".bp":
-			tasks = append(tasks, Task{File: arg, Source: arg})
+			// The expectation it would have in its directory.
+			tasks = append(tasks, programTask(arg, arg, readDescs(filepath.Dir(arg))))
 		case arg == "-":
 			ts, err := ParseList("-", stdin, opt)
 			if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -38,7 +39,8 @@ type Runner struct {
 	// limit.
 	Grace time.Duration
 	// Memory is the limit of a child's resident set size in bytes (0:
-	// none); past it the child is killed. It needs Linux's /proc.
+	// none); past it the child is killed. It needs Linux's /proc. It is
+	// also the child's --memory, its own budget (internal/memlimit).
 	Memory int64
 	// Poll is how often a child's memory is read; 0 is 20 ms.
 	Poll time.Duration
@@ -70,6 +72,12 @@ func (r *Runner) Args(t Task) []string {
 	}
 	if t.Target != "" {
 		a = append(a, "--target", t.Target)
+	}
+	if r.Memory > 0 {
+		// The child's own budget is the task's limit: its BDDs stop
+		// growing within it (UNKNOWN: memory limit) before the batch
+		// would have to kill it, and its collector works harder near it.
+		a = append(a, "--memory", strconv.FormatInt(r.Memory, 10))
 	}
 	a = append(a, r.Flags...)
 	a = append(a, t.Flags...)
@@ -262,11 +270,6 @@ func (r *Runner) runChild(ctx context.Context, t Task) (*childRun, error) {
 	c := &childRun{timeout: limit, grace: r.grace(limit), memLimit: r.Memory}
 	cmd := exec.Command(r.Exe, r.Args(t)...)
 	cmd.Env = append(os.Environ(), r.Env...)
-	if r.Memory > 0 && os.Getenv("GOMEMLIMIT") == "" {
-		// The garbage collector works harder near the limit instead of
-		// letting dead objects push the resident size over it.
-		cmd.Env = append(cmd.Env, fmt.Sprintf("GOMEMLIMIT=%d", r.Memory/10*9))
-	}
 	stdout := &capBuffer{max: maxReport}
 	stderr := &tailBuffer{max: stderrTail}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

@@ -298,8 +298,8 @@ func TestArgs(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("args %q, want %q", got, want)
 	}
-	got = (&Runner{}).Args(Task{File: "a.bp", Engine: "explicit"})
-	want = []string{"check", "--format", "json", "-q", "--engine", "explicit", "--", "a.bp"}
+	got = (&Runner{Memory: 1 << 30}).Args(Task{File: "a.bp", Engine: "explicit"})
+	want = []string{"check", "--format", "json", "-q", "--engine", "explicit", "--memory", "1073741824", "--", "a.bp"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("args %q, want %q", got, want)
 	}

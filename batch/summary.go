@@ -35,6 +35,18 @@ func (s *Summary) Wrong() []*Record {
 	return out
 }
 
+// Errors returns the records of the tasks that ended ERROR: bad input, a
+// missing program, a bad flag.
+func (s *Summary) Errors() []*Record {
+	var out []*Record
+	for _, r := range s.Records {
+		if r.Verdict == Error {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Write writes the summary: the wrong answers first and loudly, then the
 // tasks without an answer with their reasons, then the table of verdicts
 // with their scores, the table of expected against actual verdicts, and
@@ -42,7 +54,7 @@ func (s *Summary) Wrong() []*Record {
 func (s *Summary) Write(w io.Writer) error {
 	var b strings.Builder
 	if wrong := s.Wrong(); len(wrong) > 0 {
-		fmt.Fprintf(&b, "!!! %d WRONG ANSWER%s !!!\n", len(wrong), plural(len(wrong)))
+		fmt.Fprintf(&b, "!!! %d WRONG ANSWER%s !!!\n", len(wrong), strings.ToUpper(plural(len(wrong))))
 		for _, r := range wrong {
 			fmt.Fprintf(&b, "  WRONG  %s: expected %s, got %s%s  (%s, %.2fs)%s\n", r.File, r.Expected, r.Verdict, boundText(r), r.Engine, r.Wall, sourceText(r))
 		}

@@ -73,6 +73,7 @@ var reservedFlags = map[string]string{
 	"trace-file": "the batch keeps no traces",
 	"q":          "the batch runs checks quietly",
 	"v":          "the batch runs checks quietly",
+	"memory":     "the batch's --memory is each task's",
 }
 
 // ListOptions tune ParseList.

@@ -190,3 +190,26 @@ func TestLoad(t *testing.T) {
 		t.Errorf("missing list: %v", err)
 	}
 }
+
+// A .bp given directly gets the expectation it has in its directory: of
+// its name, or of a test.desc beside it.
+func TestLoadProgramExpectation(t *testing.T) {
+	dir := t.TempDir()
+	desc := "CORE\nmain.bp\n--por -l R\n^VERIFICATION FAILED$\n"
+	for name, text := range map[string]string{"x_unsafe.bp": "", "y_safe.bp": "", "main.bp": "", "test.desc": desc, "plain.bp": ""} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		expect Expect
+		target string
+	}{{"x_unsafe.bp", ExpectUnsafe, ""}, {"y_safe.bp", ExpectSafe, ""}, {"main.bp", ExpectUnsafe, "R"}, {"plain.bp", ExpectNone, ""}} {
+		path := filepath.Join(dir, tc.name)
+		tasks, err := Load([]string{path}, nil, ListOptions{})
+		if err != nil || len(tasks) != 1 || tasks[0].Expect != tc.expect || tasks[0].Target != tc.target || tasks[0].File != path {
+			t.Errorf("%s: %+v, %v", tc.name, tasks, err)
+		}
+	}
+}

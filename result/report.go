@@ -64,6 +64,10 @@ type Report struct {
 	Property *Property `json:"property,omitempty"`
 	Spec     *Spec     `json:"spec,omitempty"`
 	TraceCut bool      `json:"trace_cut,omitempty"`
+	// NothingToCheck says the program has no assertion, its target label
+	// occurs nowhere and no observer automaton was checked: a SUCCESSFUL
+	// answer that holds trivially.
+	NothingToCheck bool `json:"nothing_to_check,omitempty"`
 	// TraceOmitted says the trace was left out on request (OmitTrace).
 	TraceOmitted bool      `json:"trace_omitted,omitempty"`
 	Trace        *Trace    `json:"trace,omitempty"`

@@ -55,10 +55,11 @@ const (
 	Full Mode = iota
 	// Changes shows, at each step, only the values that changed since the
 	// previous step of the same procedure activation (in execution order),
-	// and the full state at the first step of each activation: the first
-	// step of the trace, and the first step inside a callee, which shows the
-	// callee's locals (and the globals only if TraceOptions.Globals is not
-	// set, see there). A step that changed nothing shows no State.
+	// and the whole state at the first step of each activation: the first
+	// step of the trace, and the first step inside a callee, which shows
+	// the globals and the callee's locals (only the globals for a
+	// procedure without locals). A step that changed nothing shows no
+	// State.
 	Changes
 	// None renders no trace at all.
 	None
@@ -271,12 +272,13 @@ func (c *changeTracker) show(s *Step) []bool {
 	ng := min(c.globals, len(s.Values))
 	for i, v := range s.Values {
 		switch {
+		case !same:
+			// The first step of an activation: the whole state.
+			mask[i] = true
 		case i < ng && len(c.last) >= ng:
 			mask[i] = c.last[i] != v
-		case same:
-			mask[i] = f.vals[i] != v
 		default:
-			mask[i] = true
+			mask[i] = f.vals[i] != v
 		}
 	}
 	*f = frameRecord{proc: s.Proc, thread: s.Thread, vals: s.Values, valid: true}

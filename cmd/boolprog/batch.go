@@ -19,6 +19,11 @@ import (
 // verdict.
 const exitWrong = 3
 
+// exitTaskError is batch's exit code when no answer is wrong but a task
+// ended ERROR (bad input, a missing program, a bad flag): a CI run must
+// not pass on a task that was never checked.
+const exitTaskError = 4
+
 const batchHead = `usage: boolprog batch [flags] TASKS|DIR|FILE.bp...
 
 Runs many checks in parallel, each as a child process ("boolprog check
@@ -37,9 +42,10 @@ the expectations, the total times and the peak memory.
 
 A task is TIMEOUT, OUT OF MEMORY, CRASH (the child ended without a
 report) or ERROR (bad input, a missing program) rather than a verdict;
-the batch goes on. Exit: 0 no wrong answer, 3 a wrong answer, 2 a
-malformed task list (nothing runs), 1 bad usage, 130/143 interrupted
-(SIGINT/SIGTERM: the children are stopped, the summary covers what ran).
+the batch goes on. Exit: 0 no wrong answer and no ERROR, 3 a wrong
+answer, 4 no wrong answer but a task ended ERROR, 2 a malformed task list
+(nothing runs), 1 bad usage, 130/143 interrupted (SIGINT/SIGTERM: the
+children are stopped, the summary covers what ran).
 
 With --slurm DIR the tasks run on a Slurm cluster as one array job, under
 Slurm's limits (--time, --mem, --cpus-per-task from --timeout, --memory,
@@ -56,7 +62,7 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	if batch.CanLimitMemory {
 		memory.sizeFlag = 1 << 30
 	}
-	fs.Var(&memory, "memory", "memory limit of a task (resident set size, e.g. 512MiB, 2GiB); 0 or none: no limit")
+	fs.Var(&memory, "memory", "memory limit of a task (resident set size, e.g. 512MiB, 2GiB), killed past it; also the task's check --memory, so that its BDDs stop within it (UNKNOWN: memory limit); 0 or none: no limit")
 	out := fs.String("out", "", "write the JSON lines to this file (the summary then goes to standard output)")
 	engineName := fs.String("engine", "", "engine of the tasks that name none (default: check's)")
 	checkFlags := fs.String("check-flags", "", "more flags of 'boolprog check' for every task, blank-separated (e.g. \"--bound cs:2\"), before a task's own")
@@ -164,6 +170,8 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		return exitUsage
 	case len(sum.Wrong()) > 0:
 		return exitWrong
+	case len(sum.Errors()) > 0:
+		return exitTaskError
 	}
 	return exitOK
 }

@@ -136,9 +136,12 @@ func TestBatchRun(t *testing.T) {
 		t.Errorf("progress:\n%s", stderr.String())
 	}
 
-	// The same program without a time limit but within 48 MiB: killed
-	// when its resident size passes the limit. No expectation: exit 0.
-	cmd = exec.Command(bin, "batch", "-q", "--timeout", "2m", "--memory", "48MiB", hard)
+	// The same program without a time limit but within 64 MiB: the child
+	// gets the limit as its --memory and answers UNKNOWN: memory limit
+	// before its resident size passes it (the kill past it is tested in
+	// package batch with a child that ignores its budget). No
+	// expectation: exit 0.
+	cmd = exec.Command(bin, "batch", "-q", "--timeout", "2m", "--memory", "64MiB", hard)
 	stdout.Reset()
 	stderr.Reset()
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -149,14 +152,15 @@ func TestBatchRun(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
 		t.Fatalf("%v: %s", err, stdout.String())
 	}
-	if r.Verdict != batch.OutOfMemory || r.Memory <= 48<<20 || r.Signal != "killed" || !strings.HasPrefix(r.Reason, "memory limit 48.0MiB exceeded") {
+	if r.Verdict != batch.Unknown || r.Exit != exitUnknown || !strings.HasPrefix(r.Reason, "memory limit (35.2 MiB: the BDD node table cannot grow beyond ") {
 		t.Errorf("memory record: %+v", r)
 	}
-	if !strings.Contains(stderr.String(), "OUT OF MEMORY  "+hard+": memory limit 48.0MiB exceeded") {
+	if !strings.Contains(stderr.String(), "unknown        "+hard+": memory limit (35.2 MiB") {
 		t.Errorf("summary:\n%s", stderr.String())
 	}
 
 	t.Run("interrupted", func(t *testing.T) { batchInterrupt(t, bin, hard) })
+	t.Run("errors and direct files", func(t *testing.T) { batchIssue27(t, bin) })
 }
 
 // batchInterrupt stops a real batch with SIGINT while its child runs:
@@ -208,4 +212,44 @@ func readRecords(t *testing.T, path string) []*batch.Record {
 		out[r.N-1] = r
 	}
 	return out
+}
+
+// batchIssue27: a directory whose only task is an input ERROR exited 0; a
+// .bp given directly lost the expectation of its _safe/_unsafe name; the
+// summary said "WRONG ANSWERs".
+func batchIssue27(t *testing.T, bin string) {
+	only := t.TempDir()
+	unsafe := "decl g;\nvoid main() begin g := T; assert(!g); end\n"
+	files := map[string]string{
+		filepath.Join(only, "bad_safe.bp"):      "void main() begin\n  if (\nend\n",
+		filepath.Join(t.TempDir(), "a_safe.bp"): unsafe,
+		filepath.Join(t.TempDir(), "b_safe.bp"): unsafe,
+	}
+	var direct []string
+	for path, text := range files {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(path, only) {
+			direct = append(direct, path)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"a directory of one input error", []string{only}, exitTaskError, "ERROR          " + filepath.Join(only, "bad_safe.bp") + ":3:1: "},
+		{"a .bp given directly keeps its name's expectation", direct[:1], exitWrong, "!!! 1 WRONG ANSWER !!!\n  WRONG  " + direct[0] + ": expected safe, got unsafe"},
+		{"two wrong answers", direct, exitWrong, "!!! 2 WRONG ANSWERS !!!\n"},
+	} {
+		cmd := exec.Command(bin, append([]string{"batch", "-q", "--memory", "0"}, tc.args...)...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); code != tc.code || !strings.Contains(stderr.String(), tc.stderr) {
+			t.Errorf("%s: exit %d, want %d; stderr lacks %q:\n%s", tc.name, code, tc.code, tc.stderr, stderr.String())
+		}
+	}
 }

@@ -54,6 +54,8 @@ func runBench(ctx context.Context, args []string, s *streams) int {
 	})
 	noReplay := fs.Bool("no-replay", false, "do not replay the trace (check's --no-replay)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "limit per run")
+	var memory memoryFlag
+	memory.register(fs)
 	hf := defineHardFlags(fs)
 	rest, err := c.parse(args, s)
 	if err != nil {
@@ -66,6 +68,8 @@ func runBench(ctx context.Context, args []string, s *streams) int {
 	if !ok {
 		return c.usageError(s, "unknown engine %q (have %s)", *engineName, engineNames())
 	}
+	// Once, before any engine runs.
+	memory.apply()
 	if code, done := hardSetRun(ctx, c, s, info, hf, *timeout); done {
 		return code
 	}

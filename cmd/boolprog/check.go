@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -25,7 +28,8 @@ was checked, and ends each file's output with exactly one of
 Input errors (file:line:col: message) exit 2, usage errors 1, SIGINT/SIGTERM
 end the run with "VERIFICATION UNKNOWN: interrupted" and exit 130/143.
 With several files, each result is headed "== FILE" and the exit code is the
-worst: 0 < 5 < 10 < 2.
+worst: 0 < 5 < 10 < 2; with --format json, the reports are JSON Lines: one
+object per line, per file in order (one file's report is indented).
 --timeout and --max-nodes bound each file's whole run: search, trace and
 replay.
 `
@@ -38,6 +42,7 @@ type checkFlags struct {
 	threads    string
 	timeout    time.Duration
 	maxNodes   int
+	memory     memoryFlag // --memory (memory.go)
 	bound      boundFlag
 	format     string
 	style      string
@@ -67,12 +72,13 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	fs.StringVar(&cf.engineName, "engine", cf.engineName, "engine: "+engineNames())
 	fs.DurationVar(&cf.timeout, "timeout", 0, "give up on a file after this long (e.g. 30s), search, trace and replay included; 0: no limit")
 	fs.IntVar(&cf.maxNodes, "max-nodes", 0, "BDD node limit of symbolic engines (0: engine default); past it: UNKNOWN")
+	cf.memory.register(fs)
 	fs.StringVar(&cf.threads, "threads", "", "run these procedures as the threads, e.g. f,g,g (two copies of g); for a program without thread statements")
 	fs.Var(&cf.bound, "bound", "ask for a bounded answer: cs:K (at most K context switches) or rounds:K; an engine that cannot bound its search answers UNKNOWN")
 	engFlags := defineEngineFlags(fs)
 	fs.StringVar(&cf.format, "format", cf.format, "output: text, json, or html (one self-contained page: source, verdict, trace stepper, control-flow graphs)")
 	fs.StringVar(&cf.style, "trace-style", cf.style, "trace order: forward, or bebop (reverse, indented, as the Bebop paper)")
-	fs.StringVar(&cf.trace, "trace", cf.trace, "trace detail: full (every step with its state), changes (only the values a step changed), or none (only the error line)")
+	fs.StringVar(&cf.trace, "trace", cf.trace, "trace detail: full (every step with its state), changes (only the values a step changed; the whole state on entering a procedure), or none (only the error line)")
 	fs.StringVar(&cf.traceFile, "trace-file", "", "write the trace to this file instead of standard output")
 	fs.BoolVar(&cf.numbers, "trace-numbers", cf.numbers, "number the steps of a forward trace (replay errors name steps by number)")
 	fs.BoolVar(&cf.marks, "trace-choices", cf.marks, "mark with '* ' the steps of a forward trace that make a nondeterministic choice")
@@ -246,14 +252,23 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if cf.threads != "" {
 		opts.Threads = strings.Split(cf.threads, ",")
 	}
+	// Once, before any engine runs: the budget is the process's.
+	cf.memory.apply()
 	run := &checkRun{c: c, cf: cf, s: s, opts: opts, format: format, out: out}
+	// Several files' JSON reports are JSON Lines: one object per line.
+	jsonLines := len(files) > 1 && cf.format == "json"
 	worst := exitOK
 	for _, path := range files {
 		if len(files) > 1 && cf.format == "text" {
 			// Which verdict belongs to which file (JSON reports name it).
 			fmt.Fprintf(s.stdout, "== %s\n", displayName(path))
 		}
-		code := run.file(ctx, path)
+		var code int
+		if jsonLines {
+			code = run.jsonLine(ctx, path)
+		} else {
+			code = run.file(ctx, path)
+		}
 		if intr := interruption(ctx); intr != nil {
 			return intr.exitCode()
 		}
@@ -414,6 +429,10 @@ func (r *checkRun) file(ctx context.Context, path string) int {
 		return exitUsage
 	}
 	prog.stop()
+	if res.NothingToCheck() && !cf.quiet && cf.format != "json" {
+		// SUCCESSFUL, trivially: most likely the label was forgotten (-l).
+		fmt.Fprintf(s.stderr, "%s: warning: %s\n", name, res.NothingToCheckText())
+	}
 	if w := res.Witness; w != nil {
 		switch {
 		case w.Err != nil:
@@ -443,6 +462,35 @@ func (r *checkRun) file(ctx context.Context, path string) int {
 		return exitUsage
 	}
 	return res.ExitCode()
+}
+
+// jsonLine checks one file as file does, with its JSON report (or error
+// report) written on one line: several files give JSON Lines.
+func (r *checkRun) jsonLine(ctx context.Context, path string) int {
+	var buf bytes.Buffer
+	one := *r
+	s := *r.s
+	s.stdout = &buf
+	one.s = &s
+	code := one.file(ctx, path)
+	dec := json.NewDecoder(&buf)
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err == io.EOF {
+			break
+		} else if err != nil {
+			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", displayName(path), err)
+			return exitUsage
+		}
+		var line bytes.Buffer
+		if err := json.Compact(&line, v); err != nil {
+			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", displayName(path), err)
+			return exitUsage
+		}
+		line.WriteByte('\n')
+		r.s.stdout.Write(line.Bytes())
+	}
+	return code
 }
 
 // report writes the result of one file in the format asked for; an HTML

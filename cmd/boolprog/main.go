@@ -10,14 +10,19 @@
 //	boolprog gen random --seed N    a random Boolean program
 //	boolprog gen bebop-template N   the Bebop paper's template T(N)
 //	boolprog bench [--engine E]     an engine on T(N) for several N, one run
+//	boolprog mucke [flags] FILE.mu  evaluate a fixed-point calculus file
+//	boolprog pds [flags] FILE       post*/pre* on a weighted pushdown system
+//	boolprog seq [flags] FILE       the sequential program of K rounds
+//	boolprog batch [flags] TASKS|DIR...  many checks in parallel, scored
 //	boolprog validate PROGRAM WITNESS  check a witness of check --witness
 //	boolprog version                the version (also --version)
+//	boolprog help [COMMAND]         the usage, or a command's flags
 //
 // A FILE named "-" is standard input.
 //
 // Exit codes: 0 verification successful (or success of other commands),
 // 10 verification failed, 5 unknown, 2 bad input, 1 bad usage or internal
-// error, 130 or 143 interrupted by SIGINT or SIGTERM (after the line
+// error, 3 (batch) a wrong answer, 4 (batch) a task ended ERROR, 130 or 143 interrupted by SIGINT or SIGTERM (after the line
 // "VERIFICATION UNKNOWN: interrupted"). With several files, check exits
 // with the worst code of its files, in the order 0 < 5 < 10 < 2.
 package main
@@ -96,7 +101,15 @@ A FILE named - is standard input. Run 'boolprog COMMAND -h' for the flags of
 a command.
 
 Exit codes: 0 successful, 10 verification failed, 5 verification unknown,
-2 bad input, 1 bad usage or internal error, 130/143 interrupted (SIGINT/SIGTERM).
+2 bad input, 1 bad usage or internal error, 3 batch: a wrong answer,
+4 batch: a task ended ERROR, 130/143 interrupted (SIGINT/SIGTERM).
+`
+
+const versionHelp = `usage: boolprog version (also: boolprog --version)
+
+Prints "boolprog", the semantic version, and in parentheses the build: the
+module version, the commit and its time when built from a checkout, and the
+Go version, e.g. "boolprog 0.9.0 ((devel) (commit 022362e1a2b3 ...) go1.26.8)".
 `
 
 // run is the whole program with an empty standard input and no terminal:
@@ -136,6 +149,10 @@ func runContext(ctx context.Context, args []string, s *streams) int {
 	case "validate":
 		return runValidate(ctx, rest, s)
 	case "version", "-version", "--version":
+		if len(rest) == 1 && (rest[0] == "-h" || rest[0] == "-help" || rest[0] == "--help") {
+			fmt.Fprint(s.stdout, versionHelp)
+			return exitOK
+		}
 		if len(rest) > 0 {
 			fmt.Fprintf(s.stderr, "boolprog version: unexpected argument %q\n", rest[0])
 			return exitUsage
@@ -147,7 +164,7 @@ func runContext(ctx context.Context, args []string, s *streams) int {
 		case len(rest) > 1:
 			fmt.Fprintf(s.stderr, "boolprog help: unexpected argument %q (help COMMAND shows one command's flags)\n", rest[1])
 			return exitUsage
-		case len(rest) == 1 && !strings.HasPrefix(rest[0], "-") && rest[0] != "help" && rest[0] != "version":
+		case len(rest) == 1 && !strings.HasPrefix(rest[0], "-") && rest[0] != "help":
 			// help COMMAND: the command's own help (an unknown
 			// command is reported as such).
 			return runContext(ctx, []string{rest[0], "-h"}, s)

@@ -28,7 +28,7 @@ func TestCLI(t *testing.T) {
 		{"fig1 target R", []string{"check", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 24 A: g := a2"},
 		{"fig1 error line", []string{"check", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Line 12 main: skip  State g=1 h=0\n../../examples/bebop-fig1.bp:12:8: error: label R reached\nchecked: no assertions, label R (line 12)\n"},
 		{"flags after file", []string{"check", "../../examples/bebop-fig1.bp", "--target", "R"}, exitFailed, "VERIFICATION FAILED", "", ""},
-		{"fig1 default target is safe", []string{"check", "../../examples/bebop-fig1.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", ""},
+		{"fig1 default target is safe", []string{"check", "../../examples/bebop-fig1.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "warning: nothing to check", ""},
 		{"bebop style", []string{"check", "--trace-style", "bebop", "-l", "R", "../../examples/bebop-fig1.bp"}, exitFailed, "VERIFICATION FAILED", "", "Label R (line 12) reachable by following path:\nLine 12 State g=1 h=0\nLine 11 State g=1 h=0"},
 		{"stats", []string{"check", "--stats", "testdata/safe.bp"}, exitOK, "VERIFICATION SUCCESSFUL", "", "engine: summary\n"},
 		{"threads unsupported", []string{"check", "--engine", "summary", "testdata/threads.bp"}, exitUnknown, "VERIFICATION UNKNOWN: concurrent program: not supported by the summary engine", "", ""},

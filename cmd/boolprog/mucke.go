@@ -56,6 +56,8 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	c.fs.BoolVar(&stats, "stats", false, "print each relation's iterations, BDD nodes and time, and the #size answers")
 	c.fs.DurationVar(&timeout, "timeout", 0, "give up after this long (e.g. 30s) with UNKNOWN; 0 means no limit")
 	c.fs.IntVar(&maxNodes, "max-nodes", 0, "BDD node limit (0: the BDD package's built-in limit); past it: UNKNOWN")
+	var memory memoryFlag
+	memory.register(c.fs)
 	var ef emitFlags
 	ef.register(c)
 	files, err := c.parse(args, s)
@@ -64,6 +66,9 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	}
 	if len(files) != 1 {
 		return c.usageError(s, "want exactly one FILE, not %d", len(files))
+	}
+	if ef.model != "" && memory.set {
+		return c.usageError(s, "--emit writes a model: --memory applies when evaluating one")
 	}
 	if ef.model == "conc" {
 		return runEmit(&ef, &lf, c, files[0], s)
@@ -87,6 +92,8 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	if ef.bound.b.Kind != result.Unbounded {
 		return c.usageError(s, "--bound applies only with --emit conc")
 	}
+	// Once, before the evaluation.
+	memory.apply()
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, engine.ErrTimeout)
@@ -130,9 +137,9 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 				why = fmt.Sprintf("timeout (%v)", timeout)
 			}
 		case errors.Is(err, bdd.ErrNodeLimit):
-			why = "BDD node limit reached (the built-in limit)"
-			if maxNodes > 0 {
-				why = fmt.Sprintf("BDD node limit reached (%d nodes)", maxNodes)
+			why = bdd.LimitReason(err, maxNodes)
+			if maxNodes == 0 && !errors.Is(err, bdd.ErrMemoryLimit) {
+				why = "BDD node limit reached (the built-in limit)"
 			}
 		case errors.Is(err, fix.ErrNoFixedPoint):
 			why = err.Error()

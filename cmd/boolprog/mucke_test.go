@@ -86,7 +86,7 @@ func TestFormulaExample(t *testing.T) {
 	const formula = "../../examples/formulas/ef-plain.mu"
 	unsafe := "decl g;\nvoid main() begin g := *; f(g); end\nvoid f(a) begin if (a) then assert(!g); fi end\n"
 	runCases(t, []cliCase{
-		{name: "figure 1", args: []string{"check", "--engine", "ef", "--formula", formula, fig1}, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
+		{name: "figure 1", args: []string{"check", "-q", "--engine", "ef", "--formula", formula, fig1}, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
 		{name: "unsafe", args: []string{"check", "--engine", "efopt", "--formula", formula, "-"}, stdin: unsafe, code: exitFailed,
 			stdout: []string{"assert(!g)"}, last: "VERIFICATION FAILED"},
 		{name: "bad formula", args: []string{"check", "--engine", "ef", "--formula", "testdata/safe.bp", fig1}, code: exitInput,

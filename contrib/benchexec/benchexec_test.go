@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"boolprog"
 	"boolprog/gen"
 )
 
@@ -42,6 +43,8 @@ func TestToolInfo(t *testing.T) {
 		"hard.bp":   gen.Random(3, gen.Options{Globals: 60, MaxLocals: 8, Procs: 4, Stmts: 12}),
 		"label.prp": "CHECK( init(main()), LTL(G ! label(R)) )\n",
 		"slic.prp":  "CHECK( init(main()), LTL(G ! label(SLIC_ERROR)) )\n",
+		"call.prp":  "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+		"free.prp":  "CHECK( init(main()), LTL(G valid-free) )\n",
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -60,14 +63,14 @@ func TestToolInfo(t *testing.T) {
 		wantArgs       []string // must occur in the command line, in order
 	}
 	cases := []tcase{
-		{Name: "failed, label in options", File: fig1, Options: []string{"-l", "R"}, want: "false(unreach-call)"},
-		{Name: "failed, label from the property file", File: fig1, PropertyFile: in("label.prp"), want: "false(unreach-call)", wantArgs: []string{"--target", "R", "--", fig1}},
-		{Name: "failed, label from the task's options", File: fig1, TaskOptions: map[string]any{"target": "R"}, want: "false(unreach-call)", wantArgs: []string{"--target", "R"}},
+		{Name: "failed, label in options", File: fig1, Options: []string{"-l", "R"}, want: "false(unreach-label)"},
+		{Name: "failed, label from the property file", File: fig1, PropertyFile: in("label.prp"), want: "false(unreach-label)", wantArgs: []string{"--target", "R", "--", fig1}},
+		{Name: "failed, label from the task's options", File: fig1, TaskOptions: map[string]any{"target": "R"}, want: "false(unreach-label)", wantArgs: []string{"--target", "R"}},
 		{Name: "successful", File: in("safe.bp"), want: "true", wantArgs: []string{"check", "--trace", "none", "--stats"}},
 		// Named with --target, SLIC_ERROR would have to occur (exit 2).
 		{Name: "the default label is not named", File: in("safe.bp"), PropertyFile: in("slic.prp"), want: "true"},
 		{Name: "bounded successful is no proof", File: in("conc.bp"), Options: []string{"--bound", "cs:1"}, want: "unknown"},
-		{Name: "bounded failed is a real error", File: in("conc.bp"), Options: []string{"--bound", "cs:2"}, want: "false(unreach-call)"},
+		{Name: "bounded failed is a real error", File: in("conc.bp"), Options: []string{"--bound", "cs:2"}, want: "false(unreach-label)"},
 		{Name: "engine and flags from the task's options", File: fig1, TaskOptions: map[string]any{"target": "R", "engine": "explicit", "flags": []string{"--max-vars", "1"}},
 			want: "unknown", wantArgs: []string{"--engine", "explicit", "--max-vars", "1", "--target", "R"}},
 		{Name: "engine's limit", File: fig1, Options: []string{"-l", "R", "--engine", "explicit", "--max-vars", "1"}, want: "unknown"},
@@ -76,6 +79,9 @@ func TestToolInfo(t *testing.T) {
 		{Name: "usage error", File: fig1, Options: []string{"--no-such-flag"}, want: "ERROR (usage)"},
 		{Name: "own time limit", File: in("hard.bp"), Options: []string{"--timeout", "1s"}, want: "TIMEOUT"},
 		{Name: "stopped by BenchExec's time limit", File: in("hard.bp"), TerminateAfter: 1, want: "TIMEOUT"},
+		{Name: "unreach-call is not boolprog's property", File: fig1, PropertyFile: in("call.prp"), want: "UNSUPPORTED"},
+		{Name: "memory safety is not boolprog's property", File: fig1, PropertyFile: in("free.prp"), want: "UNSUPPORTED"},
+		{Name: "an unreadable property file", File: fig1, PropertyFile: in("none.prp"), want: "UNSUPPORTED"},
 	}
 	req, err := json.Marshal(map[string]any{"bindir": dir, "cases": cases})
 	if err != nil {
@@ -90,9 +96,10 @@ func TestToolInfo(t *testing.T) {
 		t.Fatalf("python3 testdata/drive.py: %v\n%s", err, stderr.String())
 	}
 	var got struct {
-		Name    string `json:"name"`
-		Version string `json:"version"`
-		Results []struct {
+		Name       string  `json:"name"`
+		Version    string  `json:"version"`
+		ProjectURL *string `json:"project_url"`
+		Results    []struct {
 			Name    string   `json:"name"`
 			Cmdline []string `json:"cmdline"`
 			Result  string   `json:"result"`
@@ -104,8 +111,13 @@ func TestToolInfo(t *testing.T) {
 	if err := json.Unmarshal(stdout, &got); err != nil {
 		t.Fatalf("%v:\n%s", err, stdout)
 	}
-	if got.Name != "boolprog" || got.Version == "" || !strings.Contains(got.Version, "go1.") {
+	// BenchExec warns about a version that does not start with a digit.
+	if got.Name != "boolprog" || !strings.HasPrefix(got.Version, boolprog.Release+" (") || !strings.Contains(got.Version, "go1.") {
 		t.Errorf("name %q, version %q", got.Name, got.Version)
+	}
+	// No public address exists: none rather than a placeholder.
+	if got.ProjectURL != nil {
+		t.Errorf("project_url %q", *got.ProjectURL)
 	}
 	if len(got.Results) != len(cases) {
 		t.Fatalf("%d results for %d cases", len(got.Results), len(cases))

@@ -12,9 +12,12 @@ A task-definition file's options may name the engine and more check flags
 batch --emit-benchexec DIR TASKS...`` writes them). The target label comes
 from the task: its options (``options: {target: MY_LABEL}``), or a property
 file that names a label as
-``G ! label(MY_LABEL)``; otherwise, or if that label is ``SLIC_ERROR``,
-check's default (``SLIC_ERROR``, which may be absent: failing assertions are
-always errors).
+``G ! label(MY_LABEL)`` (SV-COMP's ``unreach-label`` property, which
+``boolprog batch --emit-benchexec`` writes); otherwise, or if that label is
+``SLIC_ERROR``, check's default (``SLIC_ERROR``, which may be absent:
+failing assertions are always errors). Any other property file (an
+``unreach-call``, memory-safety or termination property) raises
+``UnsupportedFeatureException``: boolprog decides label reachability only.
 
 BenchExec enforces the time and memory limits itself (boolprog gets no
 ``--timeout``): when it stops a run with SIGTERM, boolprog prints
@@ -25,7 +28,7 @@ Results, from check's last line and exit code (README, "Exit codes"):
 ====================================================  ========================
 ``VERIFICATION SUCCESSFUL`` (exit 0)                  ``true``
 ``VERIFICATION SUCCESSFUL up to K ...`` (bounded)     ``unknown`` (no proof)
-``VERIFICATION FAILED`` (exit 10)                     ``false(unreach-call)``
+``VERIFICATION FAILED`` (exit 10)                     ``false(unreach-label)``
 ``VERIFICATION UNKNOWN: timeout ...`` / cut by time   ``TIMEOUT``
 ``VERIFICATION UNKNOWN: reason`` (exit 5)             ``unknown``
 the Go runtime out of memory, or killed for memory    ``OUT OF MEMORY``
@@ -43,13 +46,19 @@ import re
 
 import benchexec.result as result
 import benchexec.tools.template
+from benchexec.tools.template import UnsupportedFeatureException
 
 # The verdict line of `boolprog check`: always the last line it prints for
 # a file (never decorated).
 _VERDICT = re.compile(r"^VERIFICATION (SUCCESSFUL|FAILED|UNKNOWN)(.*)$")
 
-# A label in an SV-COMP-style property file: G ! label(NAME).
-_LABEL = re.compile(r"\blabel\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)")
+# A label property (SV-COMP's unreach-label): the whole LTL formula is
+# G ! label(NAME).
+_LABEL = re.compile(r"LTL\(\s*G\s*!\s*label\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*\)")
+
+# The result of a reached label under the unreach-label property, as
+# BenchExec names the property's violation.
+_FALSE_LABEL = result.RESULT_FALSE_PROP + "(unreach-label)"
 
 
 class Tool(benchexec.tools.template.BaseTool2):
@@ -62,11 +71,15 @@ class Tool(benchexec.tools.template.BaseTool2):
         return "boolprog"
 
     def project_url(self):
-        return "https://boolprog.invalid/"
+        # boolprog has no public web page or repository address yet (its
+        # README names none): None is BenchExec's "no URL" rather than a
+        # made-up one.
+        return None
 
     def version(self, executable):
-        # "boolprog (devel) (commit 0123456789ab 2026-11-23T16:00:00Z) go1.22.1"
-        return self._version_from_tool(executable, arg="version", line_prefix="boolprog")
+        # "boolprog 0.9.0 ((devel) (commit 0123456789ab 2026-11-23T16:00:00Z) go1.26.8)":
+        # the semantic version first, as BenchExec expects, the build after it.
+        return self._version_from_tool(executable, arg="version", line_prefix="boolprog ")
 
     def cmdline(self, executable, options, task, rlimits):
         args = [executable, "check"]
@@ -83,7 +96,7 @@ class Tool(benchexec.tools.template.BaseTool2):
         if topts.get("engine") and "--engine" not in options:
             args += ["--engine", str(topts["engine"])]
         args += [str(f) for f in topts.get("flags") or []]
-        target = self._target(task)
+        target = self._target(task)  # raises for an unsupported property
         # The default label may be absent from a program; named with
         # --target it would have to occur.
         if target and target != "SLIC_ERROR" and not any(o == "-l" or o.startswith("--target") for o in options):
@@ -91,20 +104,32 @@ class Tool(benchexec.tools.template.BaseTool2):
         return args + ["--", task.single_input_file]
 
     @staticmethod
-    def _target(task):
-        """The target label of a task: its options' target, or a label(NAME)
-        of its property file."""
+    def _property_label(task):
+        """The label of the task's property file (G ! label(NAME)), None
+        without a property file; UnsupportedFeatureException for any other
+        property, which boolprog cannot check."""
+        if not task.property_file:
+            return None
+        try:
+            with open(task.property_file) as f:
+                text = f.read()
+        except OSError as e:
+            raise UnsupportedFeatureException("cannot read the property file %s: %s" % (task.property_file, e))
+        m = _LABEL.search(text)
+        if not m:
+            raise UnsupportedFeatureException(
+                "boolprog checks only the reachability of a label (G ! label(NAME)), not the property of %s" % task.property_file
+            )
+        return m.group(1)
+
+    @classmethod
+    def _target(cls, task):
+        """The target label of a task: its options' target, or the label of
+        its property file."""
+        label = cls._property_label(task)
         if isinstance(task.options, dict) and task.options.get("target"):
             return str(task.options["target"])
-        if task.property_file:
-            try:
-                with open(task.property_file) as f:
-                    m = _LABEL.search(f.read())
-            except OSError:
-                return None
-            if m:
-                return m.group(1)
-        return None
+        return label
 
     def determine_result(self, run):
         verdict, rest = None, ""
@@ -121,7 +146,11 @@ class Tool(benchexec.tools.template.BaseTool2):
             # "up to K context switches": a bounded answer is not a proof.
             return result.RESULT_UNKNOWN if rest.startswith("up to") else result.RESULT_TRUE_PROP
         if verdict == "FAILED":
-            return result.RESULT_FALSE_REACH
+            # A reached label or a failing assertion: the violation of
+            # unreach-label, the only property cmdline accepts (the run
+            # does not say whether the task had a property file; without
+            # one BenchExec scores no result anyway).
+            return _FALSE_LABEL
         if run.was_timeout or (verdict == "UNKNOWN" and rest.startswith(": timeout")):
             return "TIMEOUT"
         if verdict == "UNKNOWN":

@@ -97,18 +97,7 @@ func editDistance(a, b string) int {
 // just before the verdict, which stays exactly "VERIFICATION SUCCESSFUL" or
 // "VERIFICATION FAILED" for the tools that match it.
 func Checked(p *ir.Program) string {
-	asserts := 0
-	var lines []string
-	for _, pr := range p.Procs {
-		for _, l := range pr.Locations {
-			if l.Kind == ir.FailLoc {
-				asserts++
-			}
-			if slices.Contains(l.Labels, p.Target) {
-				lines = append(lines, fmt.Sprint(l.Pos.Line))
-			}
-		}
-	}
+	asserts, lines := errorSites(p)
 	var b strings.Builder
 	b.WriteString("checked: ")
 	switch asserts {
@@ -132,4 +121,28 @@ func Checked(p *ir.Program) string {
 	}
 	fmt.Fprintf(&b, ", label %s (%s %s)", p.Target, word, strings.Join(lines, ", "))
 	return b.String()
+}
+
+// NothingToCheck reports whether p has nothing a check could find: no
+// assertion, and its target label occurs nowhere (the default SLIC_ERROR
+// may be absent). Such a program is trivially safe.
+func NothingToCheck(p *ir.Program) bool {
+	asserts, lines := errorSites(p)
+	return asserts == 0 && len(lines) == 0
+}
+
+// errorSites returns the number of p's assertions and the lines where its
+// target label occurs.
+func errorSites(p *ir.Program) (asserts int, lines []string) {
+	for _, pr := range p.Procs {
+		for _, l := range pr.Locations {
+			if l.Kind == ir.FailLoc {
+				asserts++
+			}
+			if slices.Contains(l.Labels, p.Target) {
+				lines = append(lines, fmt.Sprint(l.Pos.Line))
+			}
+		}
+	}
+	return asserts, lines
 }

@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(here, "standin"))
 sys.path.insert(0, os.path.dirname(here))
 
 import benchexec.util  # noqa: E402
-from benchexec.tools.template import BaseTool2  # noqa: E402
+from benchexec.tools.template import BaseTool2, UnsupportedFeatureException  # noqa: E402
 import boolprog  # noqa: E402
 
 
@@ -23,12 +23,17 @@ def main():
     req = json.load(sys.stdin)
     tool = boolprog.Tool()
     exe = tool.executable(BaseTool2.ToolLocator(tool_directory=req["bindir"]))
-    out = {"name": tool.name(), "version": tool.version(exe), "results": []}
+    out = {"name": tool.name(), "version": tool.version(exe), "project_url": tool.project_url(), "results": []}
     for case in req["cases"]:
         task = BaseTool2.Task.with_files(
             [case["file"]], property_file=case.get("property_file"), options=case.get("task_options")
         )
-        cmd = tool.cmdline(exe, case.get("options", []), task, BaseTool2.ResourceLimits(cputime=60, memory=1 << 30))
+        try:
+            cmd = tool.cmdline(exe, case.get("options", []), task, BaseTool2.ResourceLimits(cputime=60, memory=1 << 30))
+        except UnsupportedFeatureException as e:
+            # BenchExec records the run as unsupported and runs nothing.
+            out["results"].append({"name": case["name"], "cmdline": [], "result": "UNSUPPORTED", "last": str(e)})
+            continue
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
         reason = None
         try:

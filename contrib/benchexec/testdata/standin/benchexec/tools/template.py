@@ -13,6 +13,12 @@ class ToolNotFoundException(benchexec.BenchExecException):
     pass
 
 
+class UnsupportedFeatureException(benchexec.BenchExecException):
+    """Raised by a tool-info module (cmdline) for a task the tool cannot
+    handle, such as a property it does not check: BenchExec then records
+    the run as unsupported instead of running it."""
+
+
 class BaseTool2:
     """The base of tool-info modules: name() and executable() are required;
     version(), cmdline(), determine_result() and get_value_from_output()
@@ -26,6 +32,9 @@ class BaseTool2:
 
     def version(self, executable):
         return ""
+
+    def project_url(self):
+        return None
 
     @staticmethod
     def _version_from_tool(executable, arg="--version", use_stderr=False, ignore_stderr=False, line_prefix=None):
