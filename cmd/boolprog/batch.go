@@ -50,7 +50,7 @@ children are stopped, the summary covers what ran).
 With --slurm DIR the tasks run on a Slurm cluster as one array job, under
 Slurm's limits (--time, --mem, --cpus-per-task from --timeout, --memory,
 -j), with one record per task in DIR; the records, summary and exit code
-are a local run's. See 'go doc boolprog/batch.Slurm' and docs/cluster.md.
+are a local run's. See 'go doc boolprog/batch.Slurm' and the README's "Running on a cluster".
 `
 
 func runBatch(ctx context.Context, args []string, s *streams) int {
