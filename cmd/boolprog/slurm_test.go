@@ -106,7 +106,8 @@ func TestBatchSlurm(t *testing.T) {
 	writeFiles(t, lists, map[string]string{
 		"endless.bp": blowupProgram(),
 		"hungry.bp":  blowupProgram(),
-		"tasks.txt":  "endless.bp timeout=2s -- --reorder off\nhungry.bp -- --reorder off --memory 40MiB\n",
+		"tasks.txt":  "endless.bp timeout=2s -- --reorder off\n",
+		"hungry.txt": "hungry.bp -- --reorder off\n",
 	})
 	args := []string{"batch", "--timeout", "60s", "--memory", "256MiB", "-j", "1", bench, bad, filepath.Join(lists, "tasks.txt")}
 
@@ -123,7 +124,6 @@ func TestBatchSlurm(t *testing.T) {
 	if len(lr) != len(sr) || len(lr) < 50 {
 		t.Fatalf("%d local records, %d on Slurm", len(lr), len(sr))
 	}
-	hungry := 0
 	for i := range lr {
 		l, s := lr[i], sr[i]
 		if l.File != s.File || l.Verdict != s.Verdict || l.Score != s.Score || l.Expected != s.Expected || l.Target != s.Target {
@@ -132,14 +132,6 @@ func TestBatchSlurm(t *testing.T) {
 		if s.Verdict == batch.OutOfMemory && !strings.HasPrefix(s.Reason, "memory limit 256.0MiB exceeded") {
 			t.Errorf("task %d (%s): reason %q, want the worker's kill at the limit", i+1, s.File, s.Reason)
 		}
-		if s.File == filepath.Join(lists, "hungry.bp") {
-			// Its own budget (check --memory) ends it before the batch's
-			// limit: UNKNOWN with the reason, on Slurm as at home.
-			hungry++
-			if s.Verdict != batch.Unknown || !strings.HasPrefix(s.Reason, "memory limit (") {
-				t.Errorf("the memory-hungry program: %s %q", s.Verdict, s.Reason)
-			}
-		}
 		if s.File == filepath.Join(bad, "bad.bp") && (s.Verdict != batch.Error || !strings.Contains(s.Reason, ":4:1: expected expression")) {
 			t.Errorf("the malformed program: %s %q", s.Verdict, s.Reason)
 		}
@@ -147,8 +139,23 @@ func TestBatchSlurm(t *testing.T) {
 			t.Errorf("the endless program: %s %q", s.Verdict, s.Reason)
 		}
 	}
-	if hungry != 1 {
-		t.Errorf("%d records of the memory-hungry program", hungry)
+	// A memory-hungry program under a small --memory: the check's own
+	// budget (the batch passes --memory on) ends it with UNKNOWN, or the
+	// batch kills it at the limit (OUT OF MEMORY); the same on Slurm.
+	hargs := []string{"batch", "--timeout", "60s", "--memory", "64MiB", "-j", "1", filepath.Join(lists, "hungry.txt")}
+	_, hl, _ := slurmRun(t, bin, hargs...)
+	_, hs, hsSum := slurmRun(t, bin, append([]string{hargs[0], "--slurm", filepath.Join(t.TempDir(), "hungry")}, hargs[1:]...)...)
+	hlr, hsr := parseRecords(t, hl), parseRecords(t, hs)
+	if len(hlr) != 1 || len(hsr) != 1 {
+		t.Fatalf("the memory-hungry program: %d local records, %d on Slurm\n%s", len(hlr), len(hsr), hsSum)
+	}
+	for _, r := range []*batch.Record{hlr[0], hsr[0]} {
+		if !(r.Verdict == batch.Unknown && strings.HasPrefix(r.Reason, "memory limit (")) && !(r.Verdict == batch.OutOfMemory && strings.HasPrefix(r.Reason, "memory limit 64.0MiB exceeded")) {
+			t.Errorf("the memory-hungry program: %s %q, want a memory limit", r.Verdict, r.Reason)
+		}
+	}
+	if hlr[0].Verdict != hsr[0].Verdict {
+		t.Errorf("the memory-hungry program: %s locally, %s on Slurm", hlr[0].Verdict, hsr[0].Verdict)
 	}
 	if a, b := summaryTables(localSum), summaryTables(remoteSum); a != b {
 		t.Errorf("summaries differ:\nlocal:\n%s\non Slurm:\n%s", a, b)
