@@ -168,6 +168,14 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	case runErr != nil:
 		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", runErr)
 		return exitUsage
+	}
+	return summaryExit(sum)
+}
+
+// summaryExit is a finished batch's exit code, local or on Slurm: a wrong
+// answer before a task that ended ERROR before success.
+func summaryExit(sum *batch.Summary) int {
+	switch {
 	case len(sum.Wrong()) > 0:
 		return exitWrong
 	case len(sum.Errors()) > 0:

@@ -158,10 +158,8 @@ func runBatchSlurm(ctx context.Context, c *command, s *streams, f *slurmFlags, r
 	case runErr != nil && !errors.Is(runErr, context.Canceled):
 		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", runErr)
 		return exitUsage
-	case len(sum.Wrong()) > 0:
-		return exitWrong
 	}
-	return exitOK
+	return summaryExit(sum)
 }
 
 // plural is "s" unless n is 1.
