@@ -89,12 +89,9 @@ func (e productOnly) Check(ctx context.Context, p *ir.Program, q engine.Query) (
 // TestDifferentialProduct runs conc-fix's product encoding (threads that
 // call no procedure: one procedure per thread) against the explicit
 // oracle on random Getafix-convention programs at 0, 1 and 2 context
-// switches and 1 and 2 rounds (-long: 1,000 programs).
+// switches and 1 and 2 rounds (-long: 250 programs; -full: 1,000).
 func TestDifferentialProduct(t *testing.T) {
-	n := 16
-	if testflags.Long() {
-		n = 1000
-	}
+	n := testflags.N(8, 16, 250, 1000)
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
 		New:      func() engine.Engine { return productOnly{concfix.New(), t} },
 		Oracle:   oracle(t),

@@ -66,10 +66,10 @@ func TestConcurrentConformance(t *testing.T) {
 
 // TestDifferential runs the engine against the explicit oracle on random
 // concurrent programs without recursion (both conventions), at 0, 1 and 2
-// context switches, 1 and 2 rounds and without a bound (-long: 1,000
-// programs). Check replays every trace.
+// context switches, 1 and 2 rounds and without a bound (-long: 250
+// programs; -full: 1,000). Check replays every trace.
 func TestDifferential(t *testing.T) {
-	n := testflags.N(10, 24, 1000, 1000)
+	n := testflags.N(10, 24, 250, 1000)
 	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
 		New:      func() engine.Engine { return newEngine(t, concprod.Options{}) },
 		Oracle:   oracle(t),
