@@ -481,7 +481,7 @@ func TestConcurrentConformance(t *testing.T) {
 			return e
 		},
 		Oracle: oracle(t),
-		Long:   testflags.Long(),
+		Long:   testflags.Full(),
 		Random: testsuite.ConcConfig{Options: gen.Options{Stmts: 3, Procs: 2, MaxLocals: 2}, Timeout: 5 * time.Second},
 	})
 }
