@@ -174,10 +174,7 @@ func TestDifferential(t *testing.T) {
 		n = *programs
 		bounds = []result.Bound{{Kind: result.ContextSwitches, K: 2}, {Kind: result.Rounds, K: 2}}
 	}
-	oracle, ok := engine.Lookup("explicit")
-	if !ok {
-		t.Fatal("no explicit engine registered")
-	}
+	oracle := explicitOracle(t)
 	for _, lazy := range []bool{false, true} {
 		name := "eager"
 		if lazy {
@@ -185,14 +182,8 @@ func TestDifferential(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
-				New: func() engine.Engine { return &conceng.Engine{Lazy: lazy, SeqEngine: *seqEngine} },
-				Oracle: func() engine.Engine {
-					e, err := oracle.New()
-					if err != nil {
-						t.Fatal(err)
-					}
-					return e
-				},
+				New:      func() engine.Engine { return &conceng.Engine{Lazy: lazy, SeqEngine: *seqEngine} },
+				Oracle:   oracle,
 				Programs: n,
 				Bounds:   bounds,
 				Seed:     *seed,

@@ -18,10 +18,6 @@ import (
 // long tier's 1,000-program differential of TestDifferential covers
 // the rest.
 func TestConcurrentConformance(t *testing.T) {
-	oracle, ok := engine.Lookup("explicit")
-	if !ok {
-		t.Fatal("no explicit engine registered")
-	}
 	for _, lazy := range []bool{false, true} {
 		name := "eager"
 		if lazy {
@@ -32,15 +28,25 @@ func TestConcurrentConformance(t *testing.T) {
 				New: func(o testsuite.ConcEngineOptions) engine.Engine {
 					return &conceng.Engine{Lazy: lazy, Deepen: o.Deepen, MaxThreads: o.MaxThreads}
 				},
-				Oracle: func() engine.Engine {
-					e, err := oracle.New()
-					if err != nil {
-						t.Fatal(err)
-					}
-					return e
-				},
+				Oracle: explicitOracle(t),
 				Random: testsuite.ConcConfig{Options: gen.Options{Omit: gen.Recursion}},
 			})
 		})
+	}
+}
+
+// explicitOracle returns the interleaving oracle's constructor: the
+// explicit engine with its default flags, from the registry.
+func explicitOracle(t *testing.T) func() engine.Engine {
+	oracle, ok := engine.Lookup("explicit")
+	if !ok {
+		t.Fatal("no explicit engine registered")
+	}
+	return func() engine.Engine {
+		e, err := oracle.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
 	}
 }
