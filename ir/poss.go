@@ -167,3 +167,32 @@ func possBin[F any](a Algebra[F], op syntax.Op, x, y Poss[F]) Poss[F] {
 	}
 	return v
 }
+
+// Bools is the Algebra of plain truth values: Possible in it evaluates an
+// expression in one state, T and F saying whether the expression can be
+// true and whether it can be false there.
+type Bools struct{}
+
+// True returns true.
+func (Bools) True() bool { return true }
+
+// False returns false.
+func (Bools) False() bool { return false }
+
+// Not returns !x.
+func (Bools) Not(x bool) bool { return !x }
+
+// And returns x && y.
+func (Bools) And(x, y bool) bool { return x && y }
+
+// Or returns x || y.
+func (Bools) Or(x, y bool) bool { return x || y }
+
+// Xor returns x != y.
+func (Bools) Xor(x, y bool) bool { return x != y }
+
+// Equiv returns x == y.
+func (Bools) Equiv(x, y bool) bool { return x == y }
+
+// Implies returns !x || y.
+func (Bools) Implies(x, y bool) bool { return !x || y }

@@ -164,12 +164,37 @@ type Schoose struct {
 	NegCond Expr
 }
 
+// Old is `\old(x)`, the value x had when the function was entered. Only
+// ParseExpr with AllowOld makes one (witness formulas).
+type Old struct {
+	Keyword Pos // position of `\old`
+	Lparen  Pos
+	Name    *Ident
+	Rparen  Pos
+}
+
+// Result is `\result` (Index 0, also written `\result0`) or `\resultN`,
+// a value the function returns. Only ParseExpr with AllowResult makes one
+// (witness formulas).
+type Result struct {
+	ResultPos Pos
+	Index     int
+}
+
 func (*Const) exprNode()   {}
 func (*Nondet) exprNode()  {}
 func (*VarRef) exprNode()  {}
 func (*Unary) exprNode()   {}
 func (*Binary) exprNode()  {}
 func (*Schoose) exprNode() {}
+func (*Old) exprNode()     {}
+func (*Result) exprNode()  {}
+
+// Pos returns the position of `\old`.
+func (x *Old) Pos() Pos { return x.Keyword }
+
+// Pos returns the position of `\result`.
+func (x *Result) Pos() Pos { return x.ResultPos }
 
 // Pos returns the constant's position.
 func (x *Const) Pos() Pos { return x.ValuePos }

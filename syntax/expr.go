@@ -373,8 +373,8 @@ func (p *parser) parsePrimary() operand {
 		p.errorAt(pos, fmt.Sprintf("invalid constant %s: the Boolean constants are 0, 1, F and T", lit))
 		panic(syntaxError{})
 	case tIdent:
-		if !p.sc.braced && (p.sc.lit == "T" || p.sc.lit == "F") {
-			v := p.sc.lit == "T"
+		if lit := p.sc.lit; !p.sc.braced && (lit == "T" || lit == "F" || p.mode&AllowTrueFalse != 0 && (lit == "true" || lit == "false")) {
+			v := lit == "T" || lit == "true"
 			p.next()
 			return operand{x: &Const{ValuePos: pos, Value: v}}
 		}
@@ -384,6 +384,8 @@ func (p *parser) parsePrimary() operand {
 			panic(syntaxError{})
 		}
 		return operand{x: &VarRef{TickPos: pos, Name: id}}
+	case tBackslash:
+		return p.parseBackslash()
 	case kwSchoose:
 		p.next()
 		p.enter()

@@ -79,6 +79,7 @@ type bailout struct{}
 type parser struct {
 	filename  string
 	dialect   Dialect
+	mode      Mode // extensions of expressions (ParseExpr only)
 	sc        scanner
 	errors    ErrorList
 	lastLine  int  // line of the last reported error: one error per line
@@ -132,6 +133,8 @@ func (p *parser) describe() string {
 		return "end of file"
 	case tStar:
 		return "'" + p.sc.lit + "'"
+	case tBackslash:
+		return "keyword \\" + p.sc.lit
 	}
 	if p.tok() > tKeywords {
 		return "keyword " + p.tok().String()

@@ -371,6 +371,15 @@ func writeExpr(b *strings.Builder, x Expr) {
 		writeOperand(b, x, x.X)
 		writeOp(b, x.Op)
 		writeOperand(b, x, x.Y)
+	case *Old:
+		b.WriteString(`\old(`)
+		b.WriteString(identText(x.Name))
+		b.WriteByte(')')
+	case *Result:
+		b.WriteString(`\result`)
+		if x.Index > 0 {
+			b.WriteString(strconv.Itoa(x.Index))
+		}
 	case *Schoose:
 		b.WriteString("schoose[")
 		writeExpr(b, x.PosCond)

@@ -24,8 +24,13 @@ type scanner struct {
 	// The current token.
 	tok    token
 	pos    Pos
-	lit    string // identifier name, number digits, or for tIllegal the diagnostic
+	lit    string // identifier name, number digits, keyword after `\`, or for tIllegal the diagnostic
 	braced bool   // tok is an identifier written {...}
+
+	// Extensions of formulas (see ParseExpr): backslash scans `\word` as
+	// one tBackslash token, dotted lets `.` continue a name (t1.x).
+	backslash bool
+	dotted    bool
 }
 
 func (s *scanner) init(src []byte, err func(Pos, string)) {
@@ -85,7 +90,7 @@ func (s *scanner) next() {
 	switch {
 	case isLetter(c):
 		start := s.off
-		for s.off < len(s.src) && isIdentRest(s.src[s.off]) {
+		for s.off < len(s.src) && (isIdentRest(s.src[s.off]) || s.dotted && s.src[s.off] == '.') {
 			s.advance()
 		}
 		word := string(s.src[start:s.off])
@@ -107,6 +112,14 @@ func (s *scanner) next() {
 		return
 	case c == '#':
 		s.scanDirective()
+		return
+	case c == '\\' && s.backslash:
+		s.advance()
+		start := s.off
+		for s.off < len(s.src) && (isLetter(s.src[s.off]) || isDigit(s.src[s.off])) {
+			s.advance()
+		}
+		s.tok, s.lit = tBackslash, string(s.src[start:s.off])
 		return
 	}
 	s.advance()

@@ -9,27 +9,28 @@ const (
 	tNumber
 
 	// punctuation
-	tLparen   // (
-	tRparen   // )
-	tLbrack   // [
-	tRbrack   // ]
-	tComma    // ,
-	tSemi     // ;
-	tColon    // :
-	tAssign   // :=
-	tLess     // <
-	tGreater  // >
-	tTick     // '
-	tNot      // ! or ~
-	tAnd      // & or &&
-	tOr       // | or ||
-	tXor      // ^
-	tEq       // =
-	tNeq      // !=
-	tImplies  // =>
-	tStar     // * or ?
-	tIllegal  // a byte that starts no token
-	tKeywords // marker: keywords follow
+	tLparen    // (
+	tRparen    // )
+	tLbrack    // [
+	tRbrack    // ]
+	tComma     // ,
+	tSemi      // ;
+	tColon     // :
+	tAssign    // :=
+	tLess      // <
+	tGreater   // >
+	tTick      // '
+	tNot       // ! or ~
+	tAnd       // & or &&
+	tOr        // | or ||
+	tXor       // ^
+	tEq        // =
+	tNeq       // !=
+	tImplies   // =>
+	tStar      // * or ?
+	tIllegal   // a byte that starts no token
+	tBackslash // \old, \result, ...: a keyword of formulas (see ParseExpr)
+	tKeywords  // marker: keywords follow
 
 	kwDecl
 	kwVoid
@@ -69,6 +70,7 @@ var tokenText = map[token]string{
 	tSemi: ";", tColon: ":", tAssign: ":=", tLess: "<", tGreater: ">",
 	tTick: "'", tNot: "!", tAnd: "&", tOr: "|", tXor: "^", tEq: "=",
 	tNeq: "!=", tImplies: "=>", tStar: "*", tIllegal: "illegal character",
+	tBackslash: "backslash keyword",
 }
 
 // keywords maps reserved words to their tokens. `T`, `F` and `_` are not

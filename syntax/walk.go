@@ -70,6 +70,8 @@ func appendChildren(list []Node, n Node) []Node {
 		stmts(n.Body)
 	case *VarRef:
 		list = append(list, n.Name)
+	case *Old:
+		list = append(list, n.Name)
 	case *Unary:
 		list = append(list, n.X)
 	case *Binary:

@@ -168,7 +168,7 @@ func TestConcurrentRejected(t *testing.T) {
 			want: []string{"worker 17:3: no call of enter there"}},
 		{name: "formula", p: concP, src: concSrc, text: conc,
 			edit: [2]string{`"inside & lock & t1.ok"`, `"inside & & t1.ok"`},
-			want: []string{`unexpected "&"`}, malformed: true},
+			want: []string{`expected expression, found '&'`}, malformed: true},
 		{name: "thread invariant weakened", p: spawnP, src: spawnSrc, text: spawn,
 			edit: [2]string{`value: "flag & t.mine"`, `value: "flag"`},
 			want: []string{"the invariant at child 8:3 admits the thread state flag=1 | child@8 mine=0, whose step assert(mine) leads to an error: the thread's assertion at child 8:3 fails"}},

@@ -122,7 +122,7 @@ func formulaBDD(m *bdd.Manager, p *ir.Program, v *vars, src string, pos syntax.P
 	if n := v.n(); m.VarNum() < n {
 		m.ExtVarNum(n - m.VarNum())
 	}
-	return f.bdd(m, func(a atom) bdd.Node { return m.Ithvar(a.ret) }), nil
+	return f.bdd(m, func(a atom) int { return a.ret }), nil
 }
 
 // tooMany is the rejection of an invariant that admits more

@@ -178,14 +178,14 @@ func ValidateCorrectness(ctx context.Context, p *ir.Program, w *Witness, opts Op
 // cur, \old(x) its Entry copy, \resultI the Cur copy of returned value I.
 func (ck *checker) bddOf(f *formula, cur symbolic.Copy) bdd.Node {
 	l := ck.l
-	return f.bdd(ck.m, func(a atom) bdd.Node {
+	return f.bdd(ck.m, func(a atom) int {
 		switch a.kind {
 		case atomOld:
-			return l.Lit(l.Slot(a.ref), symbolic.Entry)
+			return l.Var(l.Slot(a.ref), symbolic.Entry)
 		case atomResult:
-			return l.Lit(l.Ret(a.ret), symbolic.Cur)
+			return l.Var(l.Ret(a.ret), symbolic.Cur)
 		}
-		return l.Lit(l.Slot(a.ref), cur)
+		return l.Var(l.Slot(a.ref), cur)
 	})
 }
 
@@ -267,11 +267,11 @@ func (ck *checker) load(w *Witness) *Outcome {
 			return bad
 		}
 		var local string
-		rf.atoms(func(a atom) {
+		for _, a := range rf.atoms {
 			if !a.ref.Global && a.ref.Index >= proc.Params && local == "" {
 				local = a.name
 			}
-		})
+		}
 		if local != "" {
 			return rejectAt(c.RequiresPos, "requires of %s: %s is not a parameter: a precondition names globals and parameters", proc.Name, local)
 		}
@@ -280,11 +280,11 @@ func (ck *checker) load(w *Witness) *Outcome {
 		if bad != nil {
 			return bad
 		}
-		ef.atoms(func(a atom) {
+		for _, a := range ef.atoms {
 			if a.kind == atomCur && !a.ref.Global && local == "" {
 				local = a.name
 			}
-		})
+		}
 		if local != "" {
 			return rejectAt(c.EnsuresPos, "ensures of %s: %s is a local: a postcondition names globals, returned values and \\old values", proc.Name, local)
 		}

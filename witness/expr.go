@@ -2,23 +2,26 @@ package witness
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
-	"strings"
 
 	"boolprog/bdd"
 	"boolprog/ir"
+	"boolprog/symbolic"
+	"boolprog/syntax"
 )
 
 // FormatExpression is the constraint format of every formula in a witness:
 // a Boolean-program expression (see the package doc, "Formulas").
 const FormatExpression = "boolprog_expression"
 
-// formula is a parsed witness formula.
+// formula is a parsed witness formula: an expression of package ir whose
+// variables are its atoms, Var.Index i standing for atoms[i] (one atom per
+// occurrence, in the order written), so that the one expression algebra of
+// package ir evaluates it and builds its BDD.
 type formula struct {
-	op   byte // 'c' constant, 'v' atom, '!', '&', '|', '^', '=', 'n' (!=), '>' (=>)
-	val  bool // constant
-	atom atom
-	x, y *formula
+	e     ir.Expr
+	atoms []atom
 }
 
 // atomKind says which value of a variable an atom names.
@@ -33,11 +36,10 @@ const (
 
 // atom is one variable occurrence of a formula, resolved against a scope.
 type atom struct {
-	kind   atomKind
-	ref    ir.VarRef // atomCur, atomOld
-	ret    int       // atomResult; the slot for atomSlot
-	name   string    // as written, for messages
-	offset int       // byte offset in the formula
+	kind atomKind
+	ref  ir.VarRef // atomCur, atomOld
+	ret  int       // atomResult; the slot for atomSlot
+	name string    // as written, for messages
 }
 
 // scope says which names a formula may use: the globals and the locals of
@@ -62,294 +64,125 @@ type formulaError struct {
 
 func (e *formulaError) Error() string { return e.msg }
 
-// parseFormula parses a formula and resolves its names in sc.
+// parseFormula parses a formula with package syntax (the cprover
+// precedence, with \old, \result, true and false, and for a concurrent
+// invariant thread-qualified names) and resolves its names in sc.
 func parseFormula(src string, sc scope) (*formula, error) {
-	ps := &fparser{src: src, sc: sc}
-	ps.next()
-	f := ps.implies()
-	if ps.err == nil && ps.tok != "" {
-		ps.fail("unexpected %q", ps.tok)
+	mode := syntax.AllowOld | syntax.AllowResult | syntax.AllowTrueFalse
+	if sc.slots != nil {
+		mode |= syntax.AllowDotted
 	}
-	if ps.err != nil {
-		return nil, ps.err
+	x, err := syntax.ParseExpr("", []byte(src), syntax.CProver, mode)
+	if err != nil {
+		e := err.(syntax.ErrorList)[0]
+		return nil, &formulaError{offset: e.Pos.Offset, msg: e.Msg}
 	}
+	f := &formula{}
+	e, fe := f.resolve(x, sc)
+	if fe != nil {
+		return nil, fe
+	}
+	f.e = e
 	return f, nil
 }
 
-// fparser is a recursive-descent parser of formulas with the precedence of
-// the cprover dialect: ! binds tightest, then &, |, ^, = and !=, =>
-// (right-associative).
-type fparser struct {
-	src    string
-	pos    int    // offset after the current token
-	tok    string // current token ("" at the end)
-	tokPos int
-	sc     scope
-	err    *formulaError
+// resolve turns x into an ir expression over new atoms of f. Its depth is
+// that of the syntax tree, which the parser bounds (syntax.MaxNesting).
+func (f *formula) resolve(x syntax.Expr, sc scope) (ir.Expr, *formulaError) {
+	switch x := x.(type) {
+	case *syntax.Const:
+		return &ir.Const{Value: x.Value}, nil
+	case *syntax.Unary:
+		y, err := f.resolve(x.X, sc)
+		if err != nil {
+			return nil, err
+		}
+		return &ir.Not{X: y}, nil
+	case *syntax.Binary:
+		l, err := f.resolve(x.X, sc)
+		if err != nil {
+			return nil, err
+		}
+		r, err := f.resolve(x.Y, sc)
+		if err != nil {
+			return nil, err
+		}
+		return &ir.Bin{Op: x.Op, X: l, Y: r}, nil
+	case *syntax.VarRef:
+		if !x.Primed {
+			return f.variable(x.Name, sc, false)
+		}
+	case *syntax.Old:
+		return f.variable(x.Name, sc, true)
+	case *syntax.Result:
+		name := syntax.ExprString(x)
+		if x.Index >= sc.results {
+			return nil, unknownAt(x.Pos(), "%s: no such returned value here", name)
+		}
+		return f.add(atom{kind: atomResult, ret: x.Index, name: name}), nil
+	}
+	return nil, &formulaError{offset: x.Pos().Offset, msg: fmt.Sprintf("%s: a formula is a condition on one state (no *, schoose or primed variable)", syntax.ExprString(x))}
 }
 
-func (ps *fparser) fail(format string, args ...any) {
-	if ps.err == nil {
-		ps.err = &formulaError{offset: ps.tokPos, msg: fmt.Sprintf(format, args...)}
-	}
-	ps.tok = ""
+// unknownAt is the error of a name the scope does not have.
+func unknownAt(pos syntax.Pos, format string, args ...any) *formulaError {
+	return &formulaError{offset: pos.Offset, msg: fmt.Sprintf(format, args...), unknown: true}
 }
 
-// failName reports a name the scope does not have.
-func (ps *fparser) failName(format string, args ...any) {
-	if ps.err == nil {
-		ps.fail(format, args...)
-		ps.err.unknown = true
-	}
+// add appends atom a and returns the variable that stands for it.
+func (f *formula) add(a atom) ir.Expr {
+	f.atoms = append(f.atoms, a)
+	return &ir.Var{VarRef: ir.VarRef{Index: len(f.atoms) - 1}}
 }
 
-func isIdentByte(c byte, first bool) bool {
-	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || !first && '0' <= c && c <= '9'
-}
-
-// next scans the next token: an operator, a name (plain or braced), a
-// backslash keyword (\old, \result, \resultN), a parenthesis, or "".
-func (ps *fparser) next() {
-	s := ps.src
-	for ps.pos < len(s) && (s[ps.pos] == ' ' || s[ps.pos] == '\t' || s[ps.pos] == '\n' || s[ps.pos] == '\r') {
-		ps.pos++
-	}
-	ps.tokPos = ps.pos
-	if ps.pos >= len(s) {
-		ps.tok = ""
-		return
-	}
-	start := ps.pos
-	c := s[ps.pos]
-	switch {
-	case c == '!' && ps.pos+1 < len(s) && s[ps.pos+1] == '=', c == '=' && ps.pos+1 < len(s) && s[ps.pos+1] == '>':
-		ps.pos += 2
-	case strings.IndexByte("!&|^=()", c) >= 0:
-		ps.pos++
-	case c == '{':
-		end := strings.IndexByte(s[ps.pos:], '}')
-		if end < 0 {
-			ps.fail("unterminated braced name")
-			return
-		}
-		ps.pos += end + 1
-	case c == '\\' || isIdentByte(c, true) || '0' <= c && c <= '9':
-		ps.pos++
-		// A concurrent invariant's names are qualified with dots (t1.x).
-		for ps.pos < len(s) && (isIdentByte(s[ps.pos], false) || s[ps.pos] == '.' && ps.sc.slots != nil) {
-			ps.pos++
-		}
-	default:
-		ps.fail("unexpected character %q", c)
-		return
-	}
-	ps.tok = s[start:ps.pos]
-}
-
-func (ps *fparser) binary(ops []string, codes []byte, sub func() *formula) *formula {
-	x := sub()
-	for ps.err == nil {
-		k := -1
-		for i, o := range ops {
-			if ps.tok == o {
-				k = i
-			}
-		}
-		if k < 0 {
-			return x
-		}
-		ps.next()
-		x = &formula{op: codes[k], x: x, y: sub()}
-	}
-	return x
-}
-
-func (ps *fparser) implies() *formula {
-	x := ps.binary([]string{"=", "!="}, []byte{'=', 'n'}, ps.xor)
-	if ps.err == nil && ps.tok == "=>" {
-		ps.next()
-		return &formula{op: '>', x: x, y: ps.implies()}
-	}
-	return x
-}
-
-func (ps *fparser) xor() *formula { return ps.binary([]string{"^"}, []byte{'^'}, ps.or) }
-func (ps *fparser) or() *formula  { return ps.binary([]string{"|"}, []byte{'|'}, ps.and) }
-func (ps *fparser) and() *formula { return ps.binary([]string{"&"}, []byte{'&'}, ps.unary) }
-
-func (ps *fparser) unary() *formula {
-	if ps.err != nil {
-		return &formula{op: 'c'}
-	}
-	at := ps.tokPos
-	switch tok := ps.tok; {
-	case tok == "!":
-		ps.next()
-		return &formula{op: '!', x: ps.unary()}
-	case tok == "(":
-		ps.next()
-		x := ps.implies()
-		if ps.tok != ")" {
-			ps.fail("missing )")
-			return x
-		}
-		ps.next()
-		return x
-	case tok == "T" || tok == "true" || tok == "1":
-		ps.next()
-		return &formula{op: 'c', val: true}
-	case tok == "F" || tok == "false" || tok == "0":
-		ps.next()
-		return &formula{op: 'c', val: false}
-	case tok == `\old`:
-		ps.next()
-		if ps.tok != "(" {
-			ps.fail(`\old needs a parenthesised variable`)
-			return &formula{op: 'c'}
-		}
-		ps.next()
-		name, npos := ps.tok, ps.tokPos
-		ps.next()
-		if ps.tok != ")" {
-			ps.fail(`missing ) after \old(%s`, name)
-			return &formula{op: 'c'}
-		}
-		ps.next()
-		return ps.variable(name, npos, true)
-	case strings.HasPrefix(tok, `\result`):
-		ps.next()
-		i := 0
-		if rest := tok[len(`\result`):]; rest != "" {
-			n, err := strconv.Atoi(rest)
-			if err != nil {
-				ps.tokPos = at
-				ps.fail("unknown keyword %s", tok)
-				return &formula{op: 'c'}
-			}
-			i = n
-		}
-		if i >= ps.sc.results {
-			ps.tokPos = at
-			ps.failName("%s: no such returned value here", tok)
-			return &formula{op: 'c'}
-		}
-		return &formula{op: 'v', atom: atom{kind: atomResult, ret: i, name: tok, offset: at}}
-	case tok == "" || strings.HasPrefix(tok, `\`) || strings.IndexByte("&|^=)", tok[0]) >= 0 || tok == "!=" || tok == "=>":
-		if tok == "" {
-			ps.fail("unexpected end of formula")
-		} else {
-			ps.fail("unexpected %q", tok)
-		}
-		return &formula{op: 'c'}
-	default:
-		ps.next()
-		return ps.variable(tok, at, false)
-	}
-}
-
-// variable resolves a name (plain or braced) in the scope: a local of the
-// function first, then a global.
-func (ps *fparser) variable(tok string, at int, old bool) *formula {
-	name := tok
-	if strings.HasPrefix(tok, "{") && strings.HasSuffix(tok, "}") {
-		name = tok[1 : len(tok)-1]
-	}
-	if name == "" || !(tok[0] == '{' || isIdentByte(tok[0], true)) {
-		ps.tokPos = at
-		ps.failName("expected a variable, found %q", tok)
-		return &formula{op: 'c'}
-	}
-	sc := ps.sc
+// variable resolves a name in the scope: a local of the function first,
+// then a global.
+func (f *formula) variable(id *syntax.Ident, sc scope, old bool) (ir.Expr, *formulaError) {
+	name, tok, at := id.Name, syntax.ExprString(&syntax.VarRef{Name: id}), id.Pos()
 	if sc.slots != nil {
 		i, ok := sc.slots.byName[name]
 		switch {
 		case old:
-			ps.tokPos = at
-			ps.failName(`\old(%s) is not allowed here`, tok)
-			return &formula{op: 'c'}
+			return nil, unknownAt(at, `\old(%s) is not allowed here`, tok)
 		case !ok:
-			ps.tokPos = at
-			ps.failName("unknown variable %s", tok)
-			return &formula{op: 'c'}
+			return nil, unknownAt(at, "unknown variable %s", tok)
 		}
-		return &formula{op: 'v', atom: atom{kind: atomSlot, ret: i, name: tok, offset: at}}
+		return f.add(atom{kind: atomSlot, ret: i, name: tok}), nil
 	}
 	ref, ok := ir.VarRef{}, false
 	if sc.proc != nil {
-		for i, l := range sc.proc.Locals {
-			if l == name {
-				ref, ok = ir.VarRef{Index: i}, true
-				break
-			}
+		if i := slices.Index(sc.proc.Locals, name); i >= 0 {
+			ref, ok = ir.VarRef{Index: i}, true
 		}
 	}
 	if !ok {
-		for i, g := range sc.p.Globals {
-			if g == name {
-				ref, ok = ir.VarRef{Global: true, Index: i}, true
-				break
-			}
+		if i := slices.Index(sc.p.Globals, name); i >= 0 {
+			ref, ok = ir.VarRef{Global: true, Index: i}, true
 		}
 	}
 	switch {
 	case !ok && sc.proc != nil:
-		ps.tokPos = at
-		ps.failName("unknown variable %s in %s", tok, sc.proc.Name)
-		return &formula{op: 'c'}
+		return nil, unknownAt(at, "unknown variable %s in %s", tok, sc.proc.Name)
 	case !ok:
-		ps.tokPos = at
-		ps.failName("unknown global variable %s", tok)
-		return &formula{op: 'c'}
+		return nil, unknownAt(at, "unknown global variable %s", tok)
 	case old && !sc.old:
-		ps.tokPos = at
-		ps.failName(`\old(%s) is not allowed here`, tok)
-		return &formula{op: 'c'}
+		return nil, unknownAt(at, `\old(%s) is not allowed here`, tok)
 	case old && !ref.Global && ref.Index >= sc.proc.Params:
-		ps.tokPos = at
-		ps.failName(`\old(%s): only globals and parameters have entry values`, tok)
-		return &formula{op: 'c'}
+		return nil, unknownAt(at, `\old(%s): only globals and parameters have entry values`, tok)
 	}
 	kind := atomCur
 	if old {
 		kind = atomOld
 	}
-	return &formula{op: 'v', atom: atom{kind: kind, ref: ref, name: tok, offset: at}}
+	return f.add(atom{kind: kind, ref: ref, name: tok}), nil
 }
 
 // eval evaluates a formula with the atoms' values given by val.
 func (f *formula) eval(val func(atom) bool) bool {
-	switch f.op {
-	case 'c':
-		return f.val
-	case 'v':
-		return val(f.atom)
-	case '!':
-		return !f.x.eval(val)
-	}
-	x, y := f.x.eval(val), f.y.eval(val)
-	switch f.op {
-	case '&':
-		return x && y
-	case '|':
-		return x || y
-	case '^', 'n':
-		return x != y
-	case '=':
-		return x == y
-	}
-	return !x || y // '>'
-}
-
-// atoms calls fn on every atom of f.
-func (f *formula) atoms(fn func(atom)) {
-	if f == nil {
-		return
-	}
-	if f.op == 'v' {
-		fn(f.atom)
-	}
-	f.x.atoms(fn)
-	f.y.atoms(fn)
+	return ir.Possible[bool](ir.Bools{}, f.e, func(v *ir.Var) (bool, bool) {
+		x := val(f.atoms[v.Index])
+		return x, !x
+	}).True(ir.Bools{})
 }
 
 // varText is how a formula names variable v of proc (nil: a global): its
@@ -390,30 +223,8 @@ func shadowed(p *ir.Program, proc *ir.Proc, g int) bool {
 	return false
 }
 
-// bdd builds the BDD of f in m, an atom's BDD given by leaf (which copy of
-// which variable it names is the caller's encoding).
-func (f *formula) bdd(m *bdd.Manager, leaf func(atom) bdd.Node) bdd.Node {
-	switch f.op {
-	case 'c':
-		if f.val {
-			return bdd.True
-		}
-		return bdd.False
-	case 'v':
-		return leaf(f.atom)
-	case '!':
-		return m.Not(f.x.bdd(m, leaf))
-	}
-	x, y := f.x.bdd(m, leaf), f.y.bdd(m, leaf)
-	switch f.op {
-	case '&':
-		return m.And(x, y)
-	case '|':
-		return m.Or(x, y)
-	case '^', 'n':
-		return m.Xor(x, y)
-	case '=':
-		return m.Equiv(x, y)
-	}
-	return m.Imp(x, y)
+// bdd builds the BDD of f in m, the BDD variable of an atom given by leaf
+// (which copy of which variable it names is the caller's encoding).
+func (f *formula) bdd(m *bdd.Manager, leaf func(atom) int) bdd.Node {
+	return symbolic.Evaluator(m).CanBeTrue(f.e, func(v *ir.Var) int { return leaf(f.atoms[v.Index]) })
 }

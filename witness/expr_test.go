@@ -66,17 +66,20 @@ func TestFormula(t *testing.T) {
 		msg     string
 		unknown bool
 	}{
-		{"g & & x", sc, 4, `unexpected "&"`, false},
-		{"(g | x", sc, 6, "missing )", false},
-		{"g $ x", sc, 2, "unexpected character", false},
+		{"g & & x", sc, 4, `expected expression, found '&'`, false},
+		{"(g | x", sc, 6, "expected ')'", false},
+		{"g $ x", sc, 2, "expected operator or end of expression, found identifier $", false},
+		{"g % x", sc, 2, "illegal character '%'", false},
+		{"g & *", sc, 4, "a formula is a condition on one state", false},
+		{"t1.x", sc, 2, "illegal character '.'", false},
 		{"h & x", sc, 0, "unknown variable h in f", true},
 		{"\\old(l)", sc, 5, "only globals and parameters have entry values", true},
 		{"\\old(g)", scope{p: p, proc: f}, 5, `\old(g) is not allowed here`, true},
 		{"\\result1", sc, 0, "no such returned value", true},
 		{"\\resultx", sc, 0, "unknown keyword", false},
 		{"x", scope{p: p}, 0, "unknown global variable x", true},
-		{"", sc, 0, "unexpected end of formula", false},
-		{"{p==q", sc, 0, "unterminated braced name", false},
+		{"", sc, 0, "expected expression, found end of file", false},
+		{"{p==q", sc, 0, "braced identifier not terminated", false},
 	}
 	for _, e := range errs {
 		_, err := parseFormula(e.src, e.sc)

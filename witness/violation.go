@@ -472,9 +472,9 @@ func evalIn(f *formula, c interp.Config, fr *interp.Frame) bool {
 func valuesText(p *ir.Program, f *formula, c interp.Config, fr *interp.Frame) string {
 	var parts []string
 	seen := map[string]bool{}
-	f.atoms(func(a atom) {
+	for _, a := range f.atoms {
 		if seen[a.name] {
-			return
+			continue
 		}
 		seen[a.name] = true
 		v := c.Globals
@@ -486,7 +486,7 @@ func valuesText(p *ir.Program, f *formula, c interp.Config, fr *interp.Frame) st
 			b = "1"
 		}
 		parts = append(parts, a.name+"="+b)
-	})
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -591,16 +591,23 @@ func (sr *vsearch) initials() ([]vstate, error) {
 				off += len(p.Procs[c.Proc].Locals)
 			}
 		}
-		var lits func(f *formula)
-		lits = func(f *formula) {
-			switch {
-			case f.op == '&':
-				lits(f.x)
-				lits(f.y)
-			case f.op == 'v' && f.atom.kind == atomCur, f.op == '!' && f.x.op == 'v' && f.x.atom.kind == atomCur:
-				a, val := f.atom, true
-				if f.op == '!' {
-					a, val = f.x.atom, false
+		f := first.f
+		var lits func(e ir.Expr)
+		lits = func(e ir.Expr) {
+			val := true
+			if n, ok := e.(*ir.Not); ok {
+				e, val = n.X, false
+			}
+			switch e := e.(type) {
+			case *ir.Bin:
+				if e.Op == syntax.And && val {
+					lits(e.X)
+					lits(e.Y)
+				}
+			case *ir.Var:
+				a := f.atoms[e.Index]
+				if a.kind != atomCur {
+					return
 				}
 				i := a.ref.Index
 				if !a.ref.Global {
@@ -620,7 +627,7 @@ func (sr *vsearch) initials() ([]vstate, error) {
 				}
 			}
 		}
-		lits(first.f)
+		lits(f.e)
 	}
 	var free []int
 	for i, f := range fixed {

@@ -38,10 +38,11 @@
 // # Formulas
 //
 // Constraints, invariants and contracts are Boolean-program expressions
-// (format "boolprog_expression"): T, F (also true, false, 1, 0), variable
-// names (braced if need be, {p==q}), !, &, |, ^, =, !=, => with the
-// precedence of the cprover dialect (! then & then | then ^ then = and !=
-// then =>, right-associative), parentheses, and three keywords: \old(x),
+// (format "boolprog_expression"), parsed by package syntax (ParseExpr): T,
+// F (also true, false, 1, 0), variable names (braced if need be, {p==q}),
+// !, &, |, ^, =, !=, => with the precedence of the cprover dialect (! then
+// & then | then ^ then =, != and =>, which share one level and group to
+// the right), parentheses, and three keywords: \old(x),
 // the value of the global or parameter x when the function was entered;
 // \result (or \result0) and \result1, ..., the values the function
 // returns, in a contract's ensures clause and in the invariant at a

@@ -324,7 +324,7 @@ func TestOtherProgram(t *testing.T) {
 		{"function", p, src, strings.Replace(yml, `function: "A"`, `function: "B"`, 1), `the program has no function "B"`, false},
 		{"line", p, src, strings.Replace(yml, "line: 7", "line: 99", 1), "main has no statement at line 99", false},
 		{"variable", p, src, strings.Replace(yml, `value: "g & !h"`, `value: "g & !k"`, 1), "unknown variable k in main", false},
-		{"formula", p, src, strings.Replace(yml, `value: "g & !h"`, `value: "g & & h"`, 1), `unexpected "&"`, true},
+		{"formula", p, src, strings.Replace(yml, `value: "g & !h"`, `value: "g & & h"`, 1), `expected expression, found '&'`, true},
 		{"old in requires", safeP, safeSrc, strings.Replace(safe, `requires: "T"`, `requires: "\\old(x)"`, 1), `\old(x) is not allowed here`, false},
 		{"weakened", safeP, safeSrc, strings.Replace(safe, `value: "(g = a) & (g != b) & g"`, `value: "T"`, 1), "lets the assertion fail", false},
 		{"weakened contract", safeP, safeSrc, strings.Replace(safe, `ensures: "(g = \\old(g)) & (\\old(x) != \\result)"`, `ensures: "(\\old(x) != \\result)"`, 1), "", false},
