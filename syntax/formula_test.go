@@ -72,3 +72,23 @@ func TestFormulaKeywordsNotInPrograms(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseExpr: no formula makes ParseExpr panic, and one that parses
+// prints as text that parses back to the same text.
+func FuzzParseExpr(f *testing.F) {
+	for _, s := range []string{"g & !x | l", "(g = \\old(g)) & {p==q}", "\\result1 != t1.0.x", "true => (a ^ b)", "x &\n\\old(y"} {
+		f.Add(s)
+	}
+	const all = AllowOld | AllowResult | AllowDotted | AllowTrueFalse
+	f.Fuzz(func(t *testing.T, src string) {
+		x, err := ParseExpr("f", []byte(src), CProver, all)
+		if err != nil {
+			return
+		}
+		text := ExprString(x)
+		again, err := ParseExpr("f", []byte(text), CProver, all)
+		if err != nil || ExprString(again) != text {
+			t.Errorf("%q prints as %q, which reads back as %v (%v)", src, text, again, err)
+		}
+	})
+}
