@@ -2,17 +2,14 @@ package program_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"boolprog/fix"
 	"boolprog/fix/program"
 	"boolprog/gen"
-	"boolprog/internal/peers"
+	"boolprog/internal/peers/peerstest"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
 )
@@ -23,10 +20,6 @@ import (
 // where missing) evaluate it: Mucke must read every model and give our
 // solver's value.
 func TestModelMucke(t *testing.T) {
-	bin := peers.Find(".", "mucke")
-	if bin == "" {
-		t.Skip("no ../shared/peers/bin/mucke beside the repository")
-	}
 	algs := map[string]string{}
 	for _, a := range program.Algorithms {
 		text, err := program.Algorithm(a)
@@ -57,43 +50,15 @@ func TestModelMucke(t *testing.T) {
 		src := gen.Random(seed, gen.Options{})
 		progs = append(progs, prog{fmt.Sprintf("seed%d", seed), testsuite.Lower(t, fmt.Sprintf("seed%d.bp", seed), src, "")})
 	}
-	dir := t.TempDir()
-	seen := map[bool]int{}
+	var models []peerstest.Model
 	for _, pr := range progs {
 		for name, text := range algs {
 			var buf bytes.Buffer
 			if err := program.WriteModel(&buf, program.NewEncoding(pr.p), text); err != nil {
 				t.Fatal(err)
 			}
-			f, err := fix.ParseFile("model.mu", buf.Bytes())
-			if err != nil {
-				t.Fatal(err)
-			}
-			ours, err := fix.Solve(context.Background(), f, fix.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			model := filepath.Join(dir, pr.name+"."+name+".mu")
-			if err := os.WriteFile(model, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			theirs, err := peers.Mucke(ctx, bin, model, 0)
-			cancel()
-			if err != nil {
-				t.Errorf("%s with %s: Mucke: %v", pr.name, name, err)
-				continue
-			}
-			if theirs.Complaint != "" {
-				t.Errorf("%s with %s: Mucke complains: %s", pr.name, name, theirs.Complaint)
-			}
-			if theirs.Value != ours.Value {
-				t.Errorf("%s with %s: Mucke %v, ours %v", pr.name, name, theirs.Value, ours.Value)
-			}
-			seen[ours.Value]++
+			models = append(models, peerstest.Model{Name: pr.name + " with " + name, Text: buf.Bytes()})
 		}
 	}
-	if seen[true] == 0 || seen[false] == 0 {
-		t.Errorf("values seen: %v; want both", seen)
-	}
+	peerstest.CompareMucke(t, models)
 }
