@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"boolprog/analysis"
 	"boolprog/cpa/observer"
 	"boolprog/engine"
 	"boolprog/internal/engines"
@@ -357,8 +358,12 @@ func check(parent context.Context, read func(context.Context) ([]byte, error), o
 		return nil, &InputError{Diagnostics: diagnostics(fe.errs)}
 	}
 	p := fe.p
+	// One cache of p's analyses for the whole check: the choice of the
+	// concurrent default, the engine (when it checks p itself, not an
+	// observer product) and the certificate of a proof.
+	an := analysis.NewCache(p)
 	if opts.Engine == "" && len(opts.EngineFlags) == 0 && p.Concurrent {
-		if eng, err = concurrentDefault(p, &opts); err != nil {
+		if eng, err = concurrentDefault(p, an, &opts); err != nil {
 			return nil, err
 		}
 	}
@@ -378,7 +383,7 @@ func check(parent context.Context, read func(context.Context) ([]byte, error), o
 		}
 		obs, eng, checked = o, prodEng, o.Inst.Prog
 	}
-	q := engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable, Bound: opts.Bound, Progress: opts.Progress}
+	q := engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable, Bound: opts.Bound, Progress: opts.Progress, Analyses: an}
 	res := engine.Run(ctx, eng, checked, q)
 
 	var note string
@@ -421,8 +426,9 @@ func check(parent context.Context, read func(context.Context) ([]byte, error), o
 			r.textTrace = tr.Steps
 		}
 	}
+	r.analyses = an
 	if opts.Witness != "" {
-		r.Witness, r.proof = writeWitness(ctx, &opts, fe.src.Text, p, res)
+		r.Witness, r.proof = writeWitness(ctx, &opts, fe.src.Text, p, an, res)
 		if r.proof != nil {
 			r.proofNote = r.Witness.Note
 		}
@@ -441,14 +447,14 @@ func (o *Options) progress(phase, detail string) {
 // concurrentDefault returns the engine that checks the concurrent program
 // p when Options name none, the portfolio of package internal/engines, or
 // the *OptionError of a setting it would ignore.
-func concurrentDefault(p *ir.Program, opts *Options) (engine.Engine, error) {
-	switch engines.ConcurrentIgnores(p, engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable}) {
+func concurrentDefault(p *ir.Program, an *analysis.Cache, opts *Options) (engine.Engine, error) {
+	switch engines.ConcurrentIgnores(p, engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable, Analyses: an}) {
 	case "max-nodes":
 		return nil, optionErrorf("MaxNodes", "a concurrent program: no engine of the concurrent portfolio uses BDDs: a node limit would have no effect (set Engine to conc-fix, conc-eager or conc-lazy)")
 	case "all":
 		return nil, optionErrorf("AllReachable", "a concurrent program: the concurrent engines stop at the first error: it would have no effect")
 	}
-	eng, err := engines.ConcurrentDefault(p)
+	eng, err := engines.ConcurrentDefault(p, an)
 	if err != nil {
 		return nil, optionErrorf("Engine", "%v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"boolprog/engine"
 	"boolprog/htmlreport"
 	"boolprog/result"
 	"boolprog/witness"
@@ -41,7 +42,7 @@ func (r *Result) htmlProof() *htmlreport.Proof {
 		ctx, cancel := context.WithTimeout(context.Background(), proofTimeout)
 		defer cancel()
 		var why string
-		w, note, why = buildWitness(ctx, 0, r.src, r.prog, res)
+		w, note, why = buildWitness(ctx, engine.Query{Analyses: r.analyses}, r.src, r.prog, res)
 		if w == nil {
 			if ctx.Err() != nil {
 				why = fmt.Sprintf("the invariants were not computed within %v", proofTimeout)

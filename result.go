@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"boolprog/analysis"
 	"boolprog/engine"
 	"boolprog/internal/labels"
 	"boolprog/internal/product"
@@ -133,6 +134,9 @@ type Result struct {
 	proof     *witness.Witness
 	proofNote string
 	total     time.Duration // the whole check, front end included
+	// analyses is the check's cache of prog's analyses, which a
+	// certificate built later (WriteHTML) reuses.
+	analyses *analysis.Cache
 }
 
 func newResult(name string, p *ir.Program, res *result.Result, note string, replayed bool, fe *frontEnded, total time.Duration) *Result {

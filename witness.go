@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"boolprog/analysis"
+	"boolprog/engine"
 	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/witness"
@@ -51,14 +53,14 @@ func (o *Options) witnessFormat() (witness.Format, bool) {
 // is src) to Options.Witness: a violation witness for an error with its
 // trace, a correctness witness for an unbounded proof. It returns what it
 // did, and the correctness witness it built (for WriteHTML's proof).
-func writeWitness(ctx context.Context, opts *Options, src []byte, p *ir.Program, res *result.Result) (*WitnessOutcome, *witness.Witness) {
+func writeWitness(ctx context.Context, opts *Options, src []byte, p *ir.Program, an *analysis.Cache, res *result.Result) (*WitnessOutcome, *witness.Witness) {
 	out := &WitnessOutcome{File: opts.Witness}
 	format, _ := opts.witnessFormat()
 	if res.Verdict == result.Safe && res.Bound.Kind == result.Unbounded && format == witness.GraphML {
 		out.Why = fmt.Sprintf("%v (%s yaml)", witness.ErrGraphMLCorrectness, opts.optionName("WitnessFormat", "--witness-format"))
 		return out, nil
 	}
-	w, note, why := buildWitness(ctx, opts.MaxNodes, src, p, res)
+	w, note, why := buildWitness(ctx, engine.Query{MaxNodes: opts.MaxNodes, Analyses: an}, src, p, res)
 	if w == nil {
 		out.Why = why
 		return out, nil
@@ -97,8 +99,9 @@ func witnessSize(w *witness.Witness) (int, string) {
 // witness for an error with its trace, a correctness witness for an
 // unbounded proof. note says where a correctness witness's invariants
 // come from when the engine that answered has none; without a witness,
-// why says why.
-func buildWitness(ctx context.Context, maxNodes int, src []byte, p *ir.Program, res *result.Result) (w *witness.Witness, note, why string) {
+// why says why. q gives the BDD node limit and the check's cache of p's
+// analyses.
+func buildWitness(ctx context.Context, q engine.Query, src []byte, p *ir.Program, res *result.Result) (w *witness.Witness, note, why string) {
 	config := "engine " + res.Engine
 	stamp := time.Now().UTC().Format(time.RFC3339)
 	version := Version()
@@ -128,7 +131,7 @@ func buildWitness(ctx context.Context, maxNodes int, src []byte, p *ir.Program, 
 			config += "; invariants from the " + reachableSetsEngine + " engine's path edges"
 			note = fmt.Sprintf("the %s engine has no reachable sets: the invariants come from the %s engine", res.Engine, reachableSetsEngine)
 		}
-		w, err = witness.FromReachable(ctx, p, witness.Meta(p, src, version, config, stamp, witness.Correctness), maxNodes)
+		w, err = witness.FromReachable(ctx, p, witness.Meta(p, src, version, config, stamp, witness.Correctness), q)
 		if err != nil {
 			return nil, "", fmt.Sprintf("the invariants could not be computed: %v", err)
 		}

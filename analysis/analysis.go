@@ -90,6 +90,16 @@ func NewCache(p *ir.Program) *Cache {
 	return &Cache{prog: p, slots: SlotsOf(p), res: make(map[Key]*entry)}
 }
 
+// CacheFor returns c if it is a cache of p, and a new cache of p otherwise
+// (c nil, or another program's): how a function that may be given the
+// check's cache (an optional parameter) gets one.
+func CacheFor(c *Cache, p *ir.Program) *Cache {
+	if c != nil && c.prog == p {
+		return c
+	}
+	return NewCache(p)
+}
+
 // Prog returns the program of the cache.
 func (c *Cache) Prog() *ir.Program { return c.prog }
 

@@ -112,3 +112,19 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestCacheFor: a cache of the program is reused; nil or another
+// program's gives a new cache of the program.
+func TestCacheFor(t *testing.T) {
+	p := testsuite.Lower(t, "p.bp", "void main() begin skip; end\n", "")
+	q := testsuite.Lower(t, "q.bp", "void main() begin skip; end\n", "")
+	c := analysis.NewCache(p)
+	if analysis.CacheFor(c, p) != c {
+		t.Errorf("the program's own cache was not reused")
+	}
+	for _, other := range []*analysis.Cache{nil, analysis.NewCache(q)} {
+		if got := analysis.CacheFor(other, p); got == nil || got == other || got.Prog() != p {
+			t.Errorf("CacheFor(%v, p) = %v: want a new cache of p", other, got)
+		}
+	}
+}

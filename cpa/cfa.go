@@ -67,8 +67,17 @@ type CFA struct {
 }
 
 // NewCFA builds the interprocedural view of p. Thread operations are kept
-// as Intra edges; analyses refuse concurrent programs before they run.
-func NewCFA(p *ir.Program) *CFA {
+// as Intra edges; analyses refuse concurrent programs before they run. c
+// is the cache of p's analyses that the check shares (engine.Query's
+// Analyses), from which the CFA takes the reverse postorder; with nil, or
+// a cache of another program, it makes its own.
+func NewCFA(p *ir.Program, c *analysis.Cache) *CFA {
+	cfa := newCFA(p)
+	cfa.rpo = analysis.Of(analysis.CacheFor(c, p), analysis.RPO).Rank
+	return cfa
+}
+
+func newCFA(p *ir.Program) *CFA {
 	c := &CFA{Prog: p, callOf: make(map[*Edge]*Edge), retOf: make(map[*Edge]*Edge)}
 	c.out = make([][][]*Edge, len(p.Procs))
 	c.in = make([][][]*Edge, len(p.Procs))
@@ -100,7 +109,6 @@ func NewCFA(p *ir.Program) *CFA {
 			c.retOf[ce] = re
 		}
 	}
-	c.rpo = analysis.Of(analysis.NewCache(p), analysis.RPO).Rank
 	return c
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"boolprog/analysis"
 	"boolprog/cpa"
 	"boolprog/cpa/explicitval"
 	"boolprog/cpa/reachdef"
@@ -79,7 +80,7 @@ func TestOperators(t *testing.T) {
 // order, and that the call-stack wrapper finds one too.
 func TestPathThroughSummaries(t *testing.T) {
 	p := testsuite.Lower(t, "calls.bp", calls, "")
-	c := cpa.NewCFA(p)
+	c := cpa.NewCFA(p, nil)
 	wrappers := map[string]func(*cpa.Composite) cpa.Analysis{
 		"summaries": func(comp *cpa.Composite) cpa.Analysis { return cpa.NewSummaries(comp, true) },
 		"callstack": func(comp *cpa.Composite) cpa.Analysis { return cpa.NewCallstack(comp, 0) },
@@ -131,7 +132,7 @@ func TestPathThroughSummaries(t *testing.T) {
 // flip's definition reaches).
 func TestReachingDefinitions(t *testing.T) {
 	p := testsuite.Lower(t, "calls.bp", calls, "")
-	c := cpa.NewCFA(p)
+	c := cpa.NewCFA(p, nil)
 	rd := reachdef.New(p)
 	comp := cpa.NewComposite(c, cpa.MergeJoin, cpa.StopSep, rd)
 	r, err := cpa.Run(context.Background(), cpa.NewSummaries(comp, false), c, cpa.Options{Order: cpa.RPO, All: true})
@@ -163,5 +164,22 @@ func TestReachingDefinitions(t *testing.T) {
 	b := rd.Reaching(cpa.CompositeOf(at[0].State).Comps[1], ir.VarRef{Index: 1})
 	if len(b) != 1 || b[0].Proc != p.Main {
 		t.Errorf("definitions of b: %v", b)
+	}
+}
+
+// TestCFAUsesCache: NewCFA takes the reverse postorder from the cache it
+// is given (the check's), not from one of its own.
+func TestCFAUsesCache(t *testing.T) {
+	p := testsuite.Lower(t, "calls.bp", calls, "")
+	c := analysis.NewCache(p)
+	rank := analysis.Of(c, analysis.RPO).Rank
+	main := p.Procs[p.Main]
+	rank[main.Index][main.Entry] = 12345 // a mark only the shared result has
+	n := cpa.Node{Proc: main.Index, Loc: main.Entry}
+	if got := cpa.NewCFA(p, c).RPO(n); got != 12345 {
+		t.Errorf("RPO of main's entry %d: the CFA did not use the given cache", got)
+	}
+	if got := cpa.NewCFA(p, nil).RPO(n); got == 12345 {
+		t.Errorf("a CFA without a cache shares another's analyses")
 	}
 }

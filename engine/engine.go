@@ -107,10 +107,7 @@ type Query struct {
 // AnalysesFor returns q.Analyses if it is the cache of p, and a new cache
 // of p otherwise.
 func (q Query) AnalysesFor(p *ir.Program) *analysis.Cache {
-	if q.Analyses != nil && q.Analyses.Prog() == p {
-		return q.Analyses
-	}
-	return analysis.NewCache(p)
+	return analysis.CacheFor(q.Analyses, p)
 }
 
 // Report passes phase and detail to q.Progress, if set.

@@ -28,11 +28,12 @@ type PathEdges interface {
 // found through the registry by Implementing, so that a package that
 // needs them imports no engine).
 type ReachableSetter interface {
-	// ReachableSets computes every path edge of p with a BDD node limit
-	// (0: the default). It fails if an error location is reachable, for a
-	// concurrent program, when ctx ends (wrapping its cause) and at the
-	// limit.
-	ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (PathEdges, error)
+	// ReachableSets computes every path edge of p with q's BDD node
+	// limit (q.MaxNodes, 0: the default), taking p's analyses from the
+	// check's cache (q.AnalysesFor). It fails if an error location is
+	// reachable, for a concurrent program, when ctx ends (wrapping its
+	// cause) and at the limit.
+	ReachableSets(ctx context.Context, p *ir.Program, q Query) (PathEdges, error)
 }
 
 // Implementing returns the first registered engine, in the order of

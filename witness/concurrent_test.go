@@ -318,7 +318,7 @@ func TestGetafix(t *testing.T) {
 			if res.Verdict != result.Safe || res.Bound.Kind != result.Unbounded {
 				t.Fatalf("%s %s: %s", res.Verdict, res.Bound, res.Reason)
 			}
-			w, err := witness.FromReachable(context.Background(), p, witness.Meta(p, src, "test", "engine explicit", stamp, witness.Correctness), 0)
+			w, err := witness.FromReachable(context.Background(), p, witness.Meta(p, src, "test", "engine explicit", stamp, witness.Correctness), engine.Query{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,11 +16,11 @@ import (
 // FromReachable returns the correctness witness of a safe program. Of a
 // sequential one: the invariants and contracts of the summary engine's
 // path edges (engine.ReachableSetter, of the first registered engine that
-// implements it, with a BDD node limit, 0 for the default), as
-// irredundant sums of products. Of a concurrent one:
+// implements it, with q's BDD node limit, 0 for the default, and q's cache
+// of p's analyses, the check's, or nil), as irredundant sums of products. Of a concurrent one:
 // FromConcurrent's, with its default limit. It fails if an error is
 // reachable, or at a limit.
-func FromReachable(ctx context.Context, p *ir.Program, meta Metadata, maxNodes int) (*Witness, error) {
+func FromReachable(ctx context.Context, p *ir.Program, meta Metadata, q engine.Query) (*Witness, error) {
 	if p.Concurrent {
 		return FromConcurrent(ctx, p, meta, 0)
 	}
@@ -35,7 +35,7 @@ func FromReachable(ctx context.Context, p *ir.Program, meta Metadata, maxNodes i
 	if !ok {
 		return nil, errors.New("no registered engine computes the reachable sets of a sequential program (engine.ReachableSetter)")
 	}
-	rs, err := rset.ReachableSets(ctx, p, maxNodes)
+	rs, err := rset.ReachableSets(ctx, p, q)
 	if err != nil {
 		return nil, err
 	}

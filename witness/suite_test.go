@@ -146,7 +146,7 @@ func TestSuite(t *testing.T) {
 				t.Fatalf("safe up to %s only: no proof", res.Bound)
 			}
 			ctx := context.Background()
-			w, err := witness.FromReachable(ctx, p, witness.Meta(p, src, "test", "engine "+eng, stamp, witness.Correctness), 0)
+			w, err := witness.FromReachable(ctx, p, witness.Meta(p, src, "test", "engine "+eng, stamp, witness.Correctness), engine.Query{})
 			if err != nil {
 				t.Fatalf("a safe result without a correctness witness: %v", err)
 			}
@@ -309,7 +309,7 @@ func TestRandom(t *testing.T) {
 			w, err = witness.FromTrace(p, res.Trace, witness.Meta(p, src, "test", "", stamp, witness.Violation))
 		case result.Safe:
 			safe++
-			w, err = witness.FromReachable(context.Background(), p, witness.Meta(p, src, "test", "", stamp, witness.Correctness), 0)
+			w, err = witness.FromReachable(context.Background(), p, witness.Meta(p, src, "test", "", stamp, witness.Correctness), engine.Query{})
 		default:
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"boolprog/engine"
 	"boolprog/internal/jsonschema"
 	"boolprog/internal/testsuite"
 	"boolprog/ir"
@@ -195,7 +196,7 @@ func TestGolden(t *testing.T) {
 			case result.Unsafe:
 				w, err = witness.FromTrace(p, res.Trace, witness.Meta(p, src, "test", "engine "+c.engine, stamp, witness.Violation))
 			case result.Safe:
-				w, err = witness.FromReachable(context.Background(), p, witness.Meta(p, src, "test", "engine "+c.engine, stamp, witness.Correctness), 0)
+				w, err = witness.FromReachable(context.Background(), p, witness.Meta(p, src, "test", "engine "+c.engine, stamp, witness.Correctness), engine.Query{})
 			default:
 				t.Fatalf("unknown: %s", res.Reason)
 			}

@@ -45,7 +45,7 @@ func build(c *cpa.CFA) func(*explicitval.Precision) (cpa.Analysis, error) {
 // matter.
 func TestCheck(t *testing.T) {
 	p := testsuite.Lower(t, "c.bp", src, "")
-	c := cpa.NewCFA(p)
+	c := cpa.NewCFA(p, nil)
 	out, err := cegar.Check(context.Background(), c, cegar.Options{Build: build(c)})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestCheck(t *testing.T) {
 // TestRefine checks the dependency closure along an infeasible path.
 func TestRefine(t *testing.T) {
 	p := testsuite.Lower(t, "c.bp", src, "")
-	c := cpa.NewCFA(p)
+	c := cpa.NewCFA(p, nil)
 	a, _ := build(c)(explicitval.NewPrecision(p))
 	r, err := cpa.Run(context.Background(), a, c, cpa.Options{})
 	if err != nil || r.Target == nil {
@@ -89,7 +89,7 @@ func TestRefine(t *testing.T) {
 // TestUnsafe finds a real error of a family member and its trace replays.
 func TestUnsafe(t *testing.T) {
 	p := testsuite.Lower(t, "f.bp", cegar.Family(20, true), "")
-	c := cpa.NewCFA(p)
+	c := cpa.NewCFA(p, nil)
 	out, err := cegar.Check(context.Background(), c, cegar.Options{Build: build(c)})
 	if err != nil {
 		t.Fatal(err)

@@ -61,7 +61,7 @@ func vals(ss []cpa.State) []string {
 // targets, and an untracked variable is never split.
 func TestTransfer(t *testing.T) {
 	p := testsuite.Lower(t, "p.bp", prog, "")
-	c := cpa.NewCFA(p)
+	c := cpa.NewCFA(p, nil)
 	a := &explicitval.Analysis{P: p}
 	const T, F, Top = explicitval.T, explicitval.F, explicitval.Top
 	s0 := &explicitval.State{Proc: p.Main, V: []explicitval.Val{Top, Top, Top}}
@@ -100,7 +100,7 @@ func TestTransfer(t *testing.T) {
 // reported at its first impossible edge.
 func TestConcretizeInfeasible(t *testing.T) {
 	p := testsuite.Lower(t, "p.bp", "decl g;\nvoid main()\nbegin\n  g := T;\n  if (!g) then\nSLIC_ERROR: skip;\n  fi\nend\n", "")
-	c := cpa.NewCFA(p)
+	c := cpa.NewCFA(p, nil)
 	main := p.Procs[p.Main]
 	var path []*cpa.Edge
 	loc := main.Entry

@@ -311,7 +311,7 @@ func (e *Engine) CheckProduct(ctx context.Context, inst *observer.Instrumented, 
 }
 
 func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, inst *observer.Instrumented) (*result.Result, error) {
-	r := &run{cfa: cpa.NewCFA(p), inst: inst}
+	r := &run{cfa: cpa.NewCFA(p, q.AnalysesFor(p)), inst: inst}
 	defer r.release()
 	res := &result.Result{Engine: Name}
 	q.Report(result.PhaseReach, "")
@@ -439,7 +439,7 @@ func (e *Engine) concretize(ctx context.Context, r *run, path []*cpa.Edge, viola
 		tr, err := explicitval.Concretize(ctx, r.cfa, path)
 		return tr, len(path), err
 	}
-	icfa := cpa.NewCFA(r.inst.Prog)
+	icfa := cpa.NewCFA(r.inst.Prog, nil) // the product program: its own analyses
 	ipath, err := r.inst.MapPath(icfa, path, violation)
 	if err != nil {
 		return nil, len(path), err
@@ -538,7 +538,7 @@ func ObservedTrace(ctx context.Context, c *Config, p *ir.Program, path []*cpa.Ed
 	if err != nil {
 		return nil, nil, err
 	}
-	icfa := cpa.NewCFA(inst.Prog)
+	icfa := cpa.NewCFA(inst.Prog, nil) // the product program: its own analyses
 	ipath, err := inst.MapPath(icfa, path, v.Line)
 	if err != nil {
 		return nil, nil, err

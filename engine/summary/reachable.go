@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"boolprog/analysis"
 	"boolprog/bdd"
 	"boolprog/engine"
 	"boolprog/ir"
@@ -30,13 +29,15 @@ type Reachable struct {
 // reachable: the program has no invariant that excludes the error.
 var ErrErrorReachable = errors.New("an error location is reachable")
 
-// ReachableSets computes every path edge of a sequential program p, with a
-// BDD node limit (0: the default) and without dynamic reordering (so that
-// the same program always gives the same BDDs). It returns
-// ErrErrorReachable if an error is reachable, and an error for a
-// concurrent program, a cancelled ctx (wrapping ctx.Err()) or the node
-// limit. Release frees the BDDs.
-func ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (*Reachable, error) {
+// ReachableSets computes every path edge of a sequential program p, with
+// q's BDD node limit (q.MaxNodes, 0: the default) and without dynamic
+// reordering (so that the same program always gives the same BDDs). It
+// takes p's analyses from q.Analyses, the check's cache (a new one when
+// that is nil or another program's). It returns ErrErrorReachable if an
+// error is reachable, and an error for a concurrent program, a cancelled
+// ctx (wrapping ctx.Err()) or the node limit. Release frees the BDDs.
+func ReachableSets(ctx context.Context, p *ir.Program, q engine.Query) (*Reachable, error) {
+	maxNodes := q.MaxNodes
 	if p.Concurrent || p.Main < 0 {
 		return nil, errors.New(ReasonConcurrent)
 	}
@@ -46,7 +47,7 @@ func ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (*Reachable
 	}
 	m := bdd.New(bdd.Config{MaxNodes: maxNodes, InitialNodes: min(max(locs*16, 1<<12), 1<<16), Reorder: bdd.ReorderOff})
 	m.SetInterrupt(func() bool { return ctx.Err() != nil })
-	md := newModel(p, analysis.NewCache(p), m, Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true})
+	md := newModel(p, q.AnalysesFor(p), m, Options{NoLiveness: true, NoModRef: true, DeclarationOrder: true})
 	r := newReach(ctx, md, true, false, func(string) {})
 	err := r.run()
 	if err == nil && ctx.Err() != nil {
@@ -89,8 +90,8 @@ func (x *Reachable) Release() {
 // ReachableSets is the engine's engine.ReachableSetter: package
 // ReachableSets, whatever the engine's options (the path edges of a
 // certificate are computed without the search's optimisations).
-func (e *Engine) ReachableSets(ctx context.Context, p *ir.Program, maxNodes int) (engine.PathEdges, error) {
-	rs, err := ReachableSets(ctx, p, maxNodes)
+func (e *Engine) ReachableSets(ctx context.Context, p *ir.Program, q engine.Query) (engine.PathEdges, error) {
+	rs, err := ReachableSets(ctx, p, q)
 	if err != nil {
 		return nil, err
 	}

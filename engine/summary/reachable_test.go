@@ -27,7 +27,7 @@ void main() begin
 end
 `
 	p := testsuite.Lower(t, "safe.bp", safe, "")
-	rs, err := ReachableSets(context.Background(), p, 0)
+	rs, err := ReachableSets(context.Background(), p, engine.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,11 +52,11 @@ end
 	}
 
 	unsafe := testsuite.Lower(t, "unsafe.bp", "decl g;\nvoid main() begin assert(g); end\n", "")
-	if _, err := ReachableSets(context.Background(), unsafe, 0); !errors.Is(err, ErrErrorReachable) {
+	if _, err := ReachableSets(context.Background(), unsafe, engine.Query{}); !errors.Is(err, ErrErrorReachable) {
 		t.Errorf("unsafe program: %v, want ErrErrorReachable", err)
 	}
 	conc := testsuite.Lower(t, "conc.bp", "decl g;\nvoid f() begin g := T; end\nvoid main() begin start_thread f(); end\n", "")
-	if _, err := ReachableSets(context.Background(), conc, 0); err == nil {
+	if _, err := ReachableSets(context.Background(), conc, engine.Query{}); err == nil {
 		t.Errorf("concurrent program: no error")
 	}
 }
@@ -66,7 +66,7 @@ end
 func TestReachableSetter(t *testing.T) {
 	var rset engine.ReachableSetter = New(Options{})
 	p := testsuite.Lower(t, "safe.bp", "decl g;\nvoid main() begin g := T; assert(g); end\n", "")
-	rs, err := rset.ReachableSets(context.Background(), p, 0)
+	rs, err := rset.ReachableSets(context.Background(), p, engine.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,28 +44,29 @@ var Concurrent = [][]string{{"explicit"}, {"conc-product", "conc-eager"}}
 // need not end, and the lazy sequentialisation's summaries handle them.
 var Recursive = []string{"conc-lazy"}
 
-// Members returns the portfolio's entries for the concurrent program p.
-func Members(p *ir.Program) [][]string {
+// Members returns the portfolio's entries for the concurrent program p; c
+// is the check's cache of p's analyses (nil: a new one).
+func Members(p *ir.Program, c *analysis.Cache) [][]string {
 	entries := Concurrent
-	if recurses(p) {
+	if recurses(analysis.CacheFor(c, p)) {
 		entries = append(entries[:len(entries):len(entries)], Recursive)
 	}
 	return entries
 }
 
 // ConcurrentDefault returns the portfolio that checks the concurrent
-// program p when the user names no engine.
-func ConcurrentDefault(p *ir.Program) (*portfolio.Portfolio, error) {
-	return portfolio.New(Members(p)...)
+// program p when the user names no engine; c is as for Members.
+func ConcurrentDefault(p *ir.Program, c *analysis.Cache) (*portfolio.Portfolio, error) {
+	return portfolio.New(Members(p, c)...)
 }
 
 // ConcurrentIgnores names the setting of q that the portfolio for p would
 // ignore, so that the caller refuses it rather than drop a limit the user
 // set: "max-nodes" (no member uses BDDs) or "all" (the members stop at
-// the first error); "" if there is none.
+// the first error); "" if there is none. q.Analyses is as c for Members.
 func ConcurrentIgnores(p *ir.Program, q engine.Query) string {
 	nodes := false
-	for _, entry := range Members(p) {
+	for _, entry := range Members(p, q.Analyses) {
 		for _, name := range entry {
 			info, ok := engine.Lookup(name)
 			if !ok {
@@ -84,9 +85,10 @@ func ConcurrentIgnores(p *ir.Program, q engine.Query) string {
 	return ""
 }
 
-// recurses reports whether a procedure of p is in a cycle of calls.
-func recurses(p *ir.Program) bool {
-	c := analysis.NewCache(p)
+// recurses reports whether a procedure of c's program is in a cycle of
+// calls.
+func recurses(c *analysis.Cache) bool {
+	p := c.Prog()
 	calls, scc := analysis.Of(c, analysis.CallGraph), analysis.Of(c, analysis.SCC)
 	for proc := range p.Procs {
 		if scc.Recursive(calls, proc) {

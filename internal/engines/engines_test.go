@@ -36,10 +36,10 @@ func TestRegistered(t *testing.T) {
 func TestMembers(t *testing.T) {
 	plain := testsuite.Lower(t, "f.bp", "decl g;\nvoid t() begin g := F; end\nvoid main() begin start_thread t(); assert(g); end\n", "")
 	rec := testsuite.Lower(t, "r.bp", "decl g;\nvoid t() begin if (*) then t(); fi g := F; end\nvoid main() begin start_thread t(); assert(g); end\n", "")
-	if got := len(Members(plain)); got != len(Concurrent) {
+	if got := len(Members(plain, nil)); got != len(Concurrent) {
 		t.Errorf("plain program: %d entries, want %d", got, len(Concurrent))
 	}
-	if got := Members(rec); len(got) != len(Concurrent)+1 || got[len(got)-1][0] != Recursive[0] {
+	if got := Members(rec, nil); len(got) != len(Concurrent)+1 || got[len(got)-1][0] != Recursive[0] {
 		t.Errorf("recursive program: entries %v, want Concurrent and %v", got, Recursive)
 	}
 	if len(Concurrent) != 2 {
