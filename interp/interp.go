@@ -6,9 +6,9 @@
 // Replay (replay.go) is the independent judge of every engine's traces. It
 // is written for clarity and shares no code with any engine's search: that
 // independence is why it evaluates expressions itself (state.eval, by the
-// definition of package ir, recursively) rather than with ir.Possible, the
-// possible-values algebra the engines share, so that a mistake there
-// cannot make a wrong trace replay.
+// definition of package ir, recursively) rather than with ir.Possible or
+// ir.Eval, the possible-values algebra the engines share, so that a
+// mistake there cannot make a wrong trace replay.
 //
 // # Configurations
 //

@@ -118,8 +118,8 @@ func Possible[F any](a Algebra[F], e Expr, lit func(v *Var) (t, f F)) Poss[F] {
 			// T if Pos can hold; F if Pos can fail and Neg can hold; either
 			// if both can fail.
 			n, p := pop(), pop()
-			pt, pf := p.True(a), p.False(a)
-			vals = append(vals, both(a.Or(pt, a.And(pf, n.False(a))), pf, true))
+			pf := p.False(a)
+			vals = append(vals, both(schooseTrue(a, p.True(a), pf, n.False(a)), pf, true))
 		}
 	}
 	v := vals[0]
@@ -149,24 +149,35 @@ func possBin[F any](a Algebra[F], op syntax.Op, x, y Poss[F]) Poss[F] {
 		}
 		return Poss[F]{t: r, haveT: true}
 	}
-	xt, xf, yt, yf := x.True(a), x.False(a), y.True(a), y.False(a)
 	v := Poss[F]{haveT: true, haveF: true, Nondet: true}
-	switch op {
-	case syntax.And:
-		v.t, v.f = a.And(xt, yt), a.Or(xf, yf)
-	case syntax.Or:
-		v.t, v.f = a.Or(xt, yt), a.And(xf, yf)
-	case syntax.Xor, syntax.Neq:
-		v.t, v.f = a.Or(a.And(xt, yf), a.And(xf, yt)), a.Or(a.And(xt, yt), a.And(xf, yf))
-	case syntax.Eq:
-		v.t, v.f = a.Or(a.And(xt, yt), a.And(xf, yf)), a.Or(a.And(xt, yf), a.And(xf, yt))
-	case syntax.Implies:
-		v.t, v.f = a.Or(xf, yt), a.And(xt, yf)
-	default:
-		panic(fmt.Sprintf("ir: bad operator %v", op))
-	}
+	v.t, v.f = binRule(a, op, x.True(a), x.False(a), y.True(a), y.False(a))
 	return v
 }
+
+// binRule returns where x op y can be true and where it can be false,
+// given where x and y can be (xt, xf and yt, yf): the rules of the
+// algebra for operands that may be nondeterministic, which hold for
+// deterministic ones too.
+func binRule[F any, A Algebra[F]](a A, op syntax.Op, xt, xf, yt, yf F) (t, f F) {
+	switch op {
+	case syntax.And:
+		return a.And(xt, yt), a.Or(xf, yf)
+	case syntax.Or:
+		return a.Or(xt, yt), a.And(xf, yf)
+	case syntax.Xor, syntax.Neq:
+		return a.Or(a.And(xt, yf), a.And(xf, yt)), a.Or(a.And(xt, yt), a.And(xf, yf))
+	case syntax.Eq:
+		return a.Or(a.And(xt, yt), a.And(xf, yf)), a.Or(a.And(xt, yf), a.And(xf, yt))
+	case syntax.Implies:
+		return a.Or(xf, yt), a.And(xt, yf)
+	}
+	panic(fmt.Sprintf("ir: bad operator %v", op))
+}
+
+// schooseTrue returns where schoose[Pos, Neg] can be true: where Pos can
+// hold (pt), or Pos can fail (pf) and Neg can fail (nf). It can be false
+// where Pos can fail.
+func schooseTrue[F any, A Algebra[F]](a A, pt, pf, nf F) F { return a.Or(pt, a.And(pf, nf)) }
 
 // Bools is the Algebra of plain truth values: Possible in it evaluates an
 // expression in one state, T and F saying whether the expression can be
@@ -196,3 +207,56 @@ func (Bools) Equiv(x, y bool) bool { return x == y }
 
 // Implies returns !x || y.
 func (Bools) Implies(x, y bool) bool { return !x || y }
+
+// maxEvalDepth is how deep Eval recurses; it hands a deeper subexpression
+// to Possible, which keeps its own stack. Parsed expressions stay far
+// above it (operator chains are balanced); expressions built by program
+// transformations may not.
+const maxEvalDepth = 64
+
+// Eval returns whether e can be true and whether it can be false in one
+// state, val giving the value of each variable: Possible in the algebra
+// Bools, with the same rules, for the evaluators of concrete states
+// (engine/explicit's search evaluates every guard and assigned value of
+// every transition). It computes both values at every node, which for
+// truth values costs nothing, and recurses down to maxEvalDepth levels:
+// in Go that is several times faster than Possible's explicit stack (see
+// engine/explicit's BenchmarkEval), and the depth bound keeps any
+// expression from recursing deeply.
+func Eval(e Expr, val func(v *Var) bool) (canTrue, canFalse bool) {
+	return evalDepth(e, val, 0)
+}
+
+func evalDepth(e Expr, val func(v *Var) bool, depth int) (t, f bool) {
+	var a Bools
+	switch e := e.(type) {
+	case *Const:
+		return e.Value, !e.Value
+	case *Nondet:
+		return true, true
+	case *Var:
+		x := val(e)
+		return x, !x
+	}
+	if depth >= maxEvalDepth {
+		p := Possible[bool](a, e, func(v *Var) (bool, bool) {
+			x := val(v)
+			return x, !x
+		})
+		return p.True(a), p.False(a)
+	}
+	switch e := e.(type) {
+	case *Not:
+		t, f := evalDepth(e.X, val, depth+1)
+		return f, t
+	case *Bin:
+		xt, xf := evalDepth(e.X, val, depth+1)
+		yt, yf := evalDepth(e.Y, val, depth+1)
+		return binRule(a, e.Op, xt, xf, yt, yf)
+	case *Schoose:
+		pt, pf := evalDepth(e.Pos, val, depth+1)
+		_, nf := evalDepth(e.Neg, val, depth+1)
+		return schooseTrue(a, pt, pf, nf), pf
+	}
+	panic(fmt.Sprintf("ir: unknown expression %T", e))
+}

@@ -83,12 +83,12 @@ func TestPossible(t *testing.T) {
 			}
 			return state>>i&1 == 1
 		}
-		p := ir.Possible[bool](truth{}, e, func(v *ir.Var) (bool, bool) { x := val(v.VarRef); return x, !x })
+		p := ir.Possible[bool](ir.Bools{}, e, func(v *ir.Var) (bool, bool) { x := val(v.VarRef); return x, !x })
 		got := 0
-		if p.False(truth{}) {
+		if p.False(ir.Bools{}) {
 			got |= 1
 		}
-		if p.True(truth{}) {
+		if p.True(ir.Bools{}) {
 			got |= 2
 		}
 		if want := values(e, val); got != want {
@@ -112,41 +112,67 @@ func TestPossibleLinear(t *testing.T) {
 		for i := 1; i < n; i++ {
 			e = &ir.Bin{Op: syntax.And, X: e, Y: &ir.Var{VarRef: ir.VarRef{Global: true}}}
 		}
-		p := ir.Possible[bool](truth{}, e, func(*ir.Var) (bool, bool) { return true, false })
+		p := ir.Possible[bool](ir.Bools{}, e, func(*ir.Var) (bool, bool) { return true, false })
 		if want := 2*(n-1) + n; p.Steps() != want {
 			t.Errorf("nondet %v: %d steps, want %d", nondet, p.Steps(), want)
 		}
-		if !p.True(truth{}) || p.False(truth{}) != nondet {
+		if !p.True(ir.Bools{}) || p.False(ir.Bools{}) != nondet {
 			t.Errorf("nondet %v: wrong values", nondet)
 		}
 	}
 }
 
-// truth is the Algebra of plain truth values: the possible values of an
-// expression in one state (Possible's T: it can be true, F: it can be
-// false).
-type truth struct{}
+// TestEval compares Eval with the reference semantics on random
+// expressions in random states, and with Possible on deep random chains
+// (deeper than Eval recurses) of every operator.
+func TestEval(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pair := func(x int) (bool, bool) { return x&2 != 0, x&1 != 0 }
+	for range 3000 {
+		e := randOps(r, 5)
+		state := r.Uint64()
+		val := func(v ir.VarRef) bool {
+			i := v.Index
+			if v.Global {
+				i += 3
+			}
+			return state>>i&1 == 1
+		}
+		gt, gf := ir.Eval(e, func(v *ir.Var) bool { return val(v.VarRef) })
+		if wt, wf := pair(values(e, val)); gt != wt || gf != wf {
+			t.Fatalf("%s: can be true %v, false %v; want %v, %v", (&ir.Program{Globals: []string{"g0", "g1", "g2"}}).ExprString(&ir.Proc{Locals: []string{"l0", "l1", "l2"}}, e), gt, gf, wt, wf)
+		}
+	}
+	ops := []syntax.Op{syntax.And, syntax.Or, syntax.Xor, syntax.Neq, syntax.Eq, syntax.Implies}
+	for i := range 20 {
+		e := randOps(r, 3)
+		for range 5000 {
+			switch r.IntN(4) {
+			case 0:
+				e = &ir.Not{X: e}
+			case 1:
+				e = &ir.Schoose{Pos: e, Neg: randOps(r, 2)}
+			default:
+				e = &ir.Bin{Op: ops[r.IntN(len(ops))], X: randOps(r, 2), Y: e}
+			}
+		}
+		state := r.Uint64()
+		val := func(v *ir.Var) bool { return state>>(v.Index+3*b2i(v.Global))&1 == 1 }
+		p := ir.Possible[bool](ir.Bools{}, e, func(v *ir.Var) (bool, bool) { x := val(v); return x, !x })
+		gt, gf := ir.Eval(e, val)
+		if gt != p.True(ir.Bools{}) || gf != p.False(ir.Bools{}) {
+			t.Fatalf("chain %d: Eval %v, %v; Possible %v, %v", i, gt, gf, p.True(ir.Bools{}), p.False(ir.Bools{}))
+		}
+	}
+	// A chain of 200,000 operators does not recurse 200,000 deep.
+	if gt, gf := ir.Eval(chain(200_000, true), func(*ir.Var) bool { return true }); !gt || !gf {
+		t.Errorf("a nondeterministic chain: can be true %v, false %v", gt, gf)
+	}
+}
 
-// True is true.
-func (truth) True() bool { return true }
-
-// False is false.
-func (truth) False() bool { return false }
-
-// Not is !x.
-func (truth) Not(x bool) bool { return !x }
-
-// And is x && y.
-func (truth) And(x, y bool) bool { return x && y }
-
-// Or is x || y.
-func (truth) Or(x, y bool) bool { return x || y }
-
-// Xor is x != y.
-func (truth) Xor(x, y bool) bool { return x != y }
-
-// Equiv is x == y.
-func (truth) Equiv(x, y bool) bool { return x == y }
-
-// Implies is !x || y.
-func (truth) Implies(x, y bool) bool { return !x || y }
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -62,50 +62,31 @@ func exactly(x bool) possible {
 	return pFalse
 }
 
-// eval evaluates e with unprimed variables read from cur and primed ones
-// from next.
+// eval returns the values e can take with unprimed variables read from
+// cur and primed ones from next: the one expression algebra of package ir
+// in truth values (ir.Eval). A variable alone, the commonest assigned
+// value, is read here without the call.
 func (l layout) eval(e ir.Expr, cur, next valuation) possible {
-	switch e := e.(type) {
-	case *ir.Const:
-		return exactly(e.Value)
-	case *ir.Nondet:
-		return pBoth
-	case *ir.Var:
-		if e.Primed {
-			return exactly(l.get(next, e.VarRef))
+	if v, ok := e.(*ir.Var); ok {
+		if v.Primed {
+			return exactly(l.get(next, v.VarRef))
 		}
-		return exactly(l.get(cur, e.VarRef))
-	case *ir.Not:
-		x := l.eval(e.X, cur, next)
-		return x>>1&1 | x&1<<1 // swap the two bits
-	case *ir.Bin:
-		x, y := l.eval(e.X, cur, next), l.eval(e.Y, cur, next)
-		var r possible
-		for _, a := range [2]bool{false, true} {
-			for _, b := range [2]bool{false, true} {
-				if x.has(a) && y.has(b) {
-					r |= exactly(ir.ApplyOp(e.Op, a, b))
-				}
-			}
-		}
-		return r
-	case *ir.Schoose:
-		pos, neg := l.eval(e.Pos, cur, next), l.eval(e.Neg, cur, next)
-		var r possible
-		if pos.has(true) {
-			r |= pTrue
-		}
-		if pos.has(false) {
-			if neg.has(true) {
-				r |= pFalse
-			}
-			if neg.has(false) {
-				r = pBoth
-			}
-		}
-		return r
+		return exactly(l.get(cur, v.VarRef))
 	}
-	panic("explicit: unknown expression")
+	t, f := ir.Eval(e, func(v *ir.Var) bool {
+		if v.Primed {
+			return l.get(next, v.VarRef)
+		}
+		return l.get(cur, v.VarRef)
+	})
+	var r possible
+	if t {
+		r |= pTrue
+	}
+	if f {
+		r |= pFalse
+	}
+	return r
 }
 
 // vectors returns every combination of values of the expressions evaluated
