@@ -43,10 +43,11 @@ func BenchmarkWide(b *testing.B) {
 	}
 }
 
-// BenchmarkPrograms measures the engine on programs of the shared
-// benchmarks whose search is dominated by evaluating expressions (each
-// transition evaluates its guard and assigned values): SATABS's Threads
-// tests and Getafix's fib_3_safe.
+// BenchmarkPrograms measures the engine on concurrent programs of the
+// shared benchmarks: SATABS's Threads3 and Getafix's fib_3_safe. Their
+// search steps with package interp (its profile is interp's stepper and
+// the deadness keys), so eval is not on its path: BenchmarkSequential
+// and BenchmarkEval measure that.
 func BenchmarkPrograms(b *testing.B) {
 	for _, name := range []string{"Threads3", "fib_3_safe"} {
 		b.Run(name, func(b *testing.B) {
