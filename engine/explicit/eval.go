@@ -38,55 +38,30 @@ func (l layout) globalsMask() valuation {
 	return 1<<uint(l.ng) - 1
 }
 
-// possible is the set of values an expression can take: bit 0 false, bit 1
-// true.
-type possible uint8
-
-const (
-	pFalse possible = 1 << iota
-	pTrue
-	pBoth = pFalse | pTrue
-)
-
-func (p possible) has(x bool) bool {
-	if x {
-		return p&pTrue != 0
-	}
-	return p&pFalse != 0
-}
-
-func exactly(x bool) possible {
-	if x {
-		return pTrue
-	}
-	return pFalse
-}
-
-// eval returns the values e can take with unprimed variables read from
-// cur and primed ones from next: the one expression algebra of package ir
-// in truth values (ir.Eval). A variable alone, the commonest assigned
-// value, is read here without the call.
-func (l layout) eval(e ir.Expr, cur, next valuation) possible {
+// eval returns whether e can be true and whether it can be false with
+// unprimed variables read from cur and primed ones from next: the one
+// expression algebra of package ir in truth values (ir.Eval). A variable
+// alone, the commonest assigned value, is read here without the call.
+func (l layout) eval(e ir.Expr, cur, next valuation) (canTrue, canFalse bool) {
 	if v, ok := e.(*ir.Var); ok {
+		x := l.get(cur, v.VarRef)
 		if v.Primed {
-			return exactly(l.get(next, v.VarRef))
+			x = l.get(next, v.VarRef)
 		}
-		return exactly(l.get(cur, v.VarRef))
+		return x, !x
 	}
-	t, f := ir.Eval(e, func(v *ir.Var) bool {
+	return ir.Eval(e, func(v *ir.Var) bool {
 		if v.Primed {
 			return l.get(next, v.VarRef)
 		}
 		return l.get(cur, v.VarRef)
 	})
-	var r possible
-	if t {
-		r |= pTrue
-	}
-	if f {
-		r |= pFalse
-	}
-	return r
+}
+
+// holds reports whether e can be true in cur.
+func (l layout) holds(e ir.Expr, cur, next valuation) bool {
+	t, _ := l.eval(e, cur, next)
+	return t
 }
 
 // vectors returns every combination of values of the expressions evaluated
@@ -97,16 +72,16 @@ func (l layout) eval(e ir.Expr, cur, next valuation) possible {
 func (s *search) vectors(es []ir.Expr, cur valuation) []uint64 {
 	out := []uint64{0}
 	for i, e := range es {
-		p := s.lay.eval(e, cur, cur)
-		if p == pBoth {
+		t, f := s.lay.eval(e, cur, cur)
+		if t && f {
 			s.need(2 * uint64(len(out)))
 		}
 		var next []uint64
 		for _, v := range out {
-			if p.has(false) {
+			if f {
 				next = append(next, v)
 			}
-			if p.has(true) {
+			if t {
 				next = append(next, v|1<<uint(i))
 			}
 		}
@@ -122,7 +97,7 @@ func (s *search) post(op ir.Op, cur valuation) []valuation {
 	case *ir.Skip, *ir.Return:
 		return []valuation{cur}
 	case *ir.Assume:
-		if s.lay.eval(op.Cond, cur, cur).has(true) {
+		if s.lay.holds(op.Cond, cur, cur) {
 			return []valuation{cur}
 		}
 		return nil
@@ -133,7 +108,7 @@ func (s *search) post(op ir.Op, cur valuation) []valuation {
 			for i, t := range op.Targets {
 				next = s.lay.set(next, t, vec>>uint(i)&1 != 0)
 			}
-			if op.Constrain == nil || s.lay.eval(op.Constrain, cur, next).has(true) {
+			if op.Constrain == nil || s.lay.holds(op.Constrain, cur, next) {
 				out = append(out, next)
 			}
 		}

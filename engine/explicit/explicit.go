@@ -518,7 +518,7 @@ func (s *search) returnVal(call *ir.Call, callerVal valuation, x peKey) (valuati
 			val = s.lay.set(val, t.Var, x.ret>>uint(i)&1 != 0)
 		}
 	}
-	if call.Post != nil && !s.lay.eval(call.Post, val, val).has(true) {
+	if call.Post != nil && !s.lay.holds(call.Post, val, val) {
 		return 0, false
 	}
 	return val, true
