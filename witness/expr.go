@@ -18,7 +18,7 @@ const FormatExpression = "boolprog_expression"
 // formula is a parsed witness formula: an expression of package ir whose
 // variables are its atoms, Var.Index i standing for atoms[i] (one atom per
 // occurrence, in the order written), so that the one expression algebra of
-// package ir evaluates it and builds its BDD.
+// package ir evaluates it (ir.Eval) and builds its BDD (symbolic).
 type formula struct {
 	e     ir.Expr
 	atoms []atom
@@ -178,11 +178,10 @@ func (f *formula) variable(id *syntax.Ident, sc scope, old bool) (ir.Expr, *form
 }
 
 // eval evaluates a formula with the atoms' values given by val.
+// (A formula is deterministic: it can be true exactly where it is true.)
 func (f *formula) eval(val func(atom) bool) bool {
-	return ir.Possible[bool](ir.Bools{}, f.e, func(v *ir.Var) (bool, bool) {
-		x := val(f.atoms[v.Index])
-		return x, !x
-	}).True(ir.Bools{})
+	t, _ := ir.Eval(f.e, func(v *ir.Var) bool { return val(f.atoms[v.Index]) })
+	return t
 }
 
 // varText is how a formula names variable v of proc (nil: a global): its

@@ -41,6 +41,10 @@ func TestFormula(t *testing.T) {
 		{"g ^ x | l", func(b int) bool { return bit(b, 0) != (bit(b, 2) || bit(b, 3)) }},
 		{"g = x & l", func(b int) bool { return bit(b, 0) == (bit(b, 2) && bit(b, 3)) }},
 		{"g => x => l", func(b int) bool { return !bit(b, 0) || !bit(b, 2) || bit(b, 3) }},
+		// =, != and => share the loosest level and group to the right.
+		{"g = x => l", func(b int) bool { return bit(b, 0) == (!bit(b, 2) || bit(b, 3)) }},
+		{"g => x != l", func(b int) bool { return !bit(b, 0) || bit(b, 2) != bit(b, 3) }},
+		{"true & !false", func(int) bool { return true }},
 		{"(g = \\old(g)) & {p==q}", func(b int) bool { return bit(b, 0) == bit(b, 4) && bit(b, 1) }},
 		{"\\result != !x", func(b int) bool { return bit(b, 5) == bit(b, 2) }},
 		{"\\result0 = l", func(b int) bool { return bit(b, 5) == bit(b, 3) }},
