@@ -95,4 +95,13 @@
 // that is recognisably something else, most often C (`int x;`, `#include`,
 // `x = 1;`, a `{` block), is reported as such ("this looks like C: ..."),
 // saying why it is not a Boolean program.
+//
+// # Formulas
+//
+// ParseExpr reads one expression on its own, such as a formula of a
+// witness (package witness). Its Mode admits what formulas have and
+// programs do not: `\old(x)` (an Old node), `\result` and `\result1`, ...
+// (Result nodes), thread-qualified names with dots (`t1.x`, `t1.0.x`), and
+// `true` and `false` as constants. In a program, ParseFile rejects each of
+// them as it rejects any stray character.
 package syntax
