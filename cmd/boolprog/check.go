@@ -14,6 +14,7 @@ import (
 
 	"boolprog"
 	"boolprog/engine"
+	"boolprog/internal/progress"
 	"boolprog/result"
 )
 
@@ -393,19 +394,19 @@ type checkRun struct {
 func (r *checkRun) file(ctx context.Context, path string) int {
 	cf, s := r.cf, r.s
 	start := time.Now()
-	prog := newProgress(s.stderr, s.tty, cf.verbose, cf.quiet)
-	defer prog.stop()
+	prog := progress.New(s.stderr, s.tty, cf.verbose, cf.quiet)
+	defer prog.Stop()
 	name := displayName(path)
 	opts := r.opts
 	opts.Filename = name
 	if prog != nil {
 		// The pipeline and the engine say when they move from phase to
 		// phase, and what they have done so far.
-		opts.Progress = prog.set
+		opts.Progress = prog.Set
 	}
 	opts.Loaded = func(src *boolprog.Source) {
 		if !cf.quiet && cf.format != "json" {
-			prog.clear()
+			prog.Clear()
 			src.WriteWarnings(s.stderr)
 		}
 	}
@@ -428,7 +429,7 @@ func (r *checkRun) file(ctx context.Context, path string) int {
 		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 		return exitUsage
 	}
-	prog.stop()
+	prog.Stop()
 	if res.NothingToCheck() && !cf.quiet && cf.format != "json" {
 		// SUCCESSFUL, trivially: most likely the label was forgotten (-l).
 		fmt.Fprintf(s.stderr, "%s: warning: %s\n", name, res.NothingToCheckText())

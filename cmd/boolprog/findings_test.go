@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"boolprog/benchset"
 	"boolprog/engine"
 	"boolprog/gen"
 	"boolprog/internal/jsonschema"
@@ -393,7 +394,7 @@ func TestFinding4Timeout(t *testing.T) {
 
 func TestFinding4ReplayCut(t *testing.T) {
 	// A trace long enough for the interpreter to look at its context.
-	p, err := templateProgram(100, gen.NoError, "reach")
+	p, err := benchset.TemplateProgram(100, gen.NoError, "reach")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -679,28 +680,4 @@ func TestBound(t *testing.T) {
 		{name: "negative bound", args: []string{"check", "--bound", "rounds:-1", "testdata/safe.bp"}, code: exitUsage, stderr: []string{"want none, cs:K or rounds:K"}},
 		{name: "no bound", args: []string{"check", "--bound", "none", "testdata/safe.bp"}, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
 	})
-}
-
-// Finding 7: the progress line appears on a terminal or with -v, never
-// with -q.
-func TestProgressWanted(t *testing.T) {
-	tests := []struct {
-		tty, verbose, quiet, want bool
-	}{
-		{false, false, false, false},
-		{true, false, false, true},
-		{false, true, false, true},
-		{true, false, true, false},
-		{true, true, true, false},
-	}
-	for _, tt := range tests {
-		p := newProgress(io.Discard, tt.tty, tt.verbose, tt.quiet)
-		if (p != nil) != tt.want {
-			t.Errorf("tty %v, -v %v, -q %v: progress %v, want %v", tt.tty, tt.verbose, tt.quiet, p != nil, tt.want)
-		}
-		p.set("parse", "x.bp")
-		p.clear()
-		p.stop()
-		p.stop()
-	}
 }
