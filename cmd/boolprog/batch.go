@@ -12,6 +12,7 @@ import (
 
 	"boolprog/batch"
 	"boolprog/engine"
+	"boolprog/internal/bytesize"
 	"boolprog/syntax"
 )
 
@@ -60,7 +61,7 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	timeout := fs.Duration("timeout", time.Minute, "time limit of a task (wall clock), unless its line sets timeout=; 0: none")
 	var memory limitFlag
 	if batch.CanLimitMemory {
-		memory.sizeFlag = 1 << 30
+		memory.Size = 1 << 30
 	}
 	fs.Var(&memory, "memory", "memory limit of a task (resident set size, e.g. 512MiB, 2GiB), killed past it; also the task's check --memory, so that its BDDs stop within it (UNKNOWN: memory limit); 0 or none: no limit")
 	out := fs.String("out", "", "write the JSON lines to this file (the summary then goes to standard output)")
@@ -87,11 +88,11 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		return c.usageError(s, "no TASKS, DIR or FILE.bp to run")
 	case *jobs < 1:
 		return c.usageError(s, "-j must be at least 1")
-	case *timeout < 0 || memory.sizeFlag < 0:
+	case *timeout < 0 || memory.Size < 0:
 		return c.usageError(s, "limits must not be negative")
 	case *emit != "" && (set["j"] || set["out"] || set["q"]):
 		return c.usageError(s, "--emit-benchexec runs nothing: -j, --out and -q would have no effect")
-	case memory.sizeFlag > 0 && !batch.CanLimitMemory && *emit == "" && slurm.dir == "":
+	case memory.Size > 0 && !batch.CanLimitMemory && *emit == "" && slurm.dir == "":
 		return c.usageError(s, "--memory needs Linux's /proc; use --memory 0")
 	}
 	checkEngine := func(name string) error {
@@ -124,14 +125,14 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		return exitInput
 	}
 	if *emit != "" {
-		return emitBenchExec(c, s, *emit, tasks, *engineName, allFlags, *timeout, int64(memory.sizeFlag))
+		return emitBenchExec(c, s, *emit, tasks, *engineName, allFlags, *timeout, int64(memory.Size))
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(s.stderr, "boolprog batch: cannot find the boolprog binary to run the tasks: %v\n", err)
 		return exitUsage
 	}
-	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.sizeFlag), Engine: *engineName, Flags: allFlags}
+	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.Size), Engine: *engineName, Flags: allFlags}
 	if !*quiet {
 		r.Progress = s.stderr
 	}
@@ -184,22 +185,22 @@ func summaryExit(sum *batch.Summary) int {
 	return exitOK
 }
 
-// limitFlag is a sizeFlag that may also be 0 or "none": no limit.
-type limitFlag struct{ sizeFlag }
+// limitFlag is a size that may also be 0 or "none": no limit.
+type limitFlag struct{ bytesize.Size }
 
 func (f *limitFlag) String() string {
-	if f.sizeFlag == 0 {
+	if f.Size == 0 {
 		return "none"
 	}
-	return f.sizeFlag.String()
+	return f.Size.String()
 }
 
 func (f *limitFlag) Set(s string) error {
 	if s == "0" || s == "none" {
-		f.sizeFlag = 0
+		f.Size = 0
 		return nil
 	}
-	return f.sizeFlag.Set(s)
+	return f.Size.Set(s)
 }
 
 // emitBenchExec writes the tasks as a BenchExec benchmark instead of

@@ -262,7 +262,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	for _, path := range files {
 		if len(files) > 1 && cf.format == "text" {
 			// Which verdict belongs to which file (JSON reports name it).
-			fmt.Fprintf(s.stdout, "== %s\n", displayName(path))
+			fmt.Fprintf(s.stdout, "== %s\n", boolprog.DisplayName(path))
 		}
 		var code int
 		if jsonLines {
@@ -396,7 +396,7 @@ func (r *checkRun) file(ctx context.Context, path string) int {
 	start := time.Now()
 	prog := progress.New(s.stderr, s.tty, cf.verbose, cf.quiet)
 	defer prog.Stop()
-	name := displayName(path)
+	name := boolprog.DisplayName(path)
 	opts := r.opts
 	opts.Filename = name
 	if prog != nil {
@@ -480,12 +480,12 @@ func (r *checkRun) jsonLine(ctx context.Context, path string) int {
 		if err := dec.Decode(&v); err == io.EOF {
 			break
 		} else if err != nil {
-			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", displayName(path), err)
+			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", boolprog.DisplayName(path), err)
 			return exitUsage
 		}
 		var line bytes.Buffer
 		if err := json.Compact(&line, v); err != nil {
-			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", displayName(path), err)
+			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", boolprog.DisplayName(path), err)
 			return exitUsage
 		}
 		line.WriteByte('\n')

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"boolprog"
 	"boolprog/bdd"
 	"boolprog/engine"
 	"boolprog/fix"
@@ -99,14 +100,13 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, engine.ErrTimeout)
 		defer cancel()
 	}
-	src, err := readInput(ctx, files[0], int64(lf.maxInput), s.stdin)
-	if err != nil {
-		printDiagnostics(s.stderr, fileError(displayName(files[0]), err))
+	src, ok := lf.readFile(ctx, files[0], s)
+	if !ok {
 		return exitInput
 	}
 	// A large file takes seconds to parse and check: --timeout and
 	// signals stop them too (and then answer UNKNOWN below).
-	f, err := fix.ParseFileContext(ctx, displayName(files[0]), src)
+	f, err := fix.ParseFileContext(ctx, boolprog.DisplayName(files[0]), src)
 	if err == nil {
 		err = fix.CheckContext(ctx, f)
 	}

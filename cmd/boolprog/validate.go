@@ -69,10 +69,9 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, engine.ErrTimeout)
 		defer cancel()
 	}
-	wname := displayName(files[1])
-	data, err := readInput(ctx, files[1], int64(lf.maxInput), s.stdin)
-	if err != nil {
-		printDiagnostics(s.stderr, fileError(wname, err)) // named once, as check names a program
+	wname := boolprog.DisplayName(files[1])
+	data, ok := lf.readFile(ctx, files[1], s)
+	if !ok {
 		return exitInput
 	}
 	w, err := witness.Parse(wname, data)
