@@ -16,15 +16,6 @@ import (
 	"boolprog/syntax"
 )
 
-// exitWrong is batch's exit code when an answer contradicts its expected
-// verdict.
-const exitWrong = 3
-
-// exitTaskError is batch's exit code when no answer is wrong but a task
-// ended ERROR (bad input, a missing program, a bad flag): a CI run must
-// not pass on a task that was never checked.
-const exitTaskError = 4
-
 const batchHead = `usage: boolprog batch [flags] TASKS|DIR|FILE.bp...
 
 Runs many checks in parallel, each as a child process ("boolprog check
@@ -79,7 +70,15 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	case msg != "":
 		return c.usageError(s, "%s", msg)
 	case slurm.worker != "":
-		return runSlurmWorker(ctx, s, slurm.worker)
+		err := batch.SlurmWorkerEnv(ctx, slurm.worker, s.stdout)
+		if intr := interruption(ctx); intr != nil {
+			return intr.exitCode()
+		}
+		if err != nil {
+			fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
 	case slurm.collect != "":
 		return runBatchSlurm(ctx, c, s, slurm, &batch.Runner{}, nil, *out, *quiet)
 	}
@@ -124,15 +123,24 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		fmt.Fprintf(s.stderr, "boolprog batch: no task in %v\n", paths)
 		return exitInput
 	}
+	r := &batch.Runner{Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.Size), Engine: *engineName, Flags: allFlags}
 	if *emit != "" {
-		return emitBenchExec(c, s, *emit, tasks, *engineName, allFlags, *timeout, int64(memory.Size))
+		notes, err := r.WriteBenchExec(*emit, tasks)
+		if err != nil {
+			fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
+			return exitUsage
+		}
+		for _, n := range notes {
+			fmt.Fprintf(s.stderr, "note: %s\n", n)
+		}
+		fmt.Fprintf(s.stdout, "wrote %d task definitions, unreach-label.prp and boolprog.xml to %s; run: benchexec %s\n",
+			len(tasks), *emit, filepath.Join(*emit, "boolprog.xml"))
+		return exitOK
 	}
-	exe, err := os.Executable()
-	if err != nil {
+	if r.Exe, err = os.Executable(); err != nil {
 		fmt.Fprintf(s.stderr, "boolprog batch: cannot find the boolprog binary to run the tasks: %v\n", err)
 		return exitUsage
 	}
-	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.Size), Engine: *engineName, Flags: allFlags}
 	if !*quiet {
 		r.Progress = s.stderr
 	}
@@ -142,47 +150,39 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		}
 		return runBatchSlurm(ctx, c, s, slurm, r, tasks, *out, *quiet)
 	}
-	lines, summaryTo := s.stdout, s.stderr
-	var file *os.File
-	if *out != "" {
-		if file, err = os.Create(*out); err != nil {
-			return c.usageError(s, "%v", err)
-		}
-		lines, summaryTo = file, s.stdout
-	}
-	start := time.Now()
-	recs, runErr := r.Run(ctx, tasks, func(rec *batch.Record) error { return rec.WriteJSON(lines) })
-	if file != nil {
-		if err := file.Close(); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
-	intr := interruption(ctx)
-	sum := &batch.Summary{Records: recs, Total: len(tasks), Jobs: *jobs, Elapsed: time.Since(start), Interrupted: intr != nil}
-	if !*quiet {
-		fmt.Fprintln(summaryTo)
-	}
-	sum.Write(summaryTo)
-	switch {
-	case intr != nil:
-		return intr.exitCode()
-	case runErr != nil:
-		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", runErr)
-		return exitUsage
-	}
-	return summaryExit(sum)
+	return batchOutput(ctx, c, s, *out, *quiet, func(o batch.Output) (*batch.Summary, error) { return r.RunAll(ctx, tasks, o) })
 }
 
-// summaryExit is a finished batch's exit code, local or on Slurm: a wrong
-// answer before a task that ended ERROR before success.
-func summaryExit(sum *batch.Summary) int {
-	switch {
-	case len(sum.Wrong()) > 0:
-		return exitWrong
-	case len(sum.Errors()) > 0:
-		return exitTaskError
+// batchOutput runs a batch with its records written on standard output,
+// or on the file out (the summary then going to standard output instead
+// of standard error), and returns the exit code.
+func batchOutput(ctx context.Context, c *command, s *streams, out string, quiet bool, run func(batch.Output) (*batch.Summary, error)) int {
+	o := batch.Output{Lines: s.stdout, Summary: s.stderr, Quiet: quiet}
+	var file *os.File
+	if out != "" {
+		var err error
+		if file, err = os.Create(out); err != nil {
+			return c.usageError(s, "%v", err)
+		}
+		o.Lines, o.Summary = file, s.stdout
 	}
-	return exitOK
+	sum, err := run(o)
+	if file != nil {
+		if cerr := file.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	switch intr := interruption(ctx); {
+	case sum == nil:
+		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
+		return exitUsage
+	case intr != nil:
+		return intr.exitCode()
+	case err != nil && !errors.Is(err, context.Canceled):
+		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
+		return exitUsage
+	}
+	return sum.ExitCode()
 }
 
 // limitFlag is a size that may also be 0 or "none": no limit.
@@ -201,26 +201,4 @@ func (f *limitFlag) Set(s string) error {
 		return nil
 	}
 	return f.Size.Set(s)
-}
-
-// emitBenchExec writes the tasks as a BenchExec benchmark instead of
-// running them.
-func emitBenchExec(c *command, s *streams, dir string, tasks []batch.Task, engineName string, flags []string, timeout time.Duration, memory int64) int {
-	for i := range tasks {
-		if tasks[i].Engine == "" {
-			tasks[i].Engine = engineName
-		}
-		tasks[i].Flags = append(append([]string(nil), flags...), tasks[i].Flags...)
-	}
-	notes, err := batch.WriteBenchExec(dir, tasks, timeout, memory)
-	if err != nil {
-		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
-		return exitUsage
-	}
-	for _, n := range notes {
-		fmt.Fprintf(s.stderr, "note: %s\n", n)
-	}
-	fmt.Fprintf(s.stdout, "wrote %d task definitions, unreach-label.prp and boolprog.xml to %s; run: benchexec %s\n",
-		len(tasks), dir, filepath.Join(dir, "boolprog.xml"))
-	return exitOK
 }
