@@ -76,7 +76,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	cf.memory.register(fs)
 	fs.StringVar(&cf.threads, "threads", "", "run these procedures as the threads, e.g. f,g,g (two copies of g); for a program without thread statements")
 	fs.Var(&cf.bound, "bound", "ask for a bounded answer: cs:K (at most K context switches) or rounds:K; an engine that cannot bound its search answers UNKNOWN")
-	engFlags := defineEngineFlags(fs)
+	engFlags := engine.DefineCommandFlags(fs)
 	fs.StringVar(&cf.format, "format", cf.format, "output: text, json, or html (one self-contained page: source, verdict, trace stepper, control-flow graphs)")
 	fs.StringVar(&cf.style, "trace-style", cf.style, "trace order: forward, or bebop (reverse, indented, as the Bebop paper)")
 	fs.StringVar(&cf.trace, "trace", cf.trace, "trace detail: full (every step with its state), changes (only the values a step changed; the whole state on entering a procedure), or none (only the error line)")
@@ -106,12 +106,12 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if len(files) == 0 {
 		return checkUsageError(c, s, jsonOut, "no FILE to check")
 	}
-	if err := engFlags.owned(cf.engineName); err != nil {
+	if err := engFlags.Owned(cf.engineName); err != nil {
 		return checkUsageError(c, s, jsonOut, "%v", err)
 	}
 	// The engine and its flags, then the specification, checked once
 	// before any file (the limits are checked below).
-	base := boolprog.Options{Engine: cf.engineName, EngineFlags: engFlags.values, CommandLine: true}
+	base := boolprog.Options{Engine: cf.engineName, EngineFlags: engFlags.Values, CommandLine: true}
 	_, err = base.Validate()
 	var in *boolprog.InputError
 	var oe *boolprog.OptionError
@@ -233,7 +233,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	}
 	opts := boolprog.Options{
 		Target:        cf.target,
-		EngineFlags:   engFlags.values,
+		EngineFlags:   engFlags.Values,
 		Timeout:       cf.timeout,
 		Bound:         cf.bound.b,
 		MaxNodes:      cf.maxNodes,

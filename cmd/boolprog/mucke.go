@@ -68,7 +68,7 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	if len(files) != 1 {
 		return c.usageError(s, "want exactly one FILE, not %d", len(files))
 	}
-	if ef.model != "" && memory.set {
+	if ef.model != "" && memory.Given() {
 		return c.usageError(s, "--emit writes a model: --memory applies when evaluating one")
 	}
 	if ef.model == "conc" {
