@@ -64,3 +64,23 @@ func TestFileReader(t *testing.T) {
 		t.Errorf("a blocked read after the context ended: %v, want its cause", err)
 	}
 }
+
+// TestWriteErrors: diagnostics one per line, at most MaxErrorsShown, then
+// how many more; another error as its text.
+func TestWriteErrors(t *testing.T) {
+	var ds []boolprog.Diagnostic
+	for i := 1; i <= boolprog.MaxErrorsShown+3; i++ {
+		ds = append(ds, boolprog.Diagnostic{File: "f.bp", Line: i, Col: 2, Message: "bad"})
+	}
+	var b strings.Builder
+	boolprog.WriteErrors(&b, &boolprog.InputError{Diagnostics: ds})
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != boolprog.MaxErrorsShown+1 || lines[0] != "f.bp:1:2: bad" || lines[len(lines)-1] != "f.bp: ... and 3 more errors" {
+		t.Errorf("%d lines: %q ... %q", len(lines), lines[0], lines[len(lines)-1])
+	}
+	b.Reset()
+	boolprog.WriteErrors(&b, errors.New("no"))
+	if b.String() != "no\n" {
+		t.Errorf("a plain error: %q", b.String())
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"boolprog"
 	"boolprog/batch"
 	"boolprog/engine"
 	"boolprog/internal/bytesize"
@@ -113,7 +114,7 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	if err != nil {
 		var list syntax.ErrorList
 		if errors.As(err, &list) {
-			printDiagnostics(s.stderr, list)
+			boolprog.WriteErrors(s.stderr, list)
 		} else {
 			fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
 		}

@@ -137,7 +137,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		if jsonOut {
 			boolprog.ErrorReport("", err).WriteJSON(s.stdout)
 		} else {
-			printDiagnostics(s.stderr, errorList(in.Diagnostics))
+			boolprog.WriteErrors(s.stderr, in)
 		}
 		return exitInput
 	case errors.As(err, &oe):
@@ -418,7 +418,7 @@ func (r *checkRun) file(ctx context.Context, path string) int {
 		if cf.format == "json" {
 			boolprog.ErrorReport(name, err).WriteJSON(s.stdout)
 		} else {
-			printDiagnostics(s.stderr, errorList(in.Diagnostics))
+			boolprog.WriteErrors(s.stderr, in)
 		}
 		return exitInput
 	case errors.As(err, &oe) && (oe.Option == "MaxNodes" || oe.Option == "AllReachable"):

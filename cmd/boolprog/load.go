@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -64,59 +62,22 @@ func (lf *loadFlags) reader(path string, stdin io.Reader) func(context.Context) 
 func (lf *loadFlags) readFile(ctx context.Context, path string, s *streams) (src []byte, ok bool) {
 	src, err := boolprog.ReadFile(ctx, path, s.stdin, lf.options(path))
 	if err != nil {
-		printDiagnostics(s.stderr, inputErrors(err))
+		boolprog.WriteErrors(s.stderr, err)
 		return nil, false
 	}
 	return src, true
 }
 
-// load reads, parses and checks a file (boolprog.Load). Any error
-// (unreadable file, syntax or semantic error) comes back as a non-empty
-// list, each with the file's name; the caller prints them and exits with
-// exitInput.
-func load(ctx context.Context, path string, lf *loadFlags, stdin io.Reader) (*boolprog.Source, syntax.ErrorList) {
-	src, err := boolprog.Load(ctx, lf.reader(path, stdin), lf.options(path))
+// load reads, parses and checks a file (boolprog.Load). On an input
+// error (unreadable file, syntax or semantic error) it prints the
+// diagnostics and returns ok false (the command exits with exitInput).
+func load(ctx context.Context, path string, lf *loadFlags, s *streams) (src *boolprog.Source, ok bool) {
+	src, err := boolprog.Load(ctx, lf.reader(path, s.stdin), lf.options(path))
 	if err != nil {
-		return nil, inputErrors(err)
+		boolprog.WriteErrors(s.stderr, err)
+		return nil, false
 	}
-	return src, nil
-}
-
-// inputErrors returns the diagnostics of an error of the pipeline (an
-// *InputError; anything else as one diagnostic without a file).
-func inputErrors(err error) syntax.ErrorList {
-	var in *boolprog.InputError
-	if !errors.As(err, &in) {
-		return syntax.ErrorList{{Msg: err.Error()}}
-	}
-	return errorList(in.Diagnostics)
-}
-
-// errorList converts the pipeline's diagnostics for printDiagnostics.
-func errorList(ds []boolprog.Diagnostic) syntax.ErrorList {
-	list := make(syntax.ErrorList, len(ds))
-	for i, d := range ds {
-		list[i] = &syntax.Error{Filename: d.File, Pos: syntax.Pos{Line: d.Line, Col: d.Col}, Msg: d.Message}
-	}
-	return list
-}
-
-// Text output shows at most this many errors and warnings per file, and
-// then says how many more there are: a generated file with a systematic
-// problem would otherwise bury the verdict under 100,000 lines.
-const maxErrorsShown = 50
-
-// printDiagnostics prints errors as "file:line:col: message".
-func printDiagnostics(w io.Writer, list syntax.ErrorList) {
-	bw := bufio.NewWriter(w)
-	for i, e := range list {
-		if i == maxErrorsShown {
-			fmt.Fprintf(bw, "%s: ... and %d more errors\n", e.Filename, len(list)-i)
-			break
-		}
-		fmt.Fprintln(bw, e.Error())
-	}
-	bw.Flush()
+	return src, true
 }
 
 // loadProgram reads, checks and lowers one file for the commands that work
@@ -124,15 +85,12 @@ func printDiagnostics(w io.Writer, list syntax.ErrorList) {
 // the target, whose label must exist. On an input error it prints the
 // diagnostics and returns ok false (the command exits with exitInput).
 func loadProgram(ctx context.Context, path string, lf *loadFlags, target string, s *streams) (src *boolprog.Source, p *ir.Program, ok bool) {
-	src, errs := load(ctx, path, lf, s.stdin)
-	if len(errs) == 0 {
-		var err error
-		if p, err = src.Lower(target, nil); err != nil {
-			errs = inputErrors(err)
-		}
+	if src, ok = load(ctx, path, lf, s); !ok {
+		return nil, nil, false
 	}
-	if len(errs) > 0 {
-		printDiagnostics(s.stderr, errs)
+	p, err := src.Lower(target, nil)
+	if err != nil {
+		boolprog.WriteErrors(s.stderr, err)
 		return nil, nil, false
 	}
 	return src, p, true

@@ -179,7 +179,7 @@ func emitModel(ctx context.Context, c *command, path, alg, target string, lf *lo
 		return exitInput
 	}
 	if p.Concurrent {
-		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.Name, Pos: p.ConcurrentPos, Msg: "--emit models sequential programs; this one is concurrent: " + p.ConcurrentWhy}})
+		boolprog.WriteErrors(s.stderr, syntax.ErrorList{{Filename: l.Name, Pos: p.ConcurrentPos, Msg: "--emit models sequential programs; this one is concurrent: " + p.ConcurrentWhy}})
 		return exitInput
 	}
 	w := bufio.NewWriter(s.stdout)

@@ -89,7 +89,7 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 	}
 	v, err := boolprog.ValidateWitness(ctx, lf.reader(files[0], s.stdin), w, opts, maxConfigs)
 	if err != nil {
-		printDiagnostics(s.stderr, inputErrors(err))
+		boolprog.WriteErrors(s.stderr, err)
 		return exitInput
 	}
 	if v.Malformed {
