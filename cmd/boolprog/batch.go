@@ -14,6 +14,7 @@ import (
 	"boolprog/batch"
 	"boolprog/engine"
 	"boolprog/internal/bytesize"
+	"boolprog/internal/interrupt"
 	"boolprog/syntax"
 )
 
@@ -72,8 +73,8 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		return c.usageError(s, "%s", msg)
 	case slurm.worker != "":
 		err := batch.SlurmWorkerEnv(ctx, slurm.worker, s.stdout)
-		if intr := interruption(ctx); intr != nil {
-			return intr.exitCode()
+		if intr := interrupt.Of(ctx); intr != nil {
+			return intr.ExitCode()
 		}
 		if err != nil {
 			fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
@@ -173,12 +174,12 @@ func batchOutput(ctx context.Context, c *command, s *streams, out string, quiet 
 			err = cerr
 		}
 	}
-	switch intr := interruption(ctx); {
+	switch intr := interrupt.Of(ctx); {
 	case sum == nil:
 		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
 		return exitUsage
 	case intr != nil:
-		return intr.exitCode()
+		return intr.ExitCode()
 	case err != nil && !errors.Is(err, context.Canceled):
 		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
 		return exitUsage

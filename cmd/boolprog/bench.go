@@ -10,6 +10,7 @@ import (
 
 	"boolprog/benchset"
 	"boolprog/engine"
+	"boolprog/internal/interrupt"
 )
 
 const benchHead = `usage: boolprog bench [flags]
@@ -129,13 +130,13 @@ func runBench(ctx context.Context, args []string, s *streams) int {
 	}
 	var oe *benchset.OptionError
 	var ie *benchset.InputError
-	intr := interruption(ctx)
+	intr := interrupt.Of(ctx)
 	switch {
 	case runErr == nil:
 		return exitOK
 	case intr != nil && errors.Is(runErr, engine.ErrInterrupted):
 		fmt.Fprintln(s.stdout, "VERIFICATION UNKNOWN: interrupted")
-		return intr.exitCode()
+		return intr.ExitCode()
 	case errors.Is(runErr, benchset.ErrDifferentValues):
 		return exitUnknown
 	case errors.As(runErr, &oe):

@@ -14,6 +14,7 @@ import (
 
 	"boolprog"
 	"boolprog/engine"
+	"boolprog/internal/interrupt"
 	"boolprog/internal/progress"
 	"boolprog/result"
 )
@@ -270,8 +271,8 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		} else {
 			code = run.file(ctx, path)
 		}
-		if intr := interruption(ctx); intr != nil {
-			return intr.exitCode()
+		if intr := interrupt.Of(ctx); intr != nil {
+			return intr.ExitCode()
 		}
 		worst = worse(worst, code)
 	}

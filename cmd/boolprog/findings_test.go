@@ -18,6 +18,7 @@ import (
 	"boolprog/benchset"
 	"boolprog/engine"
 	"boolprog/gen"
+	"boolprog/internal/interrupt"
 	"boolprog/internal/jsonschema"
 	"boolprog/internal/replay"
 	"boolprog/ir"
@@ -317,7 +318,7 @@ func TestReportSchema(t *testing.T) {
 			ctx := context.Background()
 			if tt.code == 130 {
 				c, cancel := context.WithCancelCause(ctx)
-				cancel(&interrupted{syscall.SIGINT})
+				cancel(&interrupt.Signal{Sig: syscall.SIGINT})
 				ctx = c
 			}
 			var stdout, stderr bytes.Buffer
@@ -343,7 +344,7 @@ func TestFinding4Interrupt(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			go func() {
 				<-waitStarted
-				cancel(&interrupted{sig})
+				cancel(&interrupt.Signal{Sig: sig})
 			}()
 			var stdout, stderr bytes.Buffer
 			code := runContext(ctx, []string{"check", "--engine", "test-wait", "-l", "R", fig1, "testdata/safe.bp"}, &streams{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
@@ -355,7 +356,7 @@ func TestFinding4Interrupt(t *testing.T) {
 		})
 		t.Run(sig.String()+" before the program is read", func(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
-			cancel(&interrupted{sig})
+			cancel(&interrupt.Signal{Sig: sig})
 			var stdout, stderr bytes.Buffer
 			code := runContext(ctx, []string{"check", "-l", "R", fig1, "testdata/safe.bp"}, &streams{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
 			checkOutput(t, cliCase{code: 128 + int(sig), last: "VERIFICATION UNKNOWN: interrupted"}, code, stdout.String(), stderr.String())

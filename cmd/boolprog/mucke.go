@@ -13,6 +13,7 @@ import (
 	"boolprog/engine"
 	"boolprog/fix"
 	"boolprog/fix/program"
+	"boolprog/internal/interrupt"
 	"boolprog/result"
 	"boolprog/syntax"
 )
@@ -147,8 +148,8 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 			why = "internal error: " + err.Error()
 		}
 		fmt.Fprintln(s.stdout, "UNKNOWN: "+why)
-		if in := interruption(ctx); in != nil {
-			return in.exitCode()
+		if in := interrupt.Of(ctx); in != nil {
+			return in.ExitCode()
 		}
 		return exitUnknown
 	}

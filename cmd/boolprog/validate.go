@@ -8,6 +8,7 @@ import (
 
 	"boolprog"
 	"boolprog/engine"
+	"boolprog/internal/interrupt"
 	"boolprog/syntax"
 	"boolprog/witness"
 )
@@ -97,8 +98,8 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 		return exitInput
 	}
 	v.WriteText(s.stdout, wname)
-	if intr := interruption(ctx); intr != nil && v.Verdict == witness.Unknown {
-		return intr.exitCode()
+	if intr := interrupt.Of(ctx); intr != nil && v.Verdict == witness.Unknown {
+		return intr.ExitCode()
 	}
 	return v.ExitCode()
 }
