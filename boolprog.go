@@ -430,8 +430,14 @@ func (o *Options) progress(phase, detail string) {
 func concurrentDefault(p *ir.Program, opts *Options) (engine.Engine, error) {
 	switch engines.ConcurrentIgnores(p, engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable}) {
 	case "max-nodes":
+		if opts.CommandLine {
+			return nil, optionErrorf("MaxNodes", "a concurrent program: --max-nodes bounds BDD nodes, which no engine of the concurrent portfolio uses; name a BDD engine (--engine conc-fix, conc-eager or conc-lazy)")
+		}
 		return nil, optionErrorf("MaxNodes", "a concurrent program: no engine of the concurrent portfolio uses BDDs: a node limit would have no effect (set Engine to conc-fix, conc-eager or conc-lazy)")
 	case "all":
+		if opts.CommandLine {
+			return nil, optionErrorf("AllReachable", "a concurrent program: --all: the concurrent engines stop at the first error")
+		}
 		return nil, optionErrorf("AllReachable", "a concurrent program: the concurrent engines stop at the first error: it would have no effect")
 	}
 	eng, err := engines.ConcurrentDefault(p)

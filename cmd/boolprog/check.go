@@ -368,19 +368,6 @@ func checkUsageError(c *command, s *streams, jsonOut bool, format string, args .
 	return c.usageError(s, format, args...)
 }
 
-// concIgnored words the pipeline's refusal of an option on a concurrent
-// program without an engine named (its OptionError's Option) as the
-// command's refusal of the flag.
-func concIgnored(option string) string {
-	switch option {
-	case "MaxNodes":
-		return "a concurrent program: --max-nodes bounds BDD nodes, which no engine of the concurrent portfolio uses; name a BDD engine (--engine conc-fix, conc-eager or conc-lazy)"
-	case "AllReachable":
-		return "a concurrent program: --all: the concurrent engines stop at the first error"
-	}
-	return ""
-}
-
 // checkRun is one `boolprog check` over its files.
 type checkRun struct {
 	c      *command
@@ -425,7 +412,7 @@ func (r *checkRun) file(ctx context.Context, path string) int {
 	case errors.As(err, &oe) && (oe.Option == "MaxNodes" || oe.Option == "AllReachable"):
 		// Known only now that the program is read: the flag was accepted
 		// for the sequential default engine.
-		return checkUsageError(r.c, s, cf.format == "json", "%s: %s", name, concIgnored(oe.Option))
+		return checkUsageError(r.c, s, cf.format == "json", "%s: %s", name, oe.Msg)
 	case err != nil:
 		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 		return exitUsage
