@@ -68,9 +68,9 @@ func lower(name string, src []byte, dialect syntax.Dialect, target string) (*ir.
 	return ir.Lower(f, info, ir.Options{Target: target})
 }
 
-// Round rounds a duration for a table: to the millisecond from a second
+// round rounds a duration for a table: to the millisecond from a second
 // on, to 10µs from a millisecond on, else to the microsecond.
-func Round(d time.Duration) time.Duration {
+func round(d time.Duration) time.Duration {
 	switch {
 	case d >= time.Second:
 		return d.Round(time.Millisecond)
@@ -80,50 +80,50 @@ func Round(d time.Duration) time.Duration {
 	return d.Round(time.Microsecond)
 }
 
-// Config is what one measured check does.
-type Config struct {
-	// Kind is T(N)'s variant, with Target "" (SLIC_ERROR): without an
+// config is what one measured check does.
+type config struct {
+	// kind is T(N)'s variant, with target "" (SLIC_ERROR): without an
 	// error it computes every reachable state.
-	Kind gen.TemplateError
-	// Target is the error label; "" for SLIC_ERROR.
-	Target string
-	// Replay replays the trace in the interpreter, as check does.
-	Replay  bool
-	Timeout time.Duration
-	// FirstError stops at the first error, as check does, whatever the
+	kind gen.TemplateError
+	// target is the error label; "" for SLIC_ERROR.
+	target string
+	// replay replays the trace in the interpreter, as check does.
+	replay  bool
+	timeout time.Duration
+	// firstError stops at the first error, as check does, whatever the
 	// kind (the hard set).
-	FirstError bool
-	// All computes every reachable state whatever the rest says (the
+	firstError bool
+	// all computes every reachable state whatever the rest says (the
 	// hard set's programs without an error site in reach, which check
 	// would answer at once: the set measures the search).
-	All bool
+	all bool
 }
 
-// Run is the measurement of one check.
-type Run struct {
-	Res                         *result.Result
-	Reach, Trace, Replay, Total time.Duration
-	// Peak is the peak live heap above the heap before the run (bytes).
-	Peak      uint64
-	ReplayErr error
+// measurement is the measurement of one check.
+type measurement struct {
+	res                         *result.Result
+	reach, trace, replay, total time.Duration
+	// peak is the peak live heap above the heap before the run (bytes).
+	peak      uint64
+	replayErr error
 }
 
 // median returns the run with the median total time (the peak heap is the
 // largest of all runs).
-func median(ms []Run) Run {
+func median(ms []measurement) measurement {
 	sorted := slices.Clone(ms)
-	slices.SortFunc(sorted, func(a, b Run) int { return cmp.Compare(a.Total, b.Total) })
+	slices.SortFunc(sorted, func(a, b measurement) int { return cmp.Compare(a.total, b.total) })
 	m := sorted[len(sorted)/2]
 	for _, x := range ms {
-		m.Peak = max(m.Peak, x.Peak)
+		m.peak = max(m.peak, x.peak)
 	}
 	return m
 }
 
-// Measure runs one check the way `boolprog check` does (search, trace,
+// measure runs one check the way `boolprog check` does (search, trace,
 // replay) after a full GC, and samples the heap every millisecond while it
 // runs: the peak is approximate, but taken the same way for every size.
-func Measure(ctx context.Context, eng engine.Engine, p *ir.Program, cfg Config) Run {
+func measure(ctx context.Context, eng engine.Engine, p *ir.Program, cfg config) measurement {
 	runtime.GC()
 	heap := procstat.NewHeap()
 	base := heap.Bytes()
@@ -146,35 +146,35 @@ func Measure(ctx context.Context, eng engine.Engine, p *ir.Program, cfg Config) 
 			}
 		}
 	}()
-	m := Check(ctx, eng, p, cfg)
+	m := check(ctx, eng, p, cfg)
 	close(done)
 	<-sampled
-	m.Peak = max(peak.Load(), heap.Bytes())
-	if m.Peak > base {
-		m.Peak -= base
+	m.peak = max(peak.Load(), heap.Bytes())
+	if m.peak > base {
+		m.peak -= base
 	} else {
-		m.Peak = 0
+		m.peak = 0
 	}
 	return m
 }
 
-// Check runs one check the way `boolprog check` does: search, trace, and
+// check runs one check the way `boolprog check` does: search, trace, and
 // (unless cfg says not to) replay of the trace.
-func Check(ctx context.Context, eng engine.Engine, p *ir.Program, cfg Config) Run {
-	ctx, cancel := context.WithTimeoutCause(ctx, cfg.Timeout, engine.ErrTimeout)
+func check(ctx context.Context, eng engine.Engine, p *ir.Program, cfg config) measurement {
+	ctx, cancel := context.WithTimeoutCause(ctx, cfg.timeout, engine.ErrTimeout)
 	defer cancel()
-	var m Run
+	var m measurement
 	start := time.Now()
-	q := engine.Query{AllReachable: cfg.All || cfg.Kind == gen.NoError && cfg.Target == "" && !cfg.FirstError}
-	m.Res = engine.Run(ctx, eng, p, q)
-	if m.Res.Verdict == result.Unsafe && !m.Res.TraceCut && cfg.Replay { // a cut trace has no steps
+	q := engine.Query{AllReachable: cfg.all || cfg.kind == gen.NoError && cfg.target == "" && !cfg.firstError}
+	m.res = engine.Run(ctx, eng, p, q)
+	if m.res.Verdict == result.Unsafe && !m.res.TraceCut && cfg.replay { // a cut trace has no steps
 		t := time.Now()
-		m.ReplayErr = interp.ReplayContext(ctx, p, m.Res.Trace)
-		m.Replay = time.Since(t)
+		m.replayErr = interp.ReplayContext(ctx, p, m.res.Trace)
+		m.replay = time.Since(t)
 	}
-	m.Total = time.Since(start)
-	m.Reach = phaseTime(&m.Res.Stats, result.PhaseReach, "time_reach_ns")
-	m.Trace = phaseTime(&m.Res.Stats, result.PhaseTrace, "time_trace_ns")
+	m.total = time.Since(start)
+	m.reach = phaseTime(&m.res.Stats, result.PhaseReach, "time_reach_ns")
+	m.trace = phaseTime(&m.res.Stats, result.PhaseTrace, "time_trace_ns")
 	return m
 }
 
@@ -187,8 +187,8 @@ func phaseTime(st *result.Stats, phase, counter string) time.Duration {
 	return time.Duration(st.Counters[counter])
 }
 
-// TraceLen is the number of steps of a trace that may be nil.
-func TraceLen(tr *result.Trace) int {
+// traceLen is the number of steps of a trace that may be nil.
+func traceLen(tr *result.Trace) int {
 	if tr == nil {
 		return 0
 	}

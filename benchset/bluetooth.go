@@ -20,8 +20,8 @@ import (
 // of examples/bluetooth at 6 context switches, in one run, for the table
 // of issue 11 and the Getafix paper's Fig. 3.
 
-// BluetoothDir is where the set's files are, from the module's root.
-const BluetoothDir = "examples/bluetooth"
+// bluetoothDir is where the set's files are, from the module's root.
+const bluetoothDir = "examples/bluetooth"
 
 // bluetoothBound is the bound of the Getafix paper's table.
 var bluetoothBound = result.Bound{Kind: result.ContextSwitches, K: 6}
@@ -36,7 +36,7 @@ var concEngines = []string{"explicit", "conc-fix", "conc-eager", "conc-lazy"}
 // bluetoothProgram reads and lowers one configuration (Getafix dialect,
 // target SLIC_ERROR as check's default).
 func bluetoothProgram(config string) (*ir.Program, error) {
-	path := filepath.Join(BluetoothDir, "bluetooth_"+config+".bp")
+	path := filepath.Join(bluetoothDir, "bluetooth_"+config+".bp")
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%v (run bench --set bluetooth from the module's root)", err)
@@ -113,7 +113,7 @@ func Bluetooth(ctx context.Context, w io.Writer, o BluetoothOptions) error {
 		}
 		infos = append(infos, info)
 	}
-	fmt.Fprintf(w, "Bluetooth models (%s), bound %s, --timeout %v per run\n", BluetoothDir, bluetoothBound, o.Timeout)
+	fmt.Fprintf(w, "Bluetooth models (%s), bound %s, --timeout %v per run\n", bluetoothDir, bluetoothBound, o.Timeout)
 	// Rows are printed as they come (a run may take its whole timeout),
 	// in fixed columns.
 	row := "%-5s  %-19s  %-7s  %-19s  %-8s  %7s  %7s  %s\n"

@@ -72,7 +72,7 @@ func Hard(ctx context.Context, w, errw io.Writer, o HardOptions) error {
 			continue
 		}
 		ran++
-		p, err := HardProgram(h)
+		p, err := hardProgram(h)
 		if err != nil {
 			return fmt.Errorf("%s: %v", h.Name, err)
 		}
@@ -90,39 +90,39 @@ func Hard(ctx context.Context, w, errw io.Writer, o HardOptions) error {
 				runCtx, stop = cpuLimit(ctx, cpu0, o.Timeout)
 				wallLimit = 1000 * o.Timeout
 			}
-			m := Measure(runCtx, eng, p, Config{Replay: true, Timeout: wallLimit, FirstError: true, All: !errorSite})
+			m := measure(runCtx, eng, p, config{replay: true, timeout: wallLimit, firstError: true, all: !errorSite})
 			stop()
 			cpu1, _ := procstat.CPU()
 			cpu := "-"
 			if cpuOK {
-				cpu = Round(cpu1 - cpu0).String()
+				cpu = round(cpu1 - cpu0).String()
 				cpuSum[md] += cpu1 - cpu0
 			}
-			wall[md] += m.Total
+			wall[md] += m.total
 			if err := interrupted(ctx); err != nil {
 				tw.Flush()
 				return err
 			}
-			c := m.Res.Stats.Counters
+			c := m.res.Stats.Counters
 			dec := "no"
-			if m.Res.Verdict != result.Unknown {
+			if m.res.Verdict != result.Unknown {
 				dec = "yes"
 				decided[md]++
 			}
-			verdict := m.Res.Verdict.String()
+			verdict := m.res.Verdict.String()
 			if !errorSite {
 				verdict += " (all states: no error site)"
 			}
-			if m.Res.TraceCut {
-				verdict += " (no trace: " + m.Res.Reason + ")"
+			if m.res.TraceCut {
+				verdict += " (no trace: " + m.res.Reason + ")"
 			} else if v, ok := c["trace_shortest"]; ok && v == 0 {
 				verdict += " (trace not shortest)"
 			}
-			fmt.Fprintf(errw, "%s %s: %s in %v\n", h.Name, md, verdict, Round(m.Total))
+			fmt.Fprintf(errw, "%s %s: %s in %v\n", h.Name, md, verdict, round(m.total))
 			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%v\t%s\t%d\t%d\t%v\t%d\t\n", h.Name, inScope(p), md, verdict, dec,
-				Round(m.Total), cpu, c["peak_bdd_nodes"], c["bdd_reorders"], Round(time.Duration(c["time_reorder_ns"])), c["bdd_nodes_after_last_reorder"])
-			if m.ReplayErr != nil {
-				fmt.Fprintf(errw, "%s: the trace does not replay: %v\n", h.Name, m.ReplayErr)
+				round(m.total), cpu, c["peak_bdd_nodes"], c["bdd_reorders"], round(time.Duration(c["time_reorder_ns"])), c["bdd_nodes_after_last_reorder"])
+			if m.replayErr != nil {
+				fmt.Fprintf(errw, "%s: the trace does not replay: %v\n", h.Name, m.replayErr)
 			}
 		}
 	}
@@ -132,7 +132,7 @@ func Hard(ctx context.Context, w, errw io.Writer, o HardOptions) error {
 		if o.CPU {
 			limit += " of CPU"
 		}
-		fmt.Fprintf(w, "reorder %s: %d of %d decided within %s; total time %v, CPU %v\n", md, decided[md], ran, limit, Round(wall[md]), Round(cpuSum[md]))
+		fmt.Fprintf(w, "reorder %s: %d of %d decided within %s; total time %v, CPU %v\n", md, decided[md], ran, limit, round(wall[md]), round(cpuSum[md]))
 	}
 	fmt.Fprintf(w, "engine %s, hard set (gen.HardSet; `boolprog gen random` flags in bench/README.md), one run each, %s\n", o.Engine.Name(), machine())
 	return nil
@@ -162,8 +162,8 @@ func (o *HardOptions) engine(md string) (engine.Engine, error) {
 	return eng, nil
 }
 
-// HardProgram generates, parses and lowers a program of the hard set.
-func HardProgram(h gen.HardProgram) (*ir.Program, error) {
+// hardProgram generates, parses and lowers a program of the hard set.
+func hardProgram(h gen.HardProgram) (*ir.Program, error) {
 	return lower(h.Name+".bp", []byte(h.Source()), syntax.CProver, "")
 }
 

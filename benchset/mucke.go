@@ -80,7 +80,7 @@ func muckeSet(root, peerDir string) []muckeModel {
 	// The Bluetooth configurations with three threads, their assertion
 	// made the label the translator looks for.
 	for _, cfg := range []string{"1_2", "2_1"} {
-		src := filepath.Join(root, BluetoothDir, "bluetooth_"+cfg+".bp")
+		src := filepath.Join(root, bluetoothDir, "bluetooth_"+cfg+".bp")
 		program := func(file string) error {
 			b, err := os.ReadFile(src)
 			if err != nil {
@@ -219,8 +219,8 @@ type MuckeOptions struct {
 	Self string
 }
 
-// ErrDifferentValues is Mucke's answer when ours and Mucke's differ on a
-// model.
+// ErrDifferentValues is what Mucke returns when our value and Mucke's
+// differ on a model.
 var ErrDifferentValues = errors.New("different values")
 
 // muckeRun is one solver's run on a model.

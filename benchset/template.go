@@ -36,26 +36,26 @@ type TemplateOptions struct {
 // on errw, what went wrong with a size. The ratios between sizes are
 // taken under the same machine conditions.
 func Template(ctx context.Context, w, errw io.Writer, o TemplateOptions) error {
-	cfg := Config{Target: "reach", Replay: !o.NoReplay, Timeout: o.Timeout}
+	cfg := config{target: "reach", replay: !o.NoReplay, timeout: o.Timeout}
 	if o.Variant != nil {
-		cfg.Kind, cfg.Target = *o.Variant, ""
+		cfg.kind, cfg.target = *o.Variant, ""
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "N\tvars\tverdict\tsteps\treach\ttrace\treplay\ttotal\tratio\tpeak heap MB\tpeak BDD nodes\tpath edges\t")
 	var prev time.Duration
 	totals := make(map[int]time.Duration)
 	for _, n := range o.Sizes {
-		prog, err := TemplateProgram(n, cfg.Kind, cfg.Target)
+		prog, err := TemplateProgram(n, cfg.kind, cfg.target)
 		if err != nil {
 			return fmt.Errorf("T(%d): %v", n, err)
 		}
-		var ms []Run
+		var ms []measurement
 		for r := 0; r < o.Runs; r++ {
 			eng, err := o.Engine.New()
 			if err != nil {
 				return fmt.Errorf("engine %s: %v", o.Engine.Name(), err)
 			}
-			m := Measure(ctx, eng, prog, cfg)
+			m := measure(ctx, eng, prog, cfg)
 			if err := interrupted(ctx); err != nil {
 				tw.Flush()
 				return err
@@ -65,19 +65,19 @@ func Template(ctx context.Context, w, errw io.Writer, o TemplateOptions) error {
 		m := median(ms)
 		ratio := "-"
 		if prev > 0 {
-			ratio = fmt.Sprintf("%.2f", float64(m.Total)/float64(prev))
+			ratio = fmt.Sprintf("%.2f", float64(m.total)/float64(prev))
 		}
-		prev = m.Total
-		totals[n] = m.Total
-		c := m.Res.Stats.Counters
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%v\t%v\t%v\t%v\t%s\t%.1f\t%d\t%d\t\n", n, numVars(prog), m.Res.Verdict, TraceLen(m.Res.Trace),
-			Round(m.Reach), Round(m.Trace), Round(m.Replay), Round(m.Total), ratio,
-			float64(m.Peak)/(1<<20), c["peak_bdd_nodes"], c["path_edges"])
-		if m.Res.Verdict == result.Unknown {
-			fmt.Fprintf(errw, "T(%d): %s\n", n, m.Res.Banner())
+		prev = m.total
+		totals[n] = m.total
+		c := m.res.Stats.Counters
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%d\t%v\t%v\t%v\t%v\t%s\t%.1f\t%d\t%d\t\n", n, numVars(prog), m.res.Verdict, traceLen(m.res.Trace),
+			round(m.reach), round(m.trace), round(m.replay), round(m.total), ratio,
+			float64(m.peak)/(1<<20), c["peak_bdd_nodes"], c["path_edges"])
+		if m.res.Verdict == result.Unknown {
+			fmt.Fprintf(errw, "T(%d): %s\n", n, m.res.Banner())
 		}
-		if m.ReplayErr != nil {
-			fmt.Fprintf(errw, "T(%d): the trace does not replay: %v\n", n, m.ReplayErr)
+		if m.replayErr != nil {
+			fmt.Fprintf(errw, "T(%d): the trace does not replay: %v\n", n, m.replayErr)
 		}
 	}
 	tw.Flush()

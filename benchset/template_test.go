@@ -27,22 +27,22 @@ func BenchmarkTemplateTrace(b *testing.B) {
 				b.Fatal(err)
 			}
 			info, _ := engine.Lookup("summary") // check's default
-			cfg := Config{Target: "reach", Replay: true, Timeout: time.Hour}
-			var m Run
+			cfg := config{target: "reach", replay: true, timeout: time.Hour}
+			var m measurement
 			for i := 0; i < b.N; i++ {
 				eng, err := info.New()
 				if err != nil {
 					b.Fatal(err)
 				}
-				m = Check(context.Background(), eng, p, cfg)
-				if m.Res.Verdict != result.Unsafe || m.ReplayErr != nil {
-					b.Fatalf("T(%d): %s, replay: %v", n, m.Res.Banner(), m.ReplayErr)
+				m = check(context.Background(), eng, p, cfg)
+				if m.res.Verdict != result.Unsafe || m.replayErr != nil {
+					b.Fatalf("T(%d): %s, replay: %v", n, m.res.Banner(), m.replayErr)
 				}
 			}
-			b.ReportMetric(float64(m.Reach)/1e6, "reach-ms")
-			b.ReportMetric(float64(m.Trace)/1e6, "trace-ms")
-			b.ReportMetric(float64(m.Replay)/1e6, "replay-ms")
-			b.ReportMetric(float64(TraceLen(m.Res.Trace)), "steps")
+			b.ReportMetric(float64(m.reach)/1e6, "reach-ms")
+			b.ReportMetric(float64(m.trace)/1e6, "trace-ms")
+			b.ReportMetric(float64(m.replay)/1e6, "replay-ms")
+			b.ReportMetric(float64(traceLen(m.res.Trace)), "steps")
 		})
 	}
 }
@@ -81,8 +81,8 @@ func TestTemplate(t *testing.T) {
 // TestMedian: the run of the median total, with the largest peak heap of
 // all runs.
 func TestMedian(t *testing.T) {
-	m := median([]Run{{Total: 3, Peak: 1}, {Total: 1, Peak: 9}, {Total: 2, Peak: 4}})
-	if m.Total != 2 || m.Peak != 9 {
-		t.Errorf("median = total %v peak %d, want 2 and 9", m.Total, m.Peak)
+	m := median([]measurement{{total: 3, peak: 1}, {total: 1, peak: 9}, {total: 2, peak: 4}})
+	if m.total != 2 || m.peak != 9 {
+		t.Errorf("median = total %v peak %d, want 2 and 9", m.total, m.peak)
 	}
 }
