@@ -146,7 +146,7 @@ func Check(ctx context.Context, src []byte, opts Options) (*Result, error) {
 // CheckReader is Check on a program read from r, up to Options.MaxInput
 // bytes.
 func CheckReader(ctx context.Context, r io.Reader, opts Options) (*Result, error) {
-	return check(ctx, func(context.Context) ([]byte, error) { return readLimited(r, opts.maxInput()) }, opts)
+	return check(ctx, func(context.Context) ([]byte, error) { return opts.readLimited(r) }, opts)
 }
 
 // CheckFile is Check on the program in the file at path, named path in
@@ -155,22 +155,7 @@ func CheckFile(ctx context.Context, path string, opts Options) (*Result, error) 
 	if opts.Filename == "" {
 		opts.Filename = path
 	}
-	return check(ctx, func(context.Context) ([]byte, error) {
-		f, err := os.Open(path)
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				// The diagnostic names the file already: "f.bp: open: ...".
-				return nil, fmt.Errorf("%s: %v", pe.Op, pe.Err)
-			}
-			return nil, err
-		}
-		defer f.Close()
-		if info, err := f.Stat(); err == nil && info.IsDir() {
-			return nil, errors.New("is a directory")
-		}
-		return readLimited(f, opts.maxInput())
-	}, opts)
+	return check(ctx, FileReader(path, nil, opts), opts)
 }
 
 // CheckFunc is Check on the program that read returns, for callers that
@@ -198,7 +183,8 @@ func (o *Options) filename() string {
 }
 
 // readLimited reads r up to limit bytes; more is an error.
-func readLimited(r io.Reader, limit int64) ([]byte, error) {
+func (o *Options) readLimited(r io.Reader) ([]byte, error) {
+	limit := o.maxInput()
 	src, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		var pe *os.PathError
@@ -208,7 +194,7 @@ func readLimited(r io.Reader, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(src)) > limit {
-		return nil, fmt.Errorf("input larger than %d bytes, the limit (raise it with Options.MaxInput)", limit)
+		return nil, o.tooLarge(limit)
 	}
 	return src, nil
 }
@@ -450,8 +436,14 @@ func (o *Options) progress(phase, detail string) {
 func concurrentDefault(p *ir.Program, an *analysis.Cache, opts *Options) (engine.Engine, error) {
 	switch engines.ConcurrentIgnores(p, engine.Query{MaxNodes: opts.MaxNodes, AllReachable: opts.AllReachable, Analyses: an}) {
 	case "max-nodes":
+		if opts.CommandLine {
+			return nil, optionErrorf("MaxNodes", "a concurrent program: --max-nodes bounds BDD nodes, which no engine of the concurrent portfolio uses; name a BDD engine (--engine conc-fix, conc-eager or conc-lazy)")
+		}
 		return nil, optionErrorf("MaxNodes", "a concurrent program: no engine of the concurrent portfolio uses BDDs: a node limit would have no effect (set Engine to conc-fix, conc-eager or conc-lazy)")
 	case "all":
+		if opts.CommandLine {
+			return nil, optionErrorf("AllReachable", "a concurrent program: --all: the concurrent engines stop at the first error")
+		}
 		return nil, optionErrorf("AllReachable", "a concurrent program: the concurrent engines stop at the first error: it would have no effect")
 	}
 	eng, err := engines.ConcurrentDefault(p, an)

@@ -1,7 +1,10 @@
 package boolprog
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"boolprog/syntax"
@@ -64,4 +67,35 @@ func diagnostics(list syntax.ErrorList) []Diagnostic {
 		out = append(out, Diagnostic{File: e.Filename, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg})
 	}
 	return out
+}
+
+// MaxErrorsShown is how many errors WriteErrors writes before it says
+// how many more there are: a generated file with a systematic problem
+// would otherwise bury everything else under 100,000 lines.
+const MaxErrorsShown = 50
+
+// WriteErrors writes err as the command prints input errors: the
+// diagnostics of an *InputError or a syntax.ErrorList one
+// "file:line:col: message" per line, at most MaxErrorsShown of them and
+// then how many more there are; another error as its text.
+func WriteErrors(w io.Writer, err error) error {
+	var ds []Diagnostic
+	var in *InputError
+	if errors.As(err, &in) {
+		ds = in.Diagnostics
+	} else if list, ok := syntax.AsErrorList(err); ok {
+		ds = diagnostics(list)
+	} else {
+		_, werr := fmt.Fprintln(w, err)
+		return werr
+	}
+	bw := bufio.NewWriter(w)
+	for i, d := range ds {
+		if i == MaxErrorsShown {
+			fmt.Fprintf(bw, "%s: ... and %d more errors\n", d.File, len(ds)-i)
+			break
+		}
+		fmt.Fprintln(bw, d.String())
+	}
+	return bw.Flush()
 }

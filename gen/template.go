@@ -21,6 +21,29 @@ const (
 	UnreachableError
 )
 
+// templateErrorNames are the variants' names, as `boolprog gen
+// bebop-template --error` and `boolprog bench --error` take them.
+var templateErrorNames = [...]string{NoError: "none", ReachableError: "reachable", UnreachableError: "unreachable"}
+
+// String returns the variant's name: none, reachable or unreachable.
+func (e TemplateError) String() string {
+	if e < 0 || int(e) >= len(templateErrorNames) {
+		return ""
+	}
+	return templateErrorNames[e]
+}
+
+// ParseTemplateError returns the variant named s (none, reachable or
+// unreachable).
+func ParseTemplateError(s string) (TemplateError, bool) {
+	for e, name := range templateErrorNames {
+		if name == s {
+			return TemplateError(e), true
+		}
+	}
+	return NoError, false
+}
+
 // BebopTemplate returns the Bebop paper's synthetic program T(n) (Ball and
 // Rajamani, SPIN 2000, §4, Figure 4) in the canonical syntax. T(n) has one
 // global g and n+1 procedures: main calls level1 twice; levelI declares

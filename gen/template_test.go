@@ -179,3 +179,20 @@ func TestFig1(t *testing.T) {
 		t.Errorf("%d procedures and %d global decls, want 2 and 1", len(f.Procs), len(f.Globals))
 	}
 }
+
+// TestTemplateErrorNames: every variant's name parses back to it, and an
+// unknown name does not parse.
+func TestTemplateErrorNames(t *testing.T) {
+	for _, e := range []TemplateError{NoError, ReachableError, UnreachableError} {
+		got, ok := ParseTemplateError(e.String())
+		if !ok || got != e {
+			t.Errorf("ParseTemplateError(%q) = %v, %v; want %v", e.String(), got, ok, e)
+		}
+	}
+	if _, ok := ParseTemplateError("sometimes"); ok {
+		t.Error("ParseTemplateError accepted an unknown name")
+	}
+	if s := TemplateError(7).String(); s != "" {
+		t.Errorf("TemplateError(7).String() = %q, want \"\"", s)
+	}
+}

@@ -10,19 +10,13 @@ import (
 	"strings"
 	"time"
 
+	"boolprog"
 	"boolprog/batch"
 	"boolprog/engine"
+	"boolprog/internal/bytesize"
+	"boolprog/internal/interrupt"
 	"boolprog/syntax"
 )
-
-// exitWrong is batch's exit code when an answer contradicts its expected
-// verdict.
-const exitWrong = 3
-
-// exitTaskError is batch's exit code when no answer is wrong but a task
-// ended ERROR (bad input, a missing program, a bad flag): a CI run must
-// not pass on a task that was never checked.
-const exitTaskError = 4
 
 const batchHead = `usage: boolprog batch [flags] TASKS|DIR|FILE.bp...
 
@@ -60,7 +54,7 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	timeout := fs.Duration("timeout", time.Minute, "time limit of a task (wall clock), unless its line sets timeout=; 0: none")
 	var memory limitFlag
 	if batch.CanLimitMemory {
-		memory.sizeFlag = 1 << 30
+		memory.Size = 1 << 30
 	}
 	fs.Var(&memory, "memory", "memory limit of a task (resident set size, e.g. 512MiB, 2GiB), killed past it; also the task's check --memory, so that its BDDs stop within it (UNKNOWN: memory limit); 0 or none: no limit")
 	out := fs.String("out", "", "write the JSON lines to this file (the summary then goes to standard output)")
@@ -78,7 +72,15 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	case msg != "":
 		return c.usageError(s, "%s", msg)
 	case slurm.worker != "":
-		return runSlurmWorker(ctx, s, slurm.worker)
+		err := batch.SlurmWorkerEnv(ctx, slurm.worker, s.stdout)
+		if intr := interrupt.Of(ctx); intr != nil {
+			return intr.ExitCode()
+		}
+		if err != nil {
+			fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
 	case slurm.collect != "":
 		return runBatchSlurm(ctx, c, s, slurm, &batch.Runner{}, nil, *out, *quiet)
 	}
@@ -87,11 +89,11 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		return c.usageError(s, "no TASKS, DIR or FILE.bp to run")
 	case *jobs < 1:
 		return c.usageError(s, "-j must be at least 1")
-	case *timeout < 0 || memory.sizeFlag < 0:
+	case *timeout < 0 || memory.Size < 0:
 		return c.usageError(s, "limits must not be negative")
 	case *emit != "" && (set["j"] || set["out"] || set["q"]):
 		return c.usageError(s, "--emit-benchexec runs nothing: -j, --out and -q would have no effect")
-	case memory.sizeFlag > 0 && !batch.CanLimitMemory && *emit == "" && slurm.dir == "":
+	case memory.Size > 0 && !batch.CanLimitMemory && *emit == "" && slurm.dir == "":
 		return c.usageError(s, "--memory needs Linux's /proc; use --memory 0")
 	}
 	checkEngine := func(name string) error {
@@ -113,7 +115,7 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 	if err != nil {
 		var list syntax.ErrorList
 		if errors.As(err, &list) {
-			printDiagnostics(s.stderr, list)
+			boolprog.WriteErrors(s.stderr, list)
 		} else {
 			fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
 		}
@@ -123,15 +125,24 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		fmt.Fprintf(s.stderr, "boolprog batch: no task in %v\n", paths)
 		return exitInput
 	}
+	r := &batch.Runner{Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.Size), Engine: *engineName, Flags: allFlags}
 	if *emit != "" {
-		return emitBenchExec(c, s, *emit, tasks, *engineName, allFlags, *timeout, int64(memory.sizeFlag))
+		notes, err := r.WriteBenchExec(*emit, tasks)
+		if err != nil {
+			fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
+			return exitUsage
+		}
+		for _, n := range notes {
+			fmt.Fprintf(s.stderr, "note: %s\n", n)
+		}
+		fmt.Fprintf(s.stdout, "wrote %d task definitions, unreach-label.prp and boolprog.xml to %s; run: benchexec %s\n",
+			len(tasks), *emit, filepath.Join(*emit, "boolprog.xml"))
+		return exitOK
 	}
-	exe, err := os.Executable()
-	if err != nil {
+	if r.Exe, err = os.Executable(); err != nil {
 		fmt.Fprintf(s.stderr, "boolprog batch: cannot find the boolprog binary to run the tasks: %v\n", err)
 		return exitUsage
 	}
-	r := &batch.Runner{Exe: exe, Jobs: *jobs, Timeout: *timeout, Memory: int64(memory.sizeFlag), Engine: *engineName, Flags: allFlags}
 	if !*quiet {
 		r.Progress = s.stderr
 	}
@@ -141,85 +152,55 @@ func runBatch(ctx context.Context, args []string, s *streams) int {
 		}
 		return runBatchSlurm(ctx, c, s, slurm, r, tasks, *out, *quiet)
 	}
-	lines, summaryTo := s.stdout, s.stderr
+	return batchOutput(ctx, c, s, *out, *quiet, func(o batch.Output) (*batch.Summary, error) { return r.RunAll(ctx, tasks, o) })
+}
+
+// batchOutput runs a batch with its records written on standard output,
+// or on the file out (the summary then going to standard output instead
+// of standard error), and returns the exit code.
+func batchOutput(ctx context.Context, c *command, s *streams, out string, quiet bool, run func(batch.Output) (*batch.Summary, error)) int {
+	o := batch.Output{Lines: s.stdout, Summary: s.stderr, Quiet: quiet}
 	var file *os.File
-	if *out != "" {
-		if file, err = os.Create(*out); err != nil {
+	if out != "" {
+		var err error
+		if file, err = os.Create(out); err != nil {
 			return c.usageError(s, "%v", err)
 		}
-		lines, summaryTo = file, s.stdout
+		o.Lines, o.Summary = file, s.stdout
 	}
-	start := time.Now()
-	recs, runErr := r.Run(ctx, tasks, func(rec *batch.Record) error { return rec.WriteJSON(lines) })
+	sum, err := run(o)
 	if file != nil {
-		if err := file.Close(); err != nil && runErr == nil {
-			runErr = err
+		if cerr := file.Close(); cerr != nil && err == nil {
+			err = cerr
 		}
 	}
-	intr := interruption(ctx)
-	sum := &batch.Summary{Records: recs, Total: len(tasks), Jobs: *jobs, Elapsed: time.Since(start), Interrupted: intr != nil}
-	if !*quiet {
-		fmt.Fprintln(summaryTo)
-	}
-	sum.Write(summaryTo)
-	switch {
+	switch intr := interrupt.Of(ctx); {
+	case sum == nil:
+		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
+		return exitUsage
 	case intr != nil:
-		return intr.exitCode()
-	case runErr != nil:
-		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", runErr)
+		return intr.ExitCode()
+	case err != nil && !errors.Is(err, context.Canceled):
+		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
 		return exitUsage
 	}
-	return summaryExit(sum)
+	return sum.ExitCode()
 }
 
-// summaryExit is a finished batch's exit code, local or on Slurm: a wrong
-// answer before a task that ended ERROR before success.
-func summaryExit(sum *batch.Summary) int {
-	switch {
-	case len(sum.Wrong()) > 0:
-		return exitWrong
-	case len(sum.Errors()) > 0:
-		return exitTaskError
-	}
-	return exitOK
-}
-
-// limitFlag is a sizeFlag that may also be 0 or "none": no limit.
-type limitFlag struct{ sizeFlag }
+// limitFlag is a size that may also be 0 or "none": no limit.
+type limitFlag struct{ bytesize.Size }
 
 func (f *limitFlag) String() string {
-	if f.sizeFlag == 0 {
+	if f.Size == 0 {
 		return "none"
 	}
-	return f.sizeFlag.String()
+	return f.Size.String()
 }
 
 func (f *limitFlag) Set(s string) error {
 	if s == "0" || s == "none" {
-		f.sizeFlag = 0
+		f.Size = 0
 		return nil
 	}
-	return f.sizeFlag.Set(s)
-}
-
-// emitBenchExec writes the tasks as a BenchExec benchmark instead of
-// running them.
-func emitBenchExec(c *command, s *streams, dir string, tasks []batch.Task, engineName string, flags []string, timeout time.Duration, memory int64) int {
-	for i := range tasks {
-		if tasks[i].Engine == "" {
-			tasks[i].Engine = engineName
-		}
-		tasks[i].Flags = append(append([]string(nil), flags...), tasks[i].Flags...)
-	}
-	notes, err := batch.WriteBenchExec(dir, tasks, timeout, memory)
-	if err != nil {
-		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
-		return exitUsage
-	}
-	for _, n := range notes {
-		fmt.Fprintf(s.stderr, "note: %s\n", n)
-	}
-	fmt.Fprintf(s.stdout, "wrote %d task definitions, unreach-label.prp and boolprog.xml to %s; run: benchexec %s\n",
-		len(tasks), dir, filepath.Join(dir, "boolprog.xml"))
-	return exitOK
+	return f.Size.Set(s)
 }

@@ -99,8 +99,8 @@ func TestBatchRun(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
-	if code := cmd.ProcessState.ExitCode(); code != exitWrong {
-		t.Fatalf("exit %d (%v), want %d\nstdout:\n%s\nstderr:\n%s", code, err, exitWrong, stdout.String(), stderr.String())
+	if code := cmd.ProcessState.ExitCode(); code != batch.ExitWrong {
+		t.Fatalf("exit %d (%v), want %d\nstdout:\n%s\nstderr:\n%s", code, err, batch.ExitWrong, stdout.String(), stderr.String())
 	}
 	recs := readRecords(t, out)
 	want := []struct {
@@ -240,9 +240,9 @@ func batchIssue27(t *testing.T, bin string) {
 		code   int
 		stderr string
 	}{
-		{"a directory of one input error", []string{only}, exitTaskError, "ERROR          " + filepath.Join(only, "bad_safe.bp") + ":3:1: "},
-		{"a .bp given directly keeps its name's expectation", direct[:1], exitWrong, "!!! 1 WRONG ANSWER !!!\n  WRONG  " + direct[0] + ": expected safe, got unsafe"},
-		{"two wrong answers", direct, exitWrong, "!!! 2 WRONG ANSWERS !!!\n"},
+		{"a directory of one input error", []string{only}, batch.ExitTaskError, "ERROR          " + filepath.Join(only, "bad_safe.bp") + ":3:1: "},
+		{"a .bp given directly keeps its name's expectation", direct[:1], batch.ExitWrong, "!!! 1 WRONG ANSWER !!!\n  WRONG  " + direct[0] + ": expected safe, got unsafe"},
+		{"two wrong answers", direct, batch.ExitWrong, "!!! 2 WRONG ANSWERS !!!\n"},
 	} {
 		cmd := exec.Command(bin, append([]string{"batch", "-q", "--memory", "0"}, tc.args...)...)
 		var stdout, stderr bytes.Buffer

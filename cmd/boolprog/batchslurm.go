@@ -2,14 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
-	"strconv"
 	"strings"
-	"time"
 
 	"boolprog/batch"
 )
@@ -63,28 +58,6 @@ func (f *slurmFlags) usage(set map[string]bool, paths []string) string {
 	return ""
 }
 
-// runSlurmWorker runs one array task of a plan: the index is Slurm's
-// SLURM_ARRAY_TASK_ID.
-func runSlurmWorker(ctx context.Context, s *streams, plan string) int {
-	index, err := strconv.Atoi(os.Getenv("SLURM_ARRAY_TASK_ID"))
-	if err != nil {
-		fmt.Fprintf(s.stderr, "boolprog batch: --slurm-worker runs in a Slurm array task (SLURM_ARRAY_TASK_ID is %q)\n", os.Getenv("SLURM_ARRAY_TASK_ID"))
-		return exitUsage
-	}
-	exe, err := os.Executable()
-	if err == nil {
-		err = batch.SlurmWorker(ctx, plan, index, exe, s.stdout)
-	}
-	if intr := interruption(ctx); intr != nil {
-		return intr.exitCode()
-	}
-	if err != nil {
-		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", err)
-		return exitUsage
-	}
-	return exitOK
-}
-
 // runBatchSlurm submits the tasks to Slurm (unless collect) and, unless
 // --no-wait, waits for them and writes the records and the summary as a
 // local batch does.
@@ -123,49 +96,5 @@ func runBatchSlurm(ctx context.Context, c *command, s *streams, f *slurmFlags, r
 			fmt.Fprintf(s.stderr, "boolprog batch: submitted Slurm job %s: %d tasks in %d array tasks (%s)\n", job.ID, job.Tasks, job.Indices, job.Script)
 		}
 	}
-	lines, summaryTo := io.Writer(s.stdout), s.stderr
-	var file *os.File
-	if out != "" {
-		var err error
-		if file, err = os.Create(out); err != nil {
-			return c.usageError(s, "%v", err)
-		}
-		lines, summaryTo = file, s.stdout
-	}
-	start := time.Now()
-	res, runErr := sl.Wait(ctx, func(rec *batch.Record) error { return rec.WriteJSON(lines) })
-	if file != nil {
-		if err := file.Close(); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
-	intr := interruption(ctx)
-	if res == nil {
-		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", runErr)
-		return exitUsage
-	}
-	sum := &batch.Summary{Records: res.Records, Total: res.Total, Jobs: res.Jobs, Elapsed: time.Since(start), Interrupted: intr != nil}
-	if !quiet {
-		fmt.Fprintln(summaryTo)
-	}
-	sum.Write(summaryTo)
-	if res.Again > 0 {
-		fmt.Fprintf(summaryTo, "%d task%s not run to the end by Slurm (UNKNOWN above): run the same command again to run them\n", res.Again, plural(res.Again))
-	}
-	switch {
-	case intr != nil:
-		return intr.exitCode()
-	case runErr != nil && !errors.Is(runErr, context.Canceled):
-		fmt.Fprintf(s.stderr, "boolprog batch: %v\n", runErr)
-		return exitUsage
-	}
-	return summaryExit(sum)
-}
-
-// plural is "s" unless n is 1.
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
+	return batchOutput(ctx, c, s, out, quiet, func(o batch.Output) (*batch.Summary, error) { return sl.WaitAll(ctx, o) })
 }

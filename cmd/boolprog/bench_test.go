@@ -1,15 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
-	"boolprog/engine"
-	"boolprog/gen"
-	"boolprog/result"
 	"boolprog/sema"
 	"boolprog/syntax"
 )
@@ -73,39 +68,5 @@ func TestC2bpStyleIsValid(t *testing.T) {
 	}
 	if _, errs, _ := sema.Check(f); len(errs) > 0 {
 		t.Fatal(errs)
-	}
-}
-
-// BenchmarkTemplateTrace is `boolprog bench`'s default measurement as a Go
-// benchmark (issue 9): T(N) checked for the label reach the way check does
-// by default (search, trace, replay), N = 100 ... 3200. The target is
-// T(3200) under a second and T(3200)/T(800) at most 4.5 (linear traces);
-// reach-ms is the search alone, the time without a trace. Run it with
-// -benchtime 1x: T(3200) takes long before the traces are linear.
-func BenchmarkTemplateTrace(b *testing.B) {
-	for _, n := range []int{100, 200, 400, 800, 1600, 3200} {
-		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			p, err := templateProgram(n, gen.NoError, "reach")
-			if err != nil {
-				b.Fatal(err)
-			}
-			info, _ := engine.Lookup(defaultEngine)
-			cfg := benchConfig{target: "reach", replay: true, timeout: time.Hour}
-			var m benchRun
-			for i := 0; i < b.N; i++ {
-				eng, err := info.New()
-				if err != nil {
-					b.Fatal(err)
-				}
-				m = checkTemplate(context.Background(), eng, p, cfg)
-				if m.res.Verdict != result.Unsafe || m.replayErr != nil {
-					b.Fatalf("T(%d): %s, replay: %v", n, m.res.Banner(), m.replayErr)
-				}
-			}
-			b.ReportMetric(float64(m.reach)/1e6, "reach-ms")
-			b.ReportMetric(float64(m.trace)/1e6, "trace-ms")
-			b.ReportMetric(float64(m.replay)/1e6, "replay-ms")
-			b.ReportMetric(float64(traceLen(m.res.Trace)), "steps")
-		})
 	}
 }

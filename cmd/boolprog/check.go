@@ -14,6 +14,8 @@ import (
 
 	"boolprog"
 	"boolprog/engine"
+	"boolprog/internal/interrupt"
+	"boolprog/internal/progress"
 	"boolprog/result"
 )
 
@@ -75,7 +77,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	cf.memory.register(fs)
 	fs.StringVar(&cf.threads, "threads", "", "run these procedures as the threads, e.g. f,g,g (two copies of g); for a program without thread statements")
 	fs.Var(&cf.bound, "bound", "ask for a bounded answer: cs:K (at most K context switches) or rounds:K; an engine that cannot bound its search answers UNKNOWN")
-	engFlags := defineEngineFlags(fs)
+	engFlags := engine.DefineCommandFlags(fs)
 	fs.StringVar(&cf.format, "format", cf.format, "output: text, json, or html (one self-contained page: source, verdict, trace stepper, control-flow graphs)")
 	fs.StringVar(&cf.style, "trace-style", cf.style, "trace order: forward, or bebop (reverse, indented, as the Bebop paper)")
 	fs.StringVar(&cf.trace, "trace", cf.trace, "trace detail: full (every step with its state), changes (only the values a step changed; the whole state on entering a procedure), or none (only the error line)")
@@ -105,12 +107,12 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if len(files) == 0 {
 		return checkUsageError(c, s, jsonOut, "no FILE to check")
 	}
-	if err := engFlags.owned(cf.engineName); err != nil {
+	if err := engFlags.Owned(cf.engineName); err != nil {
 		return checkUsageError(c, s, jsonOut, "%v", err)
 	}
 	// The engine and its flags, then the specification, checked once
 	// before any file (the limits are checked below).
-	base := boolprog.Options{Engine: cf.engineName, EngineFlags: engFlags.values, CommandLine: true}
+	base := boolprog.Options{Engine: cf.engineName, EngineFlags: engFlags.Values, CommandLine: true}
 	_, err = base.Validate()
 	var in *boolprog.InputError
 	var oe *boolprog.OptionError
@@ -136,7 +138,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		if jsonOut {
 			boolprog.ErrorReport("", err).WriteJSON(s.stdout)
 		} else {
-			printDiagnostics(s.stderr, errorList(in.Diagnostics))
+			boolprog.WriteErrors(s.stderr, in)
 		}
 		return exitInput
 	case errors.As(err, &oe):
@@ -232,7 +234,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	}
 	opts := boolprog.Options{
 		Target:        cf.target,
-		EngineFlags:   engFlags.values,
+		EngineFlags:   engFlags.Values,
 		Timeout:       cf.timeout,
 		Bound:         cf.bound.b,
 		MaxNodes:      cf.maxNodes,
@@ -261,7 +263,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	for _, path := range files {
 		if len(files) > 1 && cf.format == "text" {
 			// Which verdict belongs to which file (JSON reports name it).
-			fmt.Fprintf(s.stdout, "== %s\n", displayName(path))
+			fmt.Fprintf(s.stdout, "== %s\n", boolprog.DisplayName(path))
 		}
 		var code int
 		if jsonLines {
@@ -269,8 +271,8 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 		} else {
 			code = run.file(ctx, path)
 		}
-		if intr := interruption(ctx); intr != nil {
-			return intr.exitCode()
+		if intr := interrupt.Of(ctx); intr != nil {
+			return intr.ExitCode()
 		}
 		worst = worse(worst, code)
 	}
@@ -366,19 +368,6 @@ func checkUsageError(c *command, s *streams, jsonOut bool, format string, args .
 	return c.usageError(s, format, args...)
 }
 
-// concIgnored words the pipeline's refusal of an option on a concurrent
-// program without an engine named (its OptionError's Option) as the
-// command's refusal of the flag.
-func concIgnored(option string) string {
-	switch option {
-	case "MaxNodes":
-		return "a concurrent program: --max-nodes bounds BDD nodes, which no engine of the concurrent portfolio uses; name a BDD engine (--engine conc-fix, conc-eager or conc-lazy)"
-	case "AllReachable":
-		return "a concurrent program: --all: the concurrent engines stop at the first error"
-	}
-	return ""
-}
-
 // checkRun is one `boolprog check` over its files.
 type checkRun struct {
 	c      *command
@@ -393,19 +382,19 @@ type checkRun struct {
 func (r *checkRun) file(ctx context.Context, path string) int {
 	cf, s := r.cf, r.s
 	start := time.Now()
-	prog := newProgress(s.stderr, s.tty, cf.verbose, cf.quiet)
-	defer prog.stop()
-	name := displayName(path)
+	prog := progress.New(s.stderr, s.tty, cf.verbose, cf.quiet)
+	defer prog.Stop()
+	name := boolprog.DisplayName(path)
 	opts := r.opts
 	opts.Filename = name
 	if prog != nil {
 		// The pipeline and the engine say when they move from phase to
 		// phase, and what they have done so far.
-		opts.Progress = prog.set
+		opts.Progress = prog.Set
 	}
 	opts.Loaded = func(src *boolprog.Source) {
 		if !cf.quiet && cf.format != "json" {
-			prog.clear()
+			prog.Clear()
 			src.WriteWarnings(s.stderr)
 		}
 	}
@@ -417,18 +406,18 @@ func (r *checkRun) file(ctx context.Context, path string) int {
 		if cf.format == "json" {
 			boolprog.ErrorReport(name, err).WriteJSON(s.stdout)
 		} else {
-			printDiagnostics(s.stderr, errorList(in.Diagnostics))
+			boolprog.WriteErrors(s.stderr, in)
 		}
 		return exitInput
 	case errors.As(err, &oe) && (oe.Option == "MaxNodes" || oe.Option == "AllReachable"):
 		// Known only now that the program is read: the flag was accepted
 		// for the sequential default engine.
-		return checkUsageError(r.c, s, cf.format == "json", "%s: %s", name, concIgnored(oe.Option))
+		return checkUsageError(r.c, s, cf.format == "json", "%s: %s", name, oe.Msg)
 	case err != nil:
 		fmt.Fprintf(s.stderr, "boolprog check: %v\n", err)
 		return exitUsage
 	}
-	prog.stop()
+	prog.Stop()
 	if res.NothingToCheck() && !cf.quiet && cf.format != "json" {
 		// SUCCESSFUL, trivially: most likely the label was forgotten (-l).
 		fmt.Fprintf(s.stderr, "%s: warning: %s\n", name, res.NothingToCheckText())
@@ -479,12 +468,12 @@ func (r *checkRun) jsonLine(ctx context.Context, path string) int {
 		if err := dec.Decode(&v); err == io.EOF {
 			break
 		} else if err != nil {
-			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", displayName(path), err)
+			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", boolprog.DisplayName(path), err)
 			return exitUsage
 		}
 		var line bytes.Buffer
 		if err := json.Compact(&line, v); err != nil {
-			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", displayName(path), err)
+			fmt.Fprintf(r.s.stderr, "boolprog check: %s: the JSON report: %v\n", boolprog.DisplayName(path), err)
 			return exitUsage
 		}
 		line.WriteByte('\n')

@@ -33,7 +33,7 @@ func runEmit(ef *emitFlags, lf *loadFlags, c *command, file string, s *streams) 
 	}
 	w := bufio.NewWriter(s.stdout)
 	if err := boolprog.WriteModel(w, "conc-fix", prog, b); err != nil {
-		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.Name, Msg: "--emit conc: " + err.Error()}})
+		boolprog.WriteErrors(s.stderr, syntax.ErrorList{{Filename: l.Name, Msg: "--emit conc: " + err.Error()}})
 		return exitInput
 	}
 	if err := w.Flush(); err != nil {

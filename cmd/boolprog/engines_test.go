@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"boolprog"
+	"boolprog/engine"
 )
 
 // TestEngineFlags checks that an engine's own flags reach it, that a flag
@@ -34,7 +35,7 @@ func TestEngineFlags(t *testing.T) {
 	} {
 		fs := flag.NewFlagSet("check", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
-		ef := defineEngineFlags(fs)
+		ef := engine.DefineCommandFlags(fs)
 		err := fs.Parse(c.args)
 		if c.parse != "" {
 			if err == nil || !strings.Contains(err.Error(), c.parse) {
@@ -45,9 +46,9 @@ func TestEngineFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", c.args, err)
 		}
-		err = ef.owned(c.engine)
+		err = ef.Owned(c.engine)
 		if err == nil {
-			_, err = boolprog.Options{Engine: c.engine, EngineFlags: ef.values}.Validate()
+			_, err = boolprog.Options{Engine: c.engine, EngineFlags: ef.Values}.Validate()
 		}
 		switch {
 		case c.success && err != nil:

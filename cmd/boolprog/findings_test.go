@@ -15,8 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"boolprog/benchset"
 	"boolprog/engine"
 	"boolprog/gen"
+	"boolprog/internal/interrupt"
 	"boolprog/internal/jsonschema"
 	"boolprog/internal/replay"
 	"boolprog/ir"
@@ -316,7 +318,7 @@ func TestReportSchema(t *testing.T) {
 			ctx := context.Background()
 			if tt.code == 130 {
 				c, cancel := context.WithCancelCause(ctx)
-				cancel(&interrupted{syscall.SIGINT})
+				cancel(&interrupt.Signal{Sig: syscall.SIGINT})
 				ctx = c
 			}
 			var stdout, stderr bytes.Buffer
@@ -342,7 +344,7 @@ func TestFinding4Interrupt(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			go func() {
 				<-waitStarted
-				cancel(&interrupted{sig})
+				cancel(&interrupt.Signal{Sig: sig})
 			}()
 			var stdout, stderr bytes.Buffer
 			code := runContext(ctx, []string{"check", "--engine", "test-wait", "-l", "R", fig1, "testdata/safe.bp"}, &streams{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
@@ -354,7 +356,7 @@ func TestFinding4Interrupt(t *testing.T) {
 		})
 		t.Run(sig.String()+" before the program is read", func(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
-			cancel(&interrupted{sig})
+			cancel(&interrupt.Signal{Sig: sig})
 			var stdout, stderr bytes.Buffer
 			code := runContext(ctx, []string{"check", "-l", "R", fig1, "testdata/safe.bp"}, &streams{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr})
 			checkOutput(t, cliCase{code: 128 + int(sig), last: "VERIFICATION UNKNOWN: interrupted"}, code, stdout.String(), stderr.String())
@@ -393,7 +395,7 @@ func TestFinding4Timeout(t *testing.T) {
 
 func TestFinding4ReplayCut(t *testing.T) {
 	// A trace long enough for the interpreter to look at its context.
-	p, err := templateProgram(100, gen.NoError, "reach")
+	p, err := benchset.TemplateProgram(100, gen.NoError, "reach")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -679,28 +681,4 @@ func TestBound(t *testing.T) {
 		{name: "negative bound", args: []string{"check", "--bound", "rounds:-1", "testdata/safe.bp"}, code: exitUsage, stderr: []string{"want none, cs:K or rounds:K"}},
 		{name: "no bound", args: []string{"check", "--bound", "none", "testdata/safe.bp"}, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
 	})
-}
-
-// Finding 7: the progress line appears on a terminal or with -v, never
-// with -q.
-func TestProgressWanted(t *testing.T) {
-	tests := []struct {
-		tty, verbose, quiet, want bool
-	}{
-		{false, false, false, false},
-		{true, false, false, true},
-		{false, true, false, true},
-		{true, false, true, false},
-		{true, true, true, false},
-	}
-	for _, tt := range tests {
-		p := newProgress(io.Discard, tt.tty, tt.verbose, tt.quiet)
-		if (p != nil) != tt.want {
-			t.Errorf("tty %v, -v %v, -q %v: progress %v, want %v", tt.tty, tt.verbose, tt.quiet, p != nil, tt.want)
-		}
-		p.set("parse", "x.bp")
-		p.clear()
-		p.stop()
-		p.stop()
-	}
 }

@@ -38,9 +38,8 @@ func runFmt(args []string, s *streams) int {
 	}
 	code := exitOK
 	for _, path := range files {
-		l, errs := load(context.Background(), path, &lf, s.stdin)
-		if len(errs) > 0 {
-			printDiagnostics(s.stderr, errs)
+		l, ok := load(context.Background(), path, &lf, s)
+		if !ok {
 			code = exitInput
 			continue
 		}

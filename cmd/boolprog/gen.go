@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -107,26 +108,13 @@ func runGenTemplate(args []string, s *streams) int {
 // templateErrorFlag is a flag.Value for the T(N) variants of --error.
 type templateErrorFlag struct{ e gen.TemplateError }
 
-var templateErrors = []struct {
-	name string
-	e    gen.TemplateError
-}{{"none", gen.NoError}, {"reachable", gen.ReachableError}, {"unreachable", gen.UnreachableError}}
-
-func (f *templateErrorFlag) String() string {
-	for _, t := range templateErrors {
-		if t.e == f.e {
-			return t.name
-		}
-	}
-	return ""
-}
+func (f *templateErrorFlag) String() string { return f.e.String() }
 
 func (f *templateErrorFlag) Set(s string) error {
-	for _, t := range templateErrors {
-		if t.name == s {
-			f.e = t.e
-			return nil
-		}
+	e, ok := gen.ParseTemplateError(s)
+	if !ok {
+		return errors.New("want none, reachable or unreachable")
 	}
-	return fmt.Errorf("want none, reachable or unreachable")
+	f.e = e
+	return nil
 }

@@ -42,7 +42,7 @@ func runGraph(args []string, s *streams) int {
 			fmt.Fprintln(s.stderr, note)
 			return exitUnknown
 		}
-		write = func() error { return writeProjectionDOT(w, prog, proj) }
+		write = func() error { return proj.WriteDOT(w, prog) }
 	}
 	if err := write(); err != nil {
 		fmt.Fprintf(s.stderr, "boolprog graph: %v\n", err)

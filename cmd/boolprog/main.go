@@ -35,6 +35,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"boolprog"
+	"boolprog/internal/interrupt"
 )
 
 // Exit codes of the CLI contract (DESIGN.md, README "Exit codes").
@@ -61,7 +64,7 @@ func main() {
 	// commands keep the default: a signal ends them at once.
 	ctx, stop := context.Background(), func() {}
 	if len(os.Args) > 1 && (os.Args[1] == "check" || os.Args[1] == "bench" || os.Args[1] == "mucke" || os.Args[1] == "batch") {
-		ctx, stop = notifyInterrupt(ctx)
+		ctx, stop = interrupt.Notify(ctx)
 	}
 	code := runContext(ctx, os.Args[1:], &streams{
 		stdin:  os.Stdin,
@@ -118,8 +121,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, &streams{stdin: strings.NewReader(""), stdout: stdout, stderr: stderr})
 }
 
-// runContext is the whole program. Cancelling ctx with an *interrupted
-// cause (see notifyInterrupt) ends a check with
+// runContext is the whole program. Cancelling ctx with an
+// *interrupt.Signal cause (interrupt.Notify) ends a check with
 // "VERIFICATION UNKNOWN: interrupted" and the signal's exit code.
 func runContext(ctx context.Context, args []string, s *streams) int {
 	if len(args) == 0 {
@@ -292,3 +295,6 @@ func (c *command) flagError(s *streams, err error) int {
 	}
 	return c.usageError(s, "%v", err)
 }
+
+// versionLine describes the build (boolprog.Version).
+func versionLine() string { return "boolprog " + boolprog.Version() }

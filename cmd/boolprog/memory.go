@@ -11,36 +11,9 @@ const memoryDoc = "memory the run may use, e.g. 512M, 1.5G (0: no limit); the Go
 
 // memoryFlag is --memory: the process's memory limit, applied once before
 // any engine runs (internal/memlimit).
-type memoryFlag struct {
-	limit memlimit.Limit
-	set   bool
-}
+type memoryFlag struct{ memlimit.Flag }
 
-func (m *memoryFlag) register(fs *flag.FlagSet) { fs.Var(m, "memory", memoryDoc) }
+func (m *memoryFlag) register(fs *flag.FlagSet) { fs.Var(&m.Flag, "memory", memoryDoc) }
 
-func (m *memoryFlag) String() string {
-	if !m.set {
-		return ""
-	}
-	return m.limit.String()
-}
-
-func (m *memoryFlag) Set(v string) error {
-	n, err := memlimit.ParseSize(v)
-	if err != nil {
-		return err
-	}
-	m.limit, m.set = memlimit.Limit{Bytes: n, Source: "--memory"}, true
-	return nil
-}
-
-// apply makes the flag's limit, or without the flag the one the machine
-// and the process's limits give (memlimit.Detect), the process's memory
-// limit.
-func (m *memoryFlag) apply() {
-	l := m.limit
-	if !m.set {
-		l = memlimit.Detect()
-	}
-	memlimit.Apply(l)
-}
+// apply applies the limit given, or the detected one.
+func (m *memoryFlag) apply() { m.Apply() }

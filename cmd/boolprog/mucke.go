@@ -8,10 +8,12 @@ import (
 	"os"
 	"time"
 
+	"boolprog"
 	"boolprog/bdd"
 	"boolprog/engine"
 	"boolprog/fix"
 	"boolprog/fix/program"
+	"boolprog/internal/interrupt"
 	"boolprog/result"
 	"boolprog/syntax"
 )
@@ -67,7 +69,7 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	if len(files) != 1 {
 		return c.usageError(s, "want exactly one FILE, not %d", len(files))
 	}
-	if ef.model != "" && memory.set {
+	if ef.model != "" && memory.Given() {
 		return c.usageError(s, "--emit writes a model: --memory applies when evaluating one")
 	}
 	if ef.model == "conc" {
@@ -99,14 +101,13 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, engine.ErrTimeout)
 		defer cancel()
 	}
-	src, err := readInput(ctx, files[0], int64(lf.maxInput), s.stdin)
-	if err != nil {
-		printDiagnostics(s.stderr, fileError(displayName(files[0]), err))
+	src, ok := lf.readFile(ctx, files[0], s)
+	if !ok {
 		return exitInput
 	}
 	// A large file takes seconds to parse and check: --timeout and
 	// signals stop them too (and then answer UNKNOWN below).
-	f, err := fix.ParseFileContext(ctx, displayName(files[0]), src)
+	f, err := fix.ParseFileContext(ctx, boolprog.DisplayName(files[0]), src)
 	if err == nil {
 		err = fix.CheckContext(ctx, f)
 	}
@@ -147,8 +148,8 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 			why = "internal error: " + err.Error()
 		}
 		fmt.Fprintln(s.stdout, "UNKNOWN: "+why)
-		if in := interruption(ctx); in != nil {
-			return in.exitCode()
+		if in := interrupt.Of(ctx); in != nil {
+			return in.ExitCode()
 		}
 		return exitUnknown
 	}
@@ -179,7 +180,7 @@ func emitModel(ctx context.Context, c *command, path, alg, target string, lf *lo
 		return exitInput
 	}
 	if p.Concurrent {
-		printDiagnostics(s.stderr, syntax.ErrorList{{Filename: l.Name, Pos: p.ConcurrentPos, Msg: "--emit models sequential programs; this one is concurrent: " + p.ConcurrentWhy}})
+		boolprog.WriteErrors(s.stderr, syntax.ErrorList{{Filename: l.Name, Pos: p.ConcurrentPos, Msg: "--emit models sequential programs; this one is concurrent: " + p.ConcurrentWhy}})
 		return exitInput
 	}
 	w := bufio.NewWriter(s.stdout)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"boolprog"
 	"boolprog/wpds/pdsfile"
 )
 
@@ -49,13 +50,11 @@ func runPDS(ctx context.Context, args []string, s *streams) int {
 	case limit <= 0:
 		return c.usageError(s, "--witness-limit must be positive")
 	}
-	name := displayName(files[0])
-	src, err := readInput(ctx, files[0], int64(lf.maxInput), s.stdin)
-	if err != nil {
-		printDiagnostics(s.stderr, fileError(name, err))
+	src, ok := lf.readFile(ctx, files[0], s)
+	if !ok {
 		return exitInput
 	}
-	f, err := pdsfile.Parse(name, src)
+	f, err := pdsfile.Parse(boolprog.DisplayName(files[0]), src)
 	if err != nil {
 		fmt.Fprintln(s.stderr, err)
 		return exitInput

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"boolprog"
 	"boolprog/conc"
 	"boolprog/syntax"
 )
@@ -54,7 +55,7 @@ func runSeq(args []string, s *streams) int {
 		if errors.As(err, &ce) {
 			e.Pos, e.Msg = ce.Pos, ce.Msg
 		}
-		printDiagnostics(s.stderr, syntax.ErrorList{e})
+		boolprog.WriteErrors(s.stderr, syntax.ErrorList{e})
 		return exitInput
 	}
 	if threads != "" {

@@ -112,12 +112,12 @@ func TestBatchSlurm(t *testing.T) {
 	args := []string{"batch", "--timeout", "60s", "--memory", "256MiB", "-j", "1", bench, bad, filepath.Join(lists, "tasks.txt")}
 
 	code, local, localSum := slurmRun(t, bin, args...)
-	if code != exitTaskError { // bad.bp is an ERROR
+	if code != batch.ExitTaskError { // bad.bp is an ERROR
 		t.Fatalf("local batch: exit %d\n%s", code, localSum)
 	}
 	results := filepath.Join(t.TempDir(), "results")
 	code, remote, remoteSum := slurmRun(t, bin, append([]string{args[0], "--slurm", results}, args[1:]...)...)
-	if code != exitTaskError {
+	if code != batch.ExitTaskError {
 		t.Fatalf("batch --slurm: exit %d\n%s", code, remoteSum)
 	}
 	lr, sr := parseRecords(t, local), parseRecords(t, remote)
@@ -166,7 +166,7 @@ func TestBatchSlurm(t *testing.T) {
 	// A second submission to the same directory runs nothing and gives
 	// the same records.
 	code, again, againSum := slurmRun(t, bin, append([]string{args[0], "--slurm", results}, args[1:]...)...)
-	if code != exitTaskError || !strings.Contains(againSum, "nothing to submit") || len(parseRecords(t, again)) != len(sr) {
+	if code != batch.ExitTaskError || !strings.Contains(againSum, "nothing to submit") || len(parseRecords(t, again)) != len(sr) {
 		t.Errorf("resubmission of a complete batch: exit %d\n%s", code, againSum)
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"boolprog"
 	"boolprog/engine"
-	"boolprog/ir"
-	"boolprog/result"
+	"boolprog/internal/interrupt"
 	"boolprog/syntax"
 	"boolprog/witness"
 )
@@ -70,10 +70,9 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, engine.ErrTimeout)
 		defer cancel()
 	}
-	wname := displayName(files[1])
-	data, err := readInput(ctx, files[1], int64(lf.maxInput), s.stdin)
-	if err != nil {
-		printDiagnostics(s.stderr, fileError(wname, err)) // named once, as check names a program
+	wname := boolprog.DisplayName(files[1])
+	data, ok := lf.readFile(ctx, files[1], s)
+	if !ok {
 		return exitInput
 	}
 	w, err := witness.Parse(wname, data)
@@ -84,88 +83,23 @@ func runValidate(ctx context.Context, args []string, s *streams) int {
 	if w.Legacy() {
 		fmt.Fprintf(s.stderr, "note: %s is in the form earlier versions of boolprog wrote (format version %s, which is not SV-COMP's); read as format %s\n", wname, w.Metadata.FormatVersion, witness.FormatVersion)
 	}
-	// The target: the user's, else the one the witness's specification
-	// names (the default label may be absent from the program; another
-	// label must occur, or the witness is for another program).
-	specLabel := ""
-	if target == "" {
-		if t := specTarget(w.Metadata.Task.Specification); t != ir.DefaultTarget {
-			specLabel = t
-		}
+	opts := lf.options(files[0])
+	opts.Target, opts.MaxNodes = target, maxNodes
+	if threads != "" {
+		opts.Threads = strings.Split(threads, ",")
 	}
-	l, errs := load(ctx, files[0], &lf, s.stdin)
-	var p *ir.Program
-	if len(errs) == 0 {
-		var threadList []string
-		if threads != "" {
-			threadList = strings.Split(threads, ",")
-		}
-		var err error
-		p, err = l.Lower(target, threadList)
-		if err == nil && specLabel != "" && p.HasLabel(specLabel) {
-			p, err = l.Lower(specLabel, threadList)
-			specLabel = ""
-		}
-		if err != nil {
-			errs = inputErrors(err)
-		}
-	}
-	if len(errs) > 0 {
-		printDiagnostics(s.stderr, errs)
+	v, err := boolprog.ValidateWitness(ctx, lf.reader(files[0], s.stdin), w, opts, maxConfigs)
+	if err != nil {
+		boolprog.WriteErrors(s.stderr, err)
 		return exitInput
 	}
-	start := time.Now()
-	o := witness.Validate(ctx, p, l.Text, w, witness.Options{MaxConfigs: maxConfigs, MaxNodes: maxNodes})
-	if specLabel != "" && !(o.Verdict == witness.Rejected && strings.HasPrefix(o.Reason, "the witness is for another program")) {
-		o = &witness.Outcome{Verdict: witness.Rejected, Reason: fmt.Sprintf("the witness is for another program: its specification names the label %s, which the program does not have", specLabel)}
-	}
-	if o.Verdict == witness.Unknown && ctx.Err() != nil {
-		o.Reason = engine.ReasonTimeout
-		if interruption(ctx) != nil {
-			o.Reason = engine.ReasonInterrupted
-		}
-	}
-	if o.Malformed {
-		fmt.Fprintln(s.stderr, (&syntax.Error{Filename: wname, Pos: o.Pos, Msg: o.Reason}).Error())
+	if v.Malformed {
+		fmt.Fprintln(s.stderr, (&syntax.Error{Filename: wname, Pos: v.Pos, Msg: v.Reason}).Error())
 		return exitInput
 	}
-	work := "configurations explored"
-	switch {
-	case w.Kind == witness.Violation:
-	case len(w.ThreadInvariants) > 0:
-		work = "thread states and interferences checked"
-	case len(w.Configurations) > 0 || p.Concurrent:
-		work = "configurations checked"
-	default:
-		work = "inductiveness checks"
+	v.WriteText(s.stdout, wname)
+	if intr := interrupt.Of(ctx); intr != nil && v.Verdict == witness.Unknown {
+		return intr.ExitCode()
 	}
-	fmt.Fprintf(s.stdout, "%s witness of %s: %d %s in %v\n", w.Kind, l.Name, o.Work, work, result.RoundDuration(time.Since(start)))
-	switch o.Verdict {
-	case witness.Confirmed:
-		fmt.Fprintln(s.stdout, "WITNESS CONFIRMED")
-		return exitOK
-	case witness.Rejected:
-		if o.Pos.IsValid() {
-			fmt.Fprintln(s.stdout, (&syntax.Error{Filename: wname, Pos: o.Pos, Msg: "rejected here"}).Error())
-		}
-		fmt.Fprintf(s.stdout, "WITNESS REJECTED: %s\n", o.Reason)
-		return exitFailed
-	}
-	if intr := interruption(ctx); intr != nil {
-		fmt.Fprintf(s.stdout, "WITNESS UNKNOWN: %s\n", o.Reason)
-		return intr.exitCode()
-	}
-	fmt.Fprintf(s.stdout, "WITNESS UNKNOWN: %s\n", o.Reason)
-	return exitUnknown
-}
-
-// specTarget returns the target label a witness's specification names
-// ("... label L is not reached"), or "".
-func specTarget(spec string) string {
-	_, after, ok := strings.Cut(spec, "label ")
-	if !ok {
-		return ""
-	}
-	name, _, _ := strings.Cut(after, " ")
-	return name
+	return v.ExitCode()
 }

@@ -8,6 +8,7 @@ import (
 
 	"boolprog/engine"
 	"boolprog/gen"
+	"boolprog/internal/procstat"
 	"boolprog/internal/testflags"
 	"boolprog/ir"
 	"boolprog/result"
@@ -222,4 +223,11 @@ func TraceFits(tr *result.Trace, b result.Bound) error {
 		}
 	}
 	return nil
+}
+
+// cpuTime returns the process's CPU time so far (user and system), 0 where
+// the system does not tell.
+func cpuTime() time.Duration {
+	d, _ := procstat.CPU()
+	return d
 }

@@ -132,7 +132,10 @@ func check(ctx context.Context, r *Request) (Response, *boolprog.Result) {
 	var in *boolprog.InputError
 	switch {
 	case errors.As(err, &in):
-		return Response{Report: report(boolprog.ErrorReport(name, err)), Text: in.Error() + "\n", ExitCode: 2}, nil
+		// The diagnostics as the command prints them.
+		var text strings.Builder
+		boolprog.WriteErrors(&text, in)
+		return Response{Report: report(boolprog.ErrorReport(name, err)), Text: text.String(), ExitCode: 2}, nil
 	case err != nil:
 		return usage(name, err), nil
 	}

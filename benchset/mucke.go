@@ -1,15 +1,14 @@
-package main
+package benchset
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -18,7 +17,7 @@ import (
 	"boolprog/internal/peers"
 )
 
-// The Mucke set (bench --set mucke): models of the fixed-point calculus
+// The Mucke set: models of the fixed-point calculus
 // that Getafix's translator (../shared/peers/bin/getafix) writes for
 // generated programs, one of Getafix's formula files each, solved by
 // boolprog mucke and, where ../shared/peers/bin/mucke exists, by Mucke,
@@ -204,20 +203,25 @@ func translatorConvention(src string) string {
 	return strings.Join(out, "\n")
 }
 
-// muckeFlags are bench's flags for the Mucke set.
-type muckeFlags struct {
-	dir          *string
-	muckeTimeout *time.Duration
-	noMucke      *bool
+// MuckeOptions are a run of the Mucke set.
+type MuckeOptions struct {
+	// Dir is where the models are written and reused ("": the user cache
+	// directory's boolprog/mucke-set).
+	Dir string
+	// Only runs the models whose name or formula contains it.
+	Only string
+	// Timeout limits each of our runs; MuckeTimeout Mucke's CPU time.
+	Timeout, MuckeTimeout time.Duration
+	// NoMucke does not run Mucke.
+	NoMucke bool
+	// Self is the boolprog binary whose mucke command solves the models
+	// ("": this process's executable).
+	Self string
 }
 
-func defineMuckeFlags(fs *flag.FlagSet) muckeFlags {
-	return muckeFlags{
-		dir:          fs.String("dir", "", "with --set mucke: where the models are written and reused (default: the user cache directory's boolprog/mucke-set)"),
-		muckeTimeout: fs.Duration("mucke-timeout", 200*time.Second, "with --set mucke: Mucke's CPU time limit per model"),
-		noMucke:      fs.Bool("no-mucke", false, "with --set mucke: do not run Mucke"),
-	}
-}
+// ErrDifferentValues is what Mucke returns when our value and Mucke's
+// differ on a model.
+var ErrDifferentValues = errors.New("different values")
 
 // muckeRun is one solver's run on a model.
 type muckeRun struct {
@@ -239,39 +243,46 @@ func (r muckeRun) cells() [4]string {
 	return [4]string{v, fmt.Sprintf("%.2f", r.cpu.Seconds()), fmt.Sprintf("%.2f", r.wall.Seconds()), fmt.Sprintf("%.0f", float64(r.peak)/(1<<20))}
 }
 
-// runMuckeSet writes (or reuses) every model of the set and solves each
-// with boolprog mucke (a child process, so that its peak memory is its
-// own) and with Mucke, one after the other.
-func runMuckeSet(ctx context.Context, c *command, s *streams, mf muckeFlags, only string, timeout time.Duration) int {
+// Mucke writes (or reuses) every model of the set and solves each with
+// boolprog mucke (a child process, so that its peak memory is its own)
+// and with Mucke, one after the other, and writes a row per model on w as
+// it is measured, then the ratios of the CPU times; on errw, the models it
+// could not write. It returns ErrDifferentValues if the solvers disagree
+// on a model.
+func Mucke(ctx context.Context, w, errw io.Writer, o MuckeOptions) error {
+	only, timeout := o.Only, o.Timeout
 	root, err := moduleRoot()
 	if err != nil {
-		return c.usageError(s, "--set mucke: %v", err)
+		return optionError("--set mucke: %v", err)
 	}
 	peerDir := filepath.Join(root, "..", "shared", "peers")
 	translator := peers.Find(root, "getafix")
 	mucke := ""
-	if !*mf.noMucke {
+	if !o.NoMucke {
 		mucke = peers.Find(root, "mucke")
 	}
-	dir := *mf.dir
+	dir := o.Dir
 	if dir == "" {
 		cache, err := os.UserCacheDir()
 		if err != nil {
-			return c.usageError(s, "--set mucke: no cache directory (%v): give --dir", err)
+			return optionError("--set mucke: no cache directory (%v): give --dir", err)
 		}
 		dir = filepath.Join(cache, "boolprog", "mucke-set")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return c.usageError(s, "--set mucke: %v", err)
+		return optionError("--set mucke: %v", err)
 	}
-	self, err := os.Executable()
+	self := o.Self
+	if self == "" {
+		self, err = os.Executable()
+	}
 	if err != nil {
-		return c.usageError(s, "--set mucke: %v", err)
+		return optionError("--set mucke: %v", err)
 	}
 	// One row per model as soon as it is measured (a run of the set
 	// takes long): fixed-width columns rather than a tabwriter.
 	row := "%-22s %-38s %6s | %-7s %7s %7s %7s | %-7s %7s %7s %7s | %s\n"
-	fmt.Fprintf(s.stdout, row, "model", "formula", "KB", "ours", "CPU s", "wall s", "peak MB", "Mucke", "CPU s", "wall s", "peak MB", "CPU ratio")
+	fmt.Fprintf(w, row, "model", "formula", "KB", "ours", "CPU s", "wall s", "peak MB", "Mucke", "CPU s", "wall s", "peak MB", "CPU ratio")
 	var ratios []float64 // Mucke's CPU / ours, where Mucke decides in over 1 s
 	var slowest float64
 	hard, hardOurs, disagree := 0, 0, 0
@@ -282,27 +293,26 @@ func runMuckeSet(ctx context.Context, c *command, s *streams, mf muckeFlags, onl
 		model := filepath.Join(dir, modelFileName(m))
 		if _, err := os.Stat(model); err != nil {
 			if translator == "" {
-				fmt.Fprintf(s.stderr, "%s: no model in %s and no ../shared/peers/bin/getafix to write it\n", m.name, dir)
+				fmt.Fprintf(errw, "%s: no model in %s and no ../shared/peers/bin/getafix to write it\n", m.name, dir)
 				continue
 			}
 			if err := translate(ctx, translator, peerDir, m, model); err != nil {
-				fmt.Fprintf(s.stderr, "%s with %s: %v\n", m.name, m.formula, err)
+				fmt.Fprintf(errw, "%s with %s: %v\n", m.name, m.formula, err)
 				continue
 			}
 		}
 		st, err := os.Stat(model)
 		if err != nil {
-			fmt.Fprintf(s.stderr, "%s: %v\n", m.name, err)
+			fmt.Fprintf(errw, "%s: %v\n", m.name, err)
 			continue
 		}
 		ours := runOurs(ctx, self, model, timeout)
 		theirs := muckeRun{why: "-"}
 		if mucke != "" {
-			theirs = runPeerMucke(ctx, mucke, model, *mf.muckeTimeout)
+			theirs = runPeerMucke(ctx, mucke, model, o.MuckeTimeout)
 		}
-		if intr := interruption(ctx); intr != nil {
-			fmt.Fprintln(s.stdout, "VERIFICATION UNKNOWN: interrupted")
-			return intr.exitCode()
+		if err := interrupted(ctx); err != nil {
+			return err
 		}
 		ratio := "-"
 		if ours.decided && theirs.decided {
@@ -326,26 +336,26 @@ func runMuckeSet(ctx context.Context, c *command, s *streams, mf muckeFlags, onl
 			slowest = max(slowest, ours.cpu.Seconds())
 		}
 		o, t := ours.cells(), theirs.cells()
-		fmt.Fprintf(s.stdout, row, m.name, strings.TrimSuffix(strings.TrimPrefix(m.formula, "formula-"), ".mu"),
+		fmt.Fprintf(w, row, m.name, strings.TrimSuffix(strings.TrimPrefix(m.formula, "formula-"), ".mu"),
 			fmt.Sprint(st.Size()/1024), o[0], o[1], o[2], o[3], t[0], t[1], t[2], t[3], ratio)
 	}
 	if len(ratios) > 0 {
 		slices.Sort(ratios)
-		fmt.Fprintf(s.stdout, "models Mucke decides in over 1 CPU s: %d; Mucke's CPU time / ours: min %.1f, median %.1f\n",
+		fmt.Fprintf(w, "models Mucke decides in over 1 CPU s: %d; Mucke's CPU time / ours: min %.1f, median %.1f\n",
 			len(ratios), ratios[0], ratios[len(ratios)/2])
 	}
 	if mucke != "" {
-		fmt.Fprintf(s.stdout, "models Mucke does not decide within %v: %d; ours decides %d of them within %v\n", *mf.muckeTimeout, hard, hardOurs, timeout)
+		fmt.Fprintf(w, "models Mucke does not decide within %v: %d; ours decides %d of them within %v\n", o.MuckeTimeout, hard, hardOurs, timeout)
 	}
 	if disagree > 0 {
-		fmt.Fprintf(s.stdout, "DIFFERENT VALUES on %d models\n", disagree)
+		fmt.Fprintf(w, "DIFFERENT VALUES on %d models\n", disagree)
 	}
-	fmt.Fprintf(s.stdout, "models in %s; ours: boolprog mucke --timeout %v (CPU = user + system time of the process); GOMAXPROCS=%d, %s/%s\n",
-		dir, timeout, runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "models in %s; ours: boolprog mucke --timeout %v (CPU = user + system time of the process); %s\n",
+		dir, timeout, machine())
 	if disagree > 0 {
-		return exitUnknown
+		return ErrDifferentValues
 	}
-	return exitOK
+	return nil
 }
 
 // modelFileName names a model's file after its program and formula.

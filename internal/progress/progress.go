@@ -1,11 +1,16 @@
-package main
+// Package progress shows the phase of a long run on a terminal: one line,
+// rewritten in place, that says which phase the run is in, what it has
+// done so far, how long it has taken and the live heap; where standard
+// error is not a terminal (asked for with check -v), one line per second.
+package progress
 
 import (
 	"fmt"
 	"io"
-	"runtime/metrics"
 	"sync"
 	"time"
+
+	"boolprog/internal/procstat"
 )
 
 // progressDelay is how long a run stays silent before its progress line
@@ -15,10 +20,10 @@ const progressDelay = time.Second
 // progressEvery is the refresh interval of the progress line.
 const progressEvery = 250 * time.Millisecond
 
-// progress shows the phase of a long run on stderr: on a terminal one line
+// Line shows the phase of a long run on stderr: on a terminal one line
 // rewritten in place, elsewhere (with -v) one line per second. Its methods
-// are safe to call on a nil or disabled progress.
-type progress struct {
+// are safe to call on a nil Line.
+type Line struct {
 	w     io.Writer
 	tty   bool
 	start time.Time
@@ -33,22 +38,22 @@ type progress struct {
 	wg      sync.WaitGroup
 }
 
-// newProgress returns a progress line on w if it is wanted: when stderr is
-// a terminal (tty) or verbose asks for it, and not quiet. It returns nil
+// New returns a progress line on w if it is wanted: when stderr is a
+// terminal (tty) or verbose asks for it, and not quiet. It returns nil
 // otherwise.
-func newProgress(w io.Writer, tty, verbose, quiet bool) *progress {
+func New(w io.Writer, tty, verbose, quiet bool) *Line {
 	if quiet || !(tty || verbose) {
 		return nil
 	}
-	p := &progress{w: w, tty: tty, start: time.Now(), done: make(chan struct{})}
+	p := &Line{w: w, tty: tty, start: time.Now(), done: make(chan struct{})}
 	p.wg.Add(1)
 	go p.loop()
 	return p
 }
 
-// set enters a phase, or (for the phase it is in) updates what the line
+// Set enters a phase, or (for the phase it is in) updates what the line
 // says of the work so far. It is safe to call from any goroutine.
-func (p *progress) set(phase, detail string) {
+func (p *Line) Set(phase, detail string) {
 	if p == nil {
 		return
 	}
@@ -60,9 +65,9 @@ func (p *progress) set(phase, detail string) {
 	p.mu.Unlock()
 }
 
-// clear erases the progress line from a terminal so that other output
+// Clear erases the progress line from a terminal so that other output
 // (warnings) starts on a clean line; the next refresh draws it again.
-func (p *progress) clear() {
+func (p *Line) Clear() {
 	if p == nil {
 		return
 	}
@@ -74,9 +79,9 @@ func (p *progress) clear() {
 	}
 }
 
-// stop ends the progress line (clearing it on a terminal). It may be called
+// Stop ends the progress line (clearing it on a terminal). It may be called
 // more than once.
-func (p *progress) stop() {
+func (p *Line) Stop() {
 	if p == nil {
 		return
 	}
@@ -89,10 +94,10 @@ func (p *progress) stop() {
 	close(p.done)
 	p.mu.Unlock()
 	p.wg.Wait()
-	p.clear()
+	p.Clear()
 }
 
-func (p *progress) loop() {
+func (p *Line) loop() {
 	defer p.wg.Done()
 	every := progressEvery
 	if !p.tty {
@@ -100,7 +105,7 @@ func (p *progress) loop() {
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
-	sample := []metrics.Sample{{Name: heapMetric}}
+	heap := procstat.NewHeap()
 	for {
 		select {
 		case <-p.done:
@@ -115,7 +120,7 @@ func (p *progress) loop() {
 				line += ": " + p.detail
 			}
 			line += fmt.Sprintf("; %v in phase, %v total, heap %d MB",
-				now.Sub(p.since).Round(100*time.Millisecond), now.Sub(p.start).Round(100*time.Millisecond), heapBytes(sample)>>20)
+				now.Sub(p.since).Round(100*time.Millisecond), now.Sub(p.start).Round(100*time.Millisecond), heap.Bytes()>>20)
 			if p.tty {
 				fmt.Fprintf(p.w, "\r\033[K%s", line)
 			} else {

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package procstat
+
+import "time"
+
+func process() (time.Duration, bool) { return 0, false }
