@@ -163,75 +163,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if cf.maxIndent < 1 {
 		return checkUsageError(c, s, jsonOut, "--trace-indent must be at least 1")
 	}
-	if cf.maxNodes < 0 || cf.timeout < 0 {
-		return checkUsageError(c, s, jsonOut, "limits must not be negative")
-	}
-	if cf.quiet && cf.verbose {
-		return checkUsageError(c, s, jsonOut, "-q and -v contradict each other")
-	}
-	// A flag the user set is never silently ignored.
 	set := setFlags(fs)
-	traceFlags := []string{"trace-file", "trace-style", "trace-numbers", "trace-choices", "trace-indent"}
-	if msg := htmlUsage(cf, set, len(files)); msg != "" {
-		return checkUsageError(c, s, jsonOut, "%s", msg)
-	}
-	for _, f := range traceFlags {
-		if cf.format == "html" {
-			break // htmlUsage checked them
-		}
-		if set[f] && traceMode == result.None {
-			return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --%s would have no effect", f)
-		}
-		if set[f] && cf.format == "json" {
-			return checkUsageError(c, s, jsonOut, "--%s is for the text trace; the JSON report has every step in full", f)
-		}
-	}
-	if cf.format == "json" && traceMode == result.Changes {
-		return checkUsageError(c, s, jsonOut, "--trace changes is for the text trace; the JSON report has every step in full (or none: --trace none)")
-	}
-	if cf.style == "bebop" && (set["trace-numbers"] || set["trace-choices"] || cf.trace == "changes") {
-		return checkUsageError(c, s, jsonOut, "the bebop trace style prints the paper's format: no numbers, choice marks or changes")
-	}
-	if set["max-nodes"] {
-		if info, _ := engine.Lookup(cf.engineName); !info.NodeLimited {
-			return checkUsageError(c, s, jsonOut, "--max-nodes bounds BDD nodes, which the %s engine does not use", info.Name())
-		}
-	}
-	if cf.all {
-		if info, _ := engine.Lookup(cf.engineName); !info.AllReachable {
-			return checkUsageError(c, s, jsonOut, "--all: the %s engine stops at the first error (summary and cpa compute every reachable state)", info.Name())
-		}
-	}
-	if cf.projection.on && cf.format == "json" {
-		return checkUsageError(c, s, jsonOut, "--error-projection is printed as text, not in the JSON report")
-	}
-	if cf.traceFile != "" && len(files) > 1 {
-		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
-	}
-	if msg := cf.witness.check(set, len(files)); msg != "" {
-		return checkUsageError(c, s, jsonOut, "%s", msg)
-	}
-	if spec != nil && set["witness"] {
-		// A witness speaks of the program's assertions and label; the
-		// trace of an observer's violation is one of the product.
-		return checkUsageError(c, s, jsonOut, "--witness describes the program's own errors, not an observer automaton's (--spec or the configuration's observer.spec)")
-	}
-	if n := countStdin(files); n > 1 {
-		return checkUsageError(c, s, jsonOut, "standard input (-) can be read only once")
-	}
-
-	out := boolprog.Output{
-		Trace:      result.TraceOptions{Style: traceStyle, Mode: traceMode, MaxIndent: cf.maxIndent},
-		TraceFile:  cf.traceFile,
-		Stats:      cf.stats,
-		NoWarnings: cf.quiet,
-	}
-	if traceStyle == result.Forward {
-		out.Trace.Numbered, out.Trace.MarkChoices = cf.numbers, cf.marks
-	}
-	if cf.format == "html" {
-		out.TraceFile = "" // the page's file, with -o
-	}
 	opts := boolprog.Options{
 		Target:        cf.target,
 		EngineFlags:   engFlags.Values,
@@ -253,6 +185,72 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	}
 	if cf.threads != "" {
 		opts.Threads = strings.Split(cf.threads, ",")
+	}
+	if cf.quiet && cf.verbose {
+		return checkUsageError(c, s, jsonOut, "-q and -v contradict each other")
+	}
+	// A flag the user set is never silently ignored.
+	traceFlags := []string{"trace-file", "trace-style", "trace-numbers", "trace-choices", "trace-indent"}
+	if msg := htmlUsage(cf, set, len(files)); msg != "" {
+		return checkUsageError(c, s, jsonOut, "%s", msg)
+	}
+	for _, f := range traceFlags {
+		if cf.format == "html" {
+			break // htmlUsage checked them
+		}
+		if set[f] && traceMode == result.None {
+			return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --%s would have no effect", f)
+		}
+		if set[f] && cf.format == "json" {
+			return checkUsageError(c, s, jsonOut, "--%s is for the text trace; the JSON report has every step in full", f)
+		}
+	}
+	if cf.format == "json" && traceMode == result.Changes {
+		return checkUsageError(c, s, jsonOut, "--trace changes is for the text trace; the JSON report has every step in full (or none: --trace none)")
+	}
+	if cf.style == "bebop" && (set["trace-numbers"] || set["trace-choices"] || cf.trace == "changes") {
+		return checkUsageError(c, s, jsonOut, "the bebop trace style prints the paper's format: no numbers, choice marks or changes")
+	}
+	// The pipeline's refusals (limits, --max-nodes and --all for the
+	// engine, the witness against its format and --spec), in its words.
+	// A flag set to its default is never ignored either: it is refused
+	// where another value would be.
+	probe := opts
+	if set["max-nodes"] && probe.MaxNodes == 0 {
+		probe.MaxNodes = 1
+	}
+	if set["witness-format"] && probe.WitnessFormat == "" {
+		probe.WitnessFormat = "yaml"
+	}
+	if _, err := probe.Validate(); errors.As(err, &oe) {
+		return checkUsageError(c, s, jsonOut, "%s", oe.Msg)
+	} else if err != nil {
+		return checkUsageError(c, s, jsonOut, "%v", err)
+	}
+	if cf.projection.on && cf.format == "json" {
+		return checkUsageError(c, s, jsonOut, "--error-projection is printed as text, not in the JSON report")
+	}
+	if cf.traceFile != "" && len(files) > 1 {
+		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
+	}
+	if cf.witness.file != "" && len(files) > 1 {
+		return checkUsageError(c, s, jsonOut, "--witness takes the witness of one FILE, not %d", len(files))
+	}
+	if n := countStdin(files); n > 1 {
+		return checkUsageError(c, s, jsonOut, "standard input (-) can be read only once")
+	}
+
+	out := boolprog.Output{
+		Trace:      result.TraceOptions{Style: traceStyle, Mode: traceMode, MaxIndent: cf.maxIndent},
+		TraceFile:  cf.traceFile,
+		Stats:      cf.stats,
+		NoWarnings: cf.quiet,
+	}
+	if traceStyle == result.Forward {
+		out.Trace.Numbered, out.Trace.MarkChoices = cf.numbers, cf.marks
+	}
+	if cf.format == "html" {
+		out.TraceFile = "" // the page's file, with -o
 	}
 	// Once, before any engine runs: the budget is the process's.
 	cf.memory.apply()
