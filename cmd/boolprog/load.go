@@ -68,6 +68,12 @@ func (lf *loadFlags) readFile(ctx context.Context, path string, s *streams) (src
 	return src, true
 }
 
+// fileReader returns the reader of a file that is not a program, as
+// readFile reads it, for a pipeline that reads within its time limit.
+func (lf *loadFlags) fileReader(path string, stdin io.Reader) func(context.Context) ([]byte, error) {
+	return func(ctx context.Context) ([]byte, error) { return boolprog.ReadFile(ctx, path, stdin, lf.options(path)) }
+}
+
 // load reads, parses and checks a file (boolprog.Load). On an input
 // error (unreadable file, syntax or semantic error) it prints the
 // diagnostics and returns ok false (the command exits with exitInput).
