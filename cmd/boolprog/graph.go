@@ -30,7 +30,7 @@ func runGraph(args []string, s *streams) int {
 	if len(files) != 1 {
 		return c.usageError(s, "want exactly one FILE, not %d", len(files))
 	}
-	_, prog, ok := loadProgram(context.Background(), files[0], &lf, target, s)
+	_, prog, ok := loadProgram(context.Background(), files[0], &lf, target, nil, s)
 	if !ok {
 		return exitInput
 	}

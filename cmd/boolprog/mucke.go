@@ -132,7 +132,7 @@ func emitModel(ctx context.Context, c *command, path, alg, target string, lf *lo
 			return exitInput
 		}
 	}
-	l, p, ok := loadProgram(ctx, path, lf, target, s)
+	l, p, ok := loadProgram(ctx, path, lf, target, nil, s)
 	if !ok {
 		return exitInput
 	}
