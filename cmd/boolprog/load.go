@@ -71,7 +71,9 @@ func (lf *loadFlags) readFile(ctx context.Context, path string, s *streams) (src
 // fileReader returns the reader of a file that is not a program, as
 // readFile reads it, for a pipeline that reads within its time limit.
 func (lf *loadFlags) fileReader(path string, stdin io.Reader) func(context.Context) ([]byte, error) {
-	return func(ctx context.Context) ([]byte, error) { return boolprog.ReadFile(ctx, path, stdin, lf.options(path)) }
+	return func(ctx context.Context) ([]byte, error) {
+		return boolprog.ReadFile(ctx, path, stdin, lf.options(path))
+	}
 }
 
 // load reads, parses and checks a file (boolprog.Load). On an input
