@@ -213,14 +213,12 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	}
 	// The pipeline's refusals (limits, --max-nodes and --all for the
 	// engine, the witness against its format and --spec), in its words.
-	// A flag set to its default is never ignored either: it is refused
-	// where another value would be.
+	// --max-nodes 0, the engine's default, is refused where a limit would
+	// be: a flag the user set is never ignored. (parse refuses an empty
+	// string flag.)
 	probe := opts
 	if set["max-nodes"] && probe.MaxNodes == 0 {
 		probe.MaxNodes = 1
-	}
-	if set["witness-format"] && probe.WitnessFormat == "" {
-		probe.WitnessFormat = "yaml"
 	}
 	if _, err := probe.Validate(); errors.As(err, &oe) {
 		return checkUsageError(c, s, jsonOut, "%s", oe.Msg)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 
+	"boolprog"
 	"boolprog/ir"
 )
 
@@ -37,9 +38,9 @@ func runGraph(args []string, s *streams) int {
 	w := bufio.NewWriter(s.stdout)
 	write := func() error { return ir.WriteDOT(w, prog) }
 	if projection.on {
-		proj, note := projection.compute(context.Background(), prog, 0)
-		if proj == nil {
-			fmt.Fprintln(s.stderr, note)
+		proj, err := boolprog.ErrorProjection(context.Background(), prog, 0)
+		if err != nil {
+			fmt.Fprintf(s.stderr, "note: %v\n", err)
 			return exitUnknown
 		}
 		write = func() error { return proj.WriteDOT(w, prog) }
