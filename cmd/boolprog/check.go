@@ -36,6 +36,9 @@ object per line, per file in order (one file's report is indented).
 replay.
 `
 
+// specDoc is --spec's usage (the product: package internal/product).
+const specDoc = "also check the observer automaton of this specification file (package cpa/observer: e.g. no lock twice without an unlock); FAILED then shows a trace of the program instrumented with it, SUCCESSFUL proves it. The cpa engine takes it from its configuration's observer.spec too"
+
 // checkFlags are the settings of one `boolprog check`.
 type checkFlags struct {
 	load       loadFlags
@@ -59,7 +62,7 @@ type checkFlags struct {
 	quiet      bool
 	verbose    bool
 	projection projectionFlag // --error-projection (projection.go)
-	spec       string         // --spec (spec.go)
+	spec       string         // --spec
 	html       htmlFlags      // -o (checkhtml.go)
 	witness    witnessFlags   // --witness, --witness-format (witness.go)
 }
