@@ -27,6 +27,15 @@ type Options struct {
 	MaxNodes int
 }
 
+// Validate refuses negative limits (the error's text is the command's
+// usage error).
+func (o Options) Validate() error {
+	if o.Timeout < 0 || o.MaxNodes < 0 {
+		return errors.New("limits must not be negative")
+	}
+	return nil
+}
+
 // Outcome is what an evaluation came to: the query's value, or why
 // there is none.
 type Outcome struct {
@@ -50,8 +59,11 @@ func (o *Outcome) Decided() bool { return o.Reason == "" }
 // file:line:col: message diagnostics for the rest); the end of ctx or of
 // Options.Timeout, a limit, or a definition without a fixed point gives
 // an Outcome with its Reason. read runs inside the time limit, with a
-// context that ends with it.
+// context that ends with it. Invalid Options are an error too.
 func Evaluate(ctx context.Context, name string, read func(context.Context) ([]byte, error), opts Options) (*Outcome, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, opts.Timeout, engine.ErrTimeout)

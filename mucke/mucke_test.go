@@ -36,6 +36,7 @@ func TestEvaluate(t *testing.T) {
 		{name: "type error", src: "bool R(bool x) ( y );\n", errText: "t.mu:1:18: undefined: y"},
 		{name: "unreadable", read: readErr, errText: "no such file"},
 		{name: "no fixed point", src: "mu bool A(bool x) (!A(x));\nA(0);\n", reason: "A: no fixed point: its values repeat"},
+		{name: "negative limit", src: reach, opts: Options{MaxNodes: -1}, errText: "limits must not be negative"},
 		{name: "interrupted", ctx: cancelled, src: reach + "R(1);\n", reason: "interrupted"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

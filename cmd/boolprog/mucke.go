@@ -74,8 +74,9 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 		return runEmit(&ef, &lf, c, files[0], s)
 	}
 	emit, target := ef.model, ef.target
-	if timeout < 0 || maxNodes < 0 {
-		return c.usageError(s, "limits must not be negative")
+	opts := mucke.Options{Timeout: timeout, MaxNodes: maxNodes}
+	if err := opts.Validate(); err != nil {
+		return c.usageError(s, "%v", err)
 	}
 	if emit != "" {
 		if stats || timeout > 0 || maxNodes > 0 {
@@ -94,7 +95,7 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	}
 	// Once, before the evaluation.
 	memory.apply()
-	out, err := mucke.Evaluate(ctx, boolprog.DisplayName(files[0]), lf.fileReader(files[0], s.stdin), mucke.Options{Timeout: timeout, MaxNodes: maxNodes})
+	out, err := mucke.Evaluate(ctx, boolprog.DisplayName(files[0]), lf.fileReader(files[0], s.stdin), opts)
 	if err != nil {
 		boolprog.WriteErrors(s.stderr, err)
 		return exitInput
