@@ -116,38 +116,14 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	// The engine and its flags, then the specification, checked once
 	// before any file (the limits are checked below).
 	base := boolprog.Options{Engine: cf.engineName, EngineFlags: engFlags.Values, CommandLine: true}
-	_, err = base.Validate()
-	var in *boolprog.InputError
-	var oe *boolprog.OptionError
-	switch {
-	case errors.As(err, &in):
-		// A malformed formula or configuration file: reported as bad
-		// input, like a malformed program.
-		if jsonOut {
-			result.ErrorReport("", result.Message{Message: in.Error()}).WriteJSON(s.stdout)
-		} else {
-			fmt.Fprintln(s.stderr, in.Error())
-		}
-		return exitInput
-	case errors.As(err, &oe):
-		return checkUsageError(c, s, jsonOut, "%s", oe.Msg)
-	case err != nil:
-		return checkUsageError(c, s, jsonOut, "%v", err)
+	if _, err := base.Validate(); err != nil {
+		return optionsRefused(c, s, jsonOut, err, true)
 	}
 	base.Spec = cf.spec
 	spec, err := base.Validate()
 	switch {
-	case errors.As(err, &in):
-		if jsonOut {
-			boolprog.ErrorReport("", err).WriteJSON(s.stdout)
-		} else {
-			boolprog.WriteErrors(s.stderr, in)
-		}
-		return exitInput
-	case errors.As(err, &oe):
-		return checkUsageError(c, s, jsonOut, "%s", oe.Msg)
 	case err != nil:
-		return checkUsageError(c, s, jsonOut, "%v", err)
+		return optionsRefused(c, s, jsonOut, err, false)
 	case spec != nil && cf.projection.on:
 		return checkUsageError(c, s, jsonOut, "--error-projection lists the errors of the program, not of an observer automaton (--spec)")
 	}
@@ -223,10 +199,8 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if set["max-nodes"] && probe.MaxNodes == 0 {
 		probe.MaxNodes = 1
 	}
-	if _, err := probe.Validate(); errors.As(err, &oe) {
-		return checkUsageError(c, s, jsonOut, "%s", oe.Msg)
-	} else if err != nil {
-		return checkUsageError(c, s, jsonOut, "%v", err)
+	if _, err := probe.Validate(); err != nil {
+		return optionsRefused(c, s, jsonOut, err, false)
 	}
 	if cf.projection.on && cf.format == "json" {
 		return checkUsageError(c, s, jsonOut, "--error-projection is printed as text, not in the JSON report")
@@ -365,6 +339,29 @@ func checkUsageError(c *command, s *streams, jsonOut bool, format string, args .
 		return exitUsage
 	}
 	return c.usageError(s, format, args...)
+}
+
+// optionsRefused reports what Options.Validate refused: a malformed file
+// an option names as bad input (exit 2; an engine's configuration or
+// formula, whole, as one message), anything else as a usage error.
+func optionsRefused(c *command, s *streams, jsonOut bool, err error, whole bool) int {
+	var in *boolprog.InputError
+	var oe *boolprog.OptionError
+	switch {
+	case errors.As(err, &in) && whole && jsonOut:
+		result.ErrorReport("", result.Message{Message: in.Error()}).WriteJSON(s.stdout)
+	case errors.As(err, &in) && whole:
+		fmt.Fprintln(s.stderr, in.Error())
+	case errors.As(err, &in) && jsonOut:
+		boolprog.ErrorReport("", err).WriteJSON(s.stdout)
+	case errors.As(err, &in):
+		boolprog.WriteErrors(s.stderr, in)
+	case errors.As(err, &oe):
+		return checkUsageError(c, s, jsonOut, "%s", oe.Msg)
+	default:
+		return checkUsageError(c, s, jsonOut, "%v", err)
+	}
+	return exitInput
 }
 
 // checkRun is one `boolprog check` over its files.
