@@ -199,17 +199,26 @@ func (o *Options) readLimited(r io.Reader) ([]byte, error) {
 	return src, nil
 }
 
-// validate checks the options that do not depend on the program.
+// validate checks the options that do not depend on the program. With
+// Options.CommandLine the refusals are worded by the command's flags, as
+// `boolprog check` prints them.
 func (o *Options) validate(info engine.Info) error {
+	cmd := o.CommandLine
 	switch {
+	case cmd && (o.Timeout < 0 || o.MaxNodes < 0):
+		return optionErrorf(negativeLimit(o), "limits must not be negative")
 	case o.Timeout < 0:
 		return optionErrorf("Timeout", "negative time limit %v", o.Timeout)
 	case o.MaxNodes < 0:
 		return optionErrorf("MaxNodes", "negative node limit %d", o.MaxNodes)
 	case o.MaxInput < 0:
 		return optionErrorf("MaxInput", "negative input limit %d", o.MaxInput)
+	case cmd && o.MaxNodes > 0 && !info.NodeLimited:
+		return optionErrorf("MaxNodes", "--max-nodes bounds BDD nodes, which the %s engine does not use", info.Name())
 	case o.MaxNodes > 0 && !info.NodeLimited:
 		return optionErrorf("MaxNodes", "the %s engine uses no BDDs: a node limit would have no effect", info.Name())
+	case cmd && o.AllReachable && !info.AllReachable:
+		return optionErrorf("AllReachable", "--all: the %s engine stops at the first error (summary and cpa compute every reachable state)", info.Name())
 	case o.AllReachable && !info.AllReachable:
 		return optionErrorf("AllReachable", "the %s engine stops at the first error: it would have no effect", info.Name())
 	}
@@ -221,13 +230,30 @@ func (o *Options) validate(info engine.Info) error {
 	default:
 		return optionErrorf("Dialect", "unknown dialect %d", int(o.Dialect))
 	}
+	if o.WitnessFormat != "" && o.Witness == "" {
+		if cmd {
+			return optionErrorf("WitnessFormat", "--witness-format needs --witness FILE")
+		}
+		return optionErrorf("WitnessFormat", "a witness format without a witness file (Witness)")
+	}
 	if _, ok := o.witnessFormat(); !ok {
 		return optionErrorf("WitnessFormat", "unknown witness format %q (want yaml or graphml)", o.WitnessFormat)
 	}
-	if o.WitnessFormat != "" && o.Witness == "" {
-		return optionErrorf("WitnessFormat", "a witness format without a witness file (Witness)")
+	if o.Witness != "" && o.Spec != "" && o.SpecText == "" && cmd {
+		// Refused before the specification is read: the error would be
+		// the observer's, which no witness location can name, and the
+		// invariants would be the plain program's.
+		return optionErrorf("Witness", "--witness speaks of the program's own errors, not of an observer automaton (--spec)")
 	}
 	return nil
+}
+
+// negativeLimit names the field of the negative limit.
+func negativeLimit(o *Options) string {
+	if o.Timeout < 0 {
+		return "Timeout"
+	}
+	return "MaxNodes"
 }
 
 // optionName is how messages name the Options field field: by the
@@ -276,8 +302,9 @@ func (o *Options) loadSpec(eng engine.Engine) (*observer.Spec, error) {
 }
 
 // Validate checks the options as Check does before it reads a program:
-// the engine and its flags, the limits, the specification and the
-// witness's format. It returns the observer automaton the check will
+// the engine and its flags, the limits and whether the engine honours
+// them (MaxNodes, AllReachable), the specification, and the witness
+// against its format and the specification. It returns the observer automaton the check will
 // include (nil if none), or the error Check would return (*OptionError,
 // or *InputError for a malformed file an option names). The command calls
 // it once before its files.
@@ -306,6 +333,10 @@ func (o *Options) prepare() (engine.Engine, *observer.Spec, error) {
 	if spec != nil && o.Witness != "" {
 		// A witness speaks of the program's assertions and label; the
 		// trace of an observer's violation is one of the product.
+		if o.CommandLine {
+			// From the engine's configuration: --spec was checked above.
+			return nil, nil, optionErrorf("Witness", "--witness describes the program's own errors, not an observer automaton's (--spec or the configuration's observer.spec)")
+		}
 		return nil, nil, optionErrorf("Witness", "a witness describes the program's own errors, not an observer automaton's")
 	}
 	return eng, spec, nil

@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 
 	"boolprog/engine"
 	"boolprog/internal/engines"
@@ -110,19 +111,51 @@ type Projection = result.Projection
 // ErrorProjection returns the error projection of the sequential program p
 // (the command's --error-projection), as computed by the first registered
 // engine that offers it (engine.Projector). maxNodes bounds its BDD nodes
-// (0: the default); the end of ctx or the node limit is an error.
+// (0: the default). When there is none (a concurrent program, the end of
+// ctx, the node limit) the error is a *NoProjectionError that says why.
 func ErrorProjection(ctx context.Context, p *ir.Program, maxNodes int) (*Projection, error) {
+	if p.Concurrent || p.Main < 0 {
+		return nil, &NoProjectionError{Reason: "the program is concurrent"}
+	}
 	for _, info := range engine.Engines() {
 		e, err := info.New()
 		if err != nil {
 			continue
 		}
-		if pr, ok := e.(engine.Projector); ok {
-			return pr.ErrorProjection(ctx, p, maxNodes, 0)
+		pr, ok := e.(engine.Projector)
+		if !ok {
+			continue
 		}
+		proj, err := pr.ErrorProjection(ctx, p, maxNodes, 0)
+		if err == nil {
+			return proj, nil
+		}
+		why := err.Error()
+		switch {
+		case ctx.Err() != nil:
+			why = engine.StopReason(ctx)
+		case strings.Contains(why, "node limit"):
+			why = "BDD node limit reached"
+		}
+		return nil, &NoProjectionError{Reason: why, Err: err}
 	}
-	return nil, errors.New("no engine computes error projections")
+	return nil, &NoProjectionError{Reason: "no engine computes error projections"}
 }
+
+// NoProjectionError is ErrorProjection's error: why there is no error
+// projection.
+type NoProjectionError struct {
+	// Reason is worded for a note: "the program is concurrent",
+	// "BDD node limit reached", "timeout", "interrupted", ...
+	Reason string
+	Err    error // the engine's error, if it gave one
+}
+
+// Error returns "no error projection: " and the reason.
+func (e *NoProjectionError) Error() string { return "no error projection: " + e.Reason }
+
+// Unwrap returns the engine's error.
+func (e *NoProjectionError) Unwrap() error { return e.Err }
 
 // WriteModel writes the model in the fixed-point calculus of package fix
 // that the engine named solves for p within bound b (the engine's default

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -35,7 +37,11 @@ type TemplateOptions struct {
 // size, the peak heap and BDD nodes) and a line naming the run's setting;
 // on errw, what went wrong with a size. The ratios between sizes are
 // taken under the same machine conditions.
+// Fewer than one run is an *OptionError.
 func Template(ctx context.Context, w, errw io.Writer, o TemplateOptions) error {
+	if o.Runs < 1 {
+		return optionError("--runs must be at least 1")
+	}
 	cfg := config{target: "reach", replay: !o.NoReplay, timeout: o.Timeout}
 	if o.Variant != nil {
 		cfg.kind, cfg.target = *o.Variant, ""
@@ -95,6 +101,20 @@ func Template(ctx context.Context, w, errw io.Writer, o TemplateOptions) error {
 	}
 	fmt.Fprintf(w, "engine %s, %s, %d run(s) per size (median of total), %s\n", o.EngineName, what, o.Runs, machine())
 	return nil
+}
+
+// ParseSizes reads the comma-separated sizes of T(N) (`bench --sizes`),
+// each a whole number from 1 to 1,000,000; another is an *OptionError.
+func ParseSizes(list string) ([]int, error) {
+	var sizes []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 1_000_000 {
+			return nil, optionError("bad size %q (want whole numbers from 1 to 1000000)", f)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes, nil
 }
 
 // TemplateProgram returns T(n) in the given variant, lowered for target.

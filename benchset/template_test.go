@@ -2,7 +2,9 @@ package benchset
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,5 +86,37 @@ func TestMedian(t *testing.T) {
 	m := median([]measurement{{total: 3, peak: 1}, {total: 1, peak: 9}, {total: 2, peak: 4}})
 	if m.total != 2 || m.peak != 9 {
 		t.Errorf("median = total %v peak %d, want 2 and 9", m.total, m.peak)
+	}
+}
+
+// TestTemplateOptions: the sizes and runs Template refuses, as
+// *OptionErrors `boolprog bench` prints as usage errors.
+func TestTemplateOptions(t *testing.T) {
+	for _, tc := range []struct {
+		sizes string
+		want  []int
+		err   string
+	}{
+		{"100, 200,400", []int{100, 200, 400}, ""},
+		{"1000000", []int{1_000_000}, ""},
+		{"0", nil, `bad size "0" (want whole numbers from 1 to 1000000)`},
+		{"10,x", nil, `bad size "x" (want whole numbers from 1 to 1000000)`},
+		{"1000001", nil, `bad size "1000001" (want whole numbers from 1 to 1000000)`},
+	} {
+		got, err := ParseSizes(tc.sizes)
+		var oe *OptionError
+		switch {
+		case tc.err != "" && (!errors.As(err, &oe) || oe.Msg != tc.err):
+			t.Errorf("ParseSizes(%q): %v; want the option error %q", tc.sizes, err, tc.err)
+		case tc.err == "" && (err != nil || !slices.Equal(got, tc.want)):
+			t.Errorf("ParseSizes(%q) = %v, %v; want %v", tc.sizes, got, err, tc.want)
+		}
+	}
+	info, _ := engine.Lookup("summary")
+	var out strings.Builder
+	err := Template(context.Background(), &out, &out, TemplateOptions{Engine: info, Sizes: []int{4}, Runs: 0})
+	var oe *OptionError
+	if !errors.As(err, &oe) || oe.Msg != "--runs must be at least 1" || out.Len() > 0 {
+		t.Errorf("no runs: %v, output %q; want the option error and no output", err, out.String())
 	}
 }

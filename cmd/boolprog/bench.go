@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -81,20 +80,12 @@ func runBench(ctx context.Context, args []string, s *streams) int {
 			return code
 		}
 		o := benchset.TemplateOptions{Engine: info, EngineName: *engineName, Runs: *runs, NoReplay: *noReplay, Timeout: *timeout}
-		for _, f := range strings.Split(*sizes, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 1 || n > 1_000_000 {
-				return c.usageError(s, "bad size %q (want whole numbers from 1 to 1000000)", f)
-			}
-			o.Sizes = append(o.Sizes, n)
-		}
-		if *runs < 1 {
-			return c.usageError(s, "--runs must be at least 1")
-		}
 		if given["error"] {
 			o.Variant = &kind.e
 		}
-		runErr = benchset.Template(ctx, s.stdout, s.stderr, o)
+		if o.Sizes, runErr = benchset.ParseSizes(*sizes); runErr == nil {
+			runErr = benchset.Template(ctx, s.stdout, s.stderr, o)
+		}
 	case "hard":
 		if code, bad := refuse([]string{"sizes", "runs", "error", "no-replay"}, "--%s is for --set template"); bad {
 			return code

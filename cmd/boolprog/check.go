@@ -36,6 +36,9 @@ object per line, per file in order (one file's report is indented).
 replay.
 `
 
+// specDoc is --spec's usage (the product: package internal/product).
+const specDoc = "also check the observer automaton of this specification file (package cpa/observer: e.g. no lock twice without an unlock); FAILED then shows a trace of the program instrumented with it, SUCCESSFUL proves it. The cpa engine takes it from its configuration's observer.spec too"
+
 // checkFlags are the settings of one `boolprog check`.
 type checkFlags struct {
 	load       loadFlags
@@ -59,7 +62,7 @@ type checkFlags struct {
 	quiet      bool
 	verbose    bool
 	projection projectionFlag // --error-projection (projection.go)
-	spec       string         // --spec (spec.go)
+	spec       string         // --spec
 	html       htmlFlags      // -o (checkhtml.go)
 	witness    witnessFlags   // --witness, --witness-format (witness.go)
 }
@@ -113,38 +116,14 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	// The engine and its flags, then the specification, checked once
 	// before any file (the limits are checked below).
 	base := boolprog.Options{Engine: cf.engineName, EngineFlags: engFlags.Values, CommandLine: true}
-	_, err = base.Validate()
-	var in *boolprog.InputError
-	var oe *boolprog.OptionError
-	switch {
-	case errors.As(err, &in):
-		// A malformed formula or configuration file: reported as bad
-		// input, like a malformed program.
-		if jsonOut {
-			result.ErrorReport("", result.Message{Message: in.Error()}).WriteJSON(s.stdout)
-		} else {
-			fmt.Fprintln(s.stderr, in.Error())
-		}
-		return exitInput
-	case errors.As(err, &oe):
-		return checkUsageError(c, s, jsonOut, "%s", oe.Msg)
-	case err != nil:
-		return checkUsageError(c, s, jsonOut, "%v", err)
+	if _, err := base.Validate(); err != nil {
+		return optionsRefused(c, s, jsonOut, err, true)
 	}
 	base.Spec = cf.spec
 	spec, err := base.Validate()
 	switch {
-	case errors.As(err, &in):
-		if jsonOut {
-			boolprog.ErrorReport("", err).WriteJSON(s.stdout)
-		} else {
-			boolprog.WriteErrors(s.stderr, in)
-		}
-		return exitInput
-	case errors.As(err, &oe):
-		return checkUsageError(c, s, jsonOut, "%s", oe.Msg)
 	case err != nil:
-		return checkUsageError(c, s, jsonOut, "%v", err)
+		return optionsRefused(c, s, jsonOut, err, false)
 	case spec != nil && cf.projection.on:
 		return checkUsageError(c, s, jsonOut, "--error-projection lists the errors of the program, not of an observer automaton (--spec)")
 	}
@@ -163,75 +142,7 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	if cf.maxIndent < 1 {
 		return checkUsageError(c, s, jsonOut, "--trace-indent must be at least 1")
 	}
-	if cf.maxNodes < 0 || cf.timeout < 0 {
-		return checkUsageError(c, s, jsonOut, "limits must not be negative")
-	}
-	if cf.quiet && cf.verbose {
-		return checkUsageError(c, s, jsonOut, "-q and -v contradict each other")
-	}
-	// A flag the user set is never silently ignored.
 	set := setFlags(fs)
-	traceFlags := []string{"trace-file", "trace-style", "trace-numbers", "trace-choices", "trace-indent"}
-	if msg := htmlUsage(cf, set, len(files)); msg != "" {
-		return checkUsageError(c, s, jsonOut, "%s", msg)
-	}
-	for _, f := range traceFlags {
-		if cf.format == "html" {
-			break // htmlUsage checked them
-		}
-		if set[f] && traceMode == result.None {
-			return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --%s would have no effect", f)
-		}
-		if set[f] && cf.format == "json" {
-			return checkUsageError(c, s, jsonOut, "--%s is for the text trace; the JSON report has every step in full", f)
-		}
-	}
-	if cf.format == "json" && traceMode == result.Changes {
-		return checkUsageError(c, s, jsonOut, "--trace changes is for the text trace; the JSON report has every step in full (or none: --trace none)")
-	}
-	if cf.style == "bebop" && (set["trace-numbers"] || set["trace-choices"] || cf.trace == "changes") {
-		return checkUsageError(c, s, jsonOut, "the bebop trace style prints the paper's format: no numbers, choice marks or changes")
-	}
-	if set["max-nodes"] {
-		if info, _ := engine.Lookup(cf.engineName); !info.NodeLimited {
-			return checkUsageError(c, s, jsonOut, "--max-nodes bounds BDD nodes, which the %s engine does not use", info.Name())
-		}
-	}
-	if cf.all {
-		if info, _ := engine.Lookup(cf.engineName); !info.AllReachable {
-			return checkUsageError(c, s, jsonOut, "--all: the %s engine stops at the first error (summary and cpa compute every reachable state)", info.Name())
-		}
-	}
-	if cf.projection.on && cf.format == "json" {
-		return checkUsageError(c, s, jsonOut, "--error-projection is printed as text, not in the JSON report")
-	}
-	if cf.traceFile != "" && len(files) > 1 {
-		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
-	}
-	if msg := cf.witness.check(set, len(files)); msg != "" {
-		return checkUsageError(c, s, jsonOut, "%s", msg)
-	}
-	if spec != nil && set["witness"] {
-		// A witness speaks of the program's assertions and label; the
-		// trace of an observer's violation is one of the product.
-		return checkUsageError(c, s, jsonOut, "--witness describes the program's own errors, not an observer automaton's (--spec or the configuration's observer.spec)")
-	}
-	if n := countStdin(files); n > 1 {
-		return checkUsageError(c, s, jsonOut, "standard input (-) can be read only once")
-	}
-
-	out := boolprog.Output{
-		Trace:      result.TraceOptions{Style: traceStyle, Mode: traceMode, MaxIndent: cf.maxIndent},
-		TraceFile:  cf.traceFile,
-		Stats:      cf.stats,
-		NoWarnings: cf.quiet,
-	}
-	if traceStyle == result.Forward {
-		out.Trace.Numbered, out.Trace.MarkChoices = cf.numbers, cf.marks
-	}
-	if cf.format == "html" {
-		out.TraceFile = "" // the page's file, with -o
-	}
 	opts := boolprog.Options{
 		Target:        cf.target,
 		EngineFlags:   engFlags.Values,
@@ -253,6 +164,68 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	}
 	if cf.threads != "" {
 		opts.Threads = strings.Split(cf.threads, ",")
+	}
+	if cf.quiet && cf.verbose {
+		return checkUsageError(c, s, jsonOut, "-q and -v contradict each other")
+	}
+	// A flag the user set is never silently ignored.
+	traceFlags := []string{"trace-file", "trace-style", "trace-numbers", "trace-choices", "trace-indent"}
+	if msg := htmlUsage(cf, set, len(files)); msg != "" {
+		return checkUsageError(c, s, jsonOut, "%s", msg)
+	}
+	for _, f := range traceFlags {
+		if cf.format == "html" {
+			break // htmlUsage checked them
+		}
+		if set[f] && traceMode == result.None {
+			return checkUsageError(c, s, jsonOut, "--trace none prints no trace: --%s would have no effect", f)
+		}
+		if set[f] && cf.format == "json" {
+			return checkUsageError(c, s, jsonOut, "--%s is for the text trace; the JSON report has every step in full", f)
+		}
+	}
+	if cf.format == "json" && traceMode == result.Changes {
+		return checkUsageError(c, s, jsonOut, "--trace changes is for the text trace; the JSON report has every step in full (or none: --trace none)")
+	}
+	if cf.style == "bebop" && (set["trace-numbers"] || set["trace-choices"] || cf.trace == "changes") {
+		return checkUsageError(c, s, jsonOut, "the bebop trace style prints the paper's format: no numbers, choice marks or changes")
+	}
+	// The pipeline's refusals (limits, --max-nodes and --all for the
+	// engine, the witness against its format and --spec), in its words.
+	// --max-nodes 0, the engine's default, is refused where a limit would
+	// be: a flag the user set is never ignored. (parse refuses an empty
+	// string flag.)
+	probe := opts
+	if set["max-nodes"] && probe.MaxNodes == 0 {
+		probe.MaxNodes = 1
+	}
+	if _, err := probe.Validate(); err != nil {
+		return optionsRefused(c, s, jsonOut, err, false)
+	}
+	if cf.projection.on && cf.format == "json" {
+		return checkUsageError(c, s, jsonOut, "--error-projection is printed as text, not in the JSON report")
+	}
+	if cf.traceFile != "" && len(files) > 1 {
+		return checkUsageError(c, s, jsonOut, "--trace-file takes the trace of one FILE, not %d", len(files))
+	}
+	if cf.witness.file != "" && len(files) > 1 {
+		return checkUsageError(c, s, jsonOut, "--witness takes the witness of one FILE, not %d", len(files))
+	}
+	if n := countStdin(files); n > 1 {
+		return checkUsageError(c, s, jsonOut, "standard input (-) can be read only once")
+	}
+
+	out := boolprog.Output{
+		Trace:      result.TraceOptions{Style: traceStyle, Mode: traceMode, MaxIndent: cf.maxIndent},
+		TraceFile:  cf.traceFile,
+		Stats:      cf.stats,
+		NoWarnings: cf.quiet,
+	}
+	if traceStyle == result.Forward {
+		out.Trace.Numbered, out.Trace.MarkChoices = cf.numbers, cf.marks
+	}
+	if cf.format == "html" {
+		out.TraceFile = "" // the page's file, with -o
 	}
 	// Once, before any engine runs: the budget is the process's.
 	cf.memory.apply()
@@ -366,6 +339,29 @@ func checkUsageError(c *command, s *streams, jsonOut bool, format string, args .
 		return exitUsage
 	}
 	return c.usageError(s, format, args...)
+}
+
+// optionsRefused reports what Options.Validate refused: a malformed file
+// an option names as bad input (exit 2; an engine's configuration or
+// formula, whole, as one message), anything else as a usage error.
+func optionsRefused(c *command, s *streams, jsonOut bool, err error, whole bool) int {
+	var in *boolprog.InputError
+	var oe *boolprog.OptionError
+	switch {
+	case errors.As(err, &in) && whole && jsonOut:
+		result.ErrorReport("", result.Message{Message: in.Error()}).WriteJSON(s.stdout)
+	case errors.As(err, &in) && whole:
+		fmt.Fprintln(s.stderr, in.Error())
+	case errors.As(err, &in) && jsonOut:
+		boolprog.ErrorReport("", err).WriteJSON(s.stdout)
+	case errors.As(err, &in):
+		boolprog.WriteErrors(s.stderr, in)
+	case errors.As(err, &oe):
+		return checkUsageError(c, s, jsonOut, "%s", oe.Msg)
+	default:
+		return checkUsageError(c, s, jsonOut, "%v", err)
+	}
+	return exitInput
 }
 
 // checkRun is one `boolprog check` over its files.

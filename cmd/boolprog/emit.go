@@ -27,7 +27,7 @@ func (ef *emitFlags) register(c *command) {
 // program (--emit conc; the sequential algorithms are emitModel's).
 func runEmit(ef *emitFlags, lf *loadFlags, c *command, file string, s *streams) int {
 	b := ef.bound.b // none: conc-fix's default, the model check --engine conc-fix solves
-	l, prog, ok := loadProgram(context.Background(), file, lf, ef.target, s)
+	l, prog, ok := loadProgram(context.Background(), file, lf, ef.target, nil, s)
 	if !ok {
 		return exitInput
 	}

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
+	"boolprog/internal/atomicfile"
 	"boolprog/syntax"
 )
 
@@ -57,37 +56,10 @@ func runFmt(args []string, s *streams) int {
 		if bytes.Equal(src, out.Bytes()) {
 			continue
 		}
-		if err := writeFileAtomic(path, out.Bytes()); err != nil {
+		if err := atomicfile.Replace(path, out.Bytes()); err != nil {
 			fmt.Fprintf(s.stderr, "boolprog fmt: %v\n", err)
 			code = exitUsage
 		}
 	}
 	return code
-}
-
-// writeFileAtomic replaces path's contents without a window in which the
-// file is truncated: a crash mid-write leaves the old file.
-func writeFileAtomic(path string, data []byte) error {
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".boolprog-fmt-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), info.Mode().Perm()); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 
+	"boolprog"
 	"boolprog/ir"
 )
 
@@ -30,16 +31,16 @@ func runGraph(args []string, s *streams) int {
 	if len(files) != 1 {
 		return c.usageError(s, "want exactly one FILE, not %d", len(files))
 	}
-	_, prog, ok := loadProgram(context.Background(), files[0], &lf, target, s)
+	_, prog, ok := loadProgram(context.Background(), files[0], &lf, target, nil, s)
 	if !ok {
 		return exitInput
 	}
 	w := bufio.NewWriter(s.stdout)
 	write := func() error { return ir.WriteDOT(w, prog) }
 	if projection.on {
-		proj, note := projection.compute(context.Background(), prog, 0)
-		if proj == nil {
-			fmt.Fprintln(s.stderr, note)
+		proj, err := boolprog.ErrorProjection(context.Background(), prog, 0)
+		if err != nil {
+			fmt.Fprintf(s.stderr, "note: %v\n", err)
 			return exitUnknown
 		}
 		write = func() error { return proj.WriteDOT(w, prog) }

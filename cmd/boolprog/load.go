@@ -68,6 +68,14 @@ func (lf *loadFlags) readFile(ctx context.Context, path string, s *streams) (src
 	return src, true
 }
 
+// fileReader returns the reader of a file that is not a program, as
+// readFile reads it, for a pipeline that reads within its time limit.
+func (lf *loadFlags) fileReader(path string, stdin io.Reader) func(context.Context) ([]byte, error) {
+	return func(ctx context.Context) ([]byte, error) {
+		return boolprog.ReadFile(ctx, path, stdin, lf.options(path))
+	}
+}
+
 // load reads, parses and checks a file (boolprog.Load). On an input
 // error (unreadable file, syntax or semantic error) it prints the
 // diagnostics and returns ok false (the command exits with exitInput).
@@ -82,13 +90,13 @@ func load(ctx context.Context, path string, lf *loadFlags, s *streams) (src *boo
 
 // loadProgram reads, checks and lowers one file for the commands that work
 // on one program (graph, seq, mucke --emit): the pipeline's front end with
-// the target, whose label must exist. On an input error it prints the
+// the target, whose label must exist, and the threads (nil: the program's). On an input error it prints the
 // diagnostics and returns ok false (the command exits with exitInput).
-func loadProgram(ctx context.Context, path string, lf *loadFlags, target string, s *streams) (src *boolprog.Source, p *ir.Program, ok bool) {
+func loadProgram(ctx context.Context, path string, lf *loadFlags, target string, threads []string, s *streams) (src *boolprog.Source, p *ir.Program, ok bool) {
 	if src, ok = load(ctx, path, lf, s); !ok {
 		return nil, nil, false
 	}
-	p, err := src.Lower(target, nil)
+	p, err := src.Lower(target, threads)
 	if err != nil {
 		boolprog.WriteErrors(s.stderr, err)
 		return nil, nil, false

@@ -3,17 +3,15 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
 
 	"boolprog"
-	"boolprog/bdd"
-	"boolprog/engine"
 	"boolprog/fix"
 	"boolprog/fix/program"
 	"boolprog/internal/interrupt"
+	"boolprog/mucke"
 	"boolprog/result"
 	"boolprog/syntax"
 )
@@ -76,8 +74,9 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 		return runEmit(&ef, &lf, c, files[0], s)
 	}
 	emit, target := ef.model, ef.target
-	if timeout < 0 || maxNodes < 0 {
-		return c.usageError(s, "limits must not be negative")
+	opts := mucke.Options{Timeout: timeout, MaxNodes: maxNodes}
+	if err := opts.Validate(); err != nil {
+		return c.usageError(s, "%v", err)
 	}
 	if emit != "" {
 		if stats || timeout > 0 || maxNodes > 0 {
@@ -96,58 +95,17 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	}
 	// Once, before the evaluation.
 	memory.apply()
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, timeout, engine.ErrTimeout)
-		defer cancel()
-	}
-	src, ok := lf.readFile(ctx, files[0], s)
-	if !ok {
+	out, err := mucke.Evaluate(ctx, boolprog.DisplayName(files[0]), lf.fileReader(files[0], s.stdin), opts)
+	if err != nil {
+		boolprog.WriteErrors(s.stderr, err)
 		return exitInput
 	}
-	// A large file takes seconds to parse and check: --timeout and
-	// signals stop them too (and then answer UNKNOWN below).
-	f, err := fix.ParseFileContext(ctx, boolprog.DisplayName(files[0]), src)
-	if err == nil {
-		err = fix.CheckContext(ctx, f)
-	}
-	var ans *fix.Answer
-	switch {
-	case err == nil:
-		ans, err = fix.Solve(ctx, f, fix.Options{MaxNodes: maxNodes})
-	case ctx.Err() == nil:
-		var list fix.ErrorList
-		if errors.As(err, &list) {
-			for _, e := range list {
-				fmt.Fprintln(s.stderr, e)
-			}
-		} else {
-			fmt.Fprintln(s.stderr, err)
-		}
-		return exitInput
-	}
+	ans := out.Answer
 	if stats && ans != nil {
 		ans.WriteStats(s.stdout)
 	}
-	if err != nil {
-		var why string
-		switch {
-		case ctx.Err() != nil:
-			why = engine.StopReason(ctx)
-			if why == engine.ReasonTimeout {
-				why = fmt.Sprintf("timeout (%v)", timeout)
-			}
-		case errors.Is(err, bdd.ErrNodeLimit):
-			why = bdd.LimitReason(err, maxNodes)
-			if maxNodes == 0 && !errors.Is(err, bdd.ErrMemoryLimit) {
-				why = "BDD node limit reached (the built-in limit)"
-			}
-		case errors.Is(err, fix.ErrNoFixedPoint):
-			why = err.Error()
-		default:
-			why = "internal error: " + err.Error()
-		}
-		fmt.Fprintln(s.stdout, "UNKNOWN: "+why)
+	if !out.Decided() {
+		fmt.Fprintln(s.stdout, "UNKNOWN: "+out.Reason)
 		if in := interrupt.Of(ctx); in != nil {
 			return in.ExitCode()
 		}
@@ -175,7 +133,7 @@ func emitModel(ctx context.Context, c *command, path, alg, target string, lf *lo
 			return exitInput
 		}
 	}
-	l, p, ok := loadProgram(ctx, path, lf, target, s)
+	l, p, ok := loadProgram(ctx, path, lf, target, nil, s)
 	if !ok {
 		return exitInput
 	}

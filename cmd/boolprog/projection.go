@@ -5,10 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"boolprog"
-	"boolprog/engine"
 	"boolprog/ir"
 )
 
@@ -28,35 +26,15 @@ const (
 	graphProjectionDoc = "mark the error projection (the locations on some run from the start to an error) with a yellow fill and the values there as a tooltip"
 )
 
-// compute returns the error projection of p, or a note on stderr's behalf
-// saying why there is none.
-func (f *projectionFlag) compute(ctx context.Context, p *ir.Program, maxNodes int) (*boolprog.Projection, string) {
-	if p.Concurrent || p.Main < 0 {
-		return nil, "note: no error projection: the program is concurrent"
-	}
-	proj, err := boolprog.ErrorProjection(ctx, p, maxNodes)
-	if err != nil {
-		why := err.Error()
-		switch {
-		case ctx.Err() != nil:
-			why = engine.StopReason(ctx)
-		case strings.Contains(why, "node limit"):
-			why = "BDD node limit reached"
-		}
-		return nil, "note: no error projection: " + why
-	}
-	return proj, ""
-}
-
 // runProjection is check's hook: it prints the error projection of p (from
-// file name) on w, or a note on errw.
+// file name) on w, or a note on errw saying why there is none.
 func (f *projectionFlag) runProjection(ctx context.Context, w, errw io.Writer, name string, p *ir.Program, maxNodes int) {
 	if !f.on {
 		return
 	}
-	proj, note := f.compute(ctx, p, maxNodes)
-	if proj == nil {
-		fmt.Fprintln(errw, note)
+	proj, err := boolprog.ErrorProjection(ctx, p, maxNodes)
+	if err != nil {
+		fmt.Fprintf(errw, "note: %v\n", err)
 		return
 	}
 	proj.WriteText(w, name, p)

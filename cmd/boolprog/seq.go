@@ -1,15 +1,13 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"boolprog"
-	"boolprog/conc"
-	"boolprog/syntax"
 )
 
 const seqHead = `usage: boolprog seq [flags] FILE
@@ -42,60 +40,32 @@ func runSeq(args []string, s *streams) int {
 	if len(files) != 1 {
 		return c.usageError(s, "want exactly one FILE, not %d", len(files))
 	}
-	if rounds < 1 || maxThreads < 0 {
-		return c.usageError(s, "--rounds must be at least 1 and --max-threads not negative")
+	opts := boolprog.SeqOptions{Rounds: rounds, Lazy: lazy, MaxThreads: maxThreads, CommandLine: true}
+	if err := opts.Validate(); err != nil {
+		var oe *boolprog.OptionError
+		errors.As(err, &oe)
+		return c.usageError(s, "%s", oe.Msg)
 	}
-	l, prog, ok := loadProgram(context.Background(), files[0], &lf, target, s)
+	var threadList []string
+	if threads != "" {
+		threadList = strings.Split(threads, ",")
+	}
+	l, prog, ok := loadProgram(context.Background(), files[0], &lf, target, threadList, s)
 	if !ok {
 		return exitInput
 	}
-	inputErr := func(err error) int {
-		e := &syntax.Error{Filename: l.Name, Msg: err.Error()}
-		var ce *conc.Error
-		if errors.As(err, &ce) {
-			e.Pos, e.Msg = ce.Pos, ce.Msg
-		}
-		boolprog.WriteErrors(s.stderr, syntax.ErrorList{e})
+	// Written only if whole.
+	var buf bytes.Buffer
+	err = boolprog.WriteSequentialisation(&buf, l.Name, prog, opts)
+	var in *boolprog.InputError
+	switch {
+	case errors.As(err, &in):
+		boolprog.WriteErrors(s.stderr, in)
 		return exitInput
-	}
-	if threads != "" {
-		if prog, err = conc.WithThreads(prog, strings.Split(threads, ",")); err != nil {
-			return inputErr(err)
-		}
-	}
-	if !prog.Concurrent {
-		return inputErr(errors.New("the program is sequential: it has no threads to sequentialise (name them with --threads)"))
-	}
-	m, err := conc.NewModel(prog, conc.Options{})
-	if err == nil && maxThreads > 0 {
-		if created := maxThreads - len(m.Static); created < 1 || m.Convention != conc.Dynamic {
-			err = fmt.Errorf("--max-threads %d: the program starts with %d threads and creates %d more at most", maxThreads, len(m.Static), max(created, 0))
-		} else {
-			m, err = conc.NewModel(prog, conc.Options{MaxThreads: created})
-		}
-	}
-	if err != nil {
-		return inputErr(err)
-	}
-	build := conc.Eager
-	if lazy {
-		build = conc.Lazy
-	}
-	seq, err := build(m, rounds, conc.GoalError)
-	if err != nil {
+	case err != nil:
 		fmt.Fprintf(s.stderr, "boolprog seq: %v\n", err)
 		return exitUsage
 	}
-	w := bufio.NewWriter(s.stdout)
-	kind := "eager"
-	if lazy {
-		kind = "lazy"
-	}
-	fmt.Fprintf(w, "// The %s sequentialisation of %s for %d round-robin rounds (%s convention, %d threads); error label %s; the globals in the BDD order conc-eager and conc-lazy give the sequential engine (--order declaration).\n", kind, l.Name, rounds, m.Convention, m.Slots(), seq.Prog.Target)
-	if err := conc.Print(w, seq.Prog); err != nil {
-		fmt.Fprintf(s.stderr, "boolprog seq: %v\n", err)
-		return exitUsage
-	}
-	w.Flush()
+	s.stdout.Write(buf.Bytes())
 	return exitOK
 }

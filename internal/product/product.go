@@ -2,7 +2,25 @@
 // specification of package cpa/observer) with any engine, by checking the
 // program instrumented with it (SLIC's product), and carries the answer
 // back to the original program: for the command's --spec and the Go API's
-// Options.Spec alike. cmd/boolprog/spec.go says how the product is shown.
+// Options.Spec alike.
+//
+// The product is SLIC's: globals hold the automaton's state, every
+// procedure it watches gets a new entry that takes its transitions, and a
+// transition into the error is an edge into an assertion-failure
+// location. The engine checks that program like any other, the
+// interpreter replays its trace on it, and only the printing changes: the
+// instrumentation's steps are marked with the automaton's state
+// ("[observer locking] on call lock  (locking: unlocked -> locked)"), the
+// state's globals are left out of the values (the JSON report keeps them,
+// so that its trace states everything), every other step is a step of the
+// original program at its own line, and the verdict line names the
+// property, the state it left and the call that violated it. This needs
+// nothing new of the engines, interp or the trace format, and the proof of
+// SUCCESSFUL is the engine's own proof on the product. The cpa engine with
+// a configuration that has the observer analysis checks the original
+// program with the automaton as a component of its composite (so that
+// strengthening decides guarded transitions) and carries its
+// counterexample over to the product (engine/cpa CheckProduct).
 package product
 
 import (
