@@ -162,29 +162,48 @@ func TestNodeShare(t *testing.T) {
 	}
 }
 
-// TestHeadStart: the first member runs alone for HeadStart; when it
-// decides within it the others never start, and when it ends undecided
-// they start at once.
+// TestHeadStart: the members start together; the first member's answer is
+// preferred for HeadStart (another's decided answer waits for the first to
+// end or the moment to pass), and no longer.
 func TestHeadStart(t *testing.T) {
 	p := testsuite.Lower(t, "f.bp", "void main() begin skip; end\n", "")
-	fast := &fake{name: "pf-head-fast", verdict: result.Safe, delay: time.Millisecond}
-	other := &fake{name: "pf-head-other", verdict: result.Safe, delay: time.Hour}
-	pf, err := New([]string{register(t, fast, false)}, []string{register(t, other, false)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf.headStart = time.Hour
-	if res := engine.Run(context.Background(), pf, p, engine.Query{}); res.Verdict != result.Safe || other.started.Load() != 0 {
-		t.Errorf("got %s; the other member started %d times, want never", res.Verdict, other.started.Load())
-	}
-	gaveUp := &fake{name: "pf-head-gaveup", verdict: result.Unknown, delay: time.Millisecond}
-	second := &fake{name: "pf-head-second", verdict: result.Unsafe, delay: time.Millisecond}
-	pf, err = New([]string{register(t, gaveUp, false)}, []string{register(t, second, false)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf.headStart = time.Hour // the test would time out if the second waited for it
-	if res := engine.Run(context.Background(), pf, p, engine.Query{}); res.Verdict != result.Unsafe || res.Engine != second.name {
-		t.Errorf("got %s from %s, want unsafe from %s", res.Verdict, res.Engine, second.name)
+	for _, tc := range []struct {
+		name        string
+		first, then *fake
+		headStart   time.Duration
+		want        string // the engine whose answer is given
+	}{{
+		name:      "the first decides within the moment, after the other",
+		first:     &fake{name: "pf-head-first", verdict: result.Safe, delay: 50 * time.Millisecond},
+		then:      &fake{name: "pf-head-quick", verdict: result.Safe},
+		headStart: time.Hour,
+		want:      "pf-head-first",
+	}, {
+		name:      "the first gives up: the held answer is given at once",
+		first:     &fake{name: "pf-head-gaveup", verdict: result.Unknown, delay: time.Millisecond},
+		then:      &fake{name: "pf-head-second", verdict: result.Unsafe, delay: time.Millisecond},
+		headStart: time.Hour, // the test would time out if the answer waited for it
+		want:      "pf-head-second",
+	}, {
+		name:      "the moment passes while the first runs on",
+		first:     &fake{name: "pf-head-slow", verdict: result.Safe, delay: time.Hour},
+		then:      &fake{name: "pf-head-other", verdict: result.Safe, delay: time.Millisecond},
+		headStart: 20 * time.Millisecond,
+		want:      "pf-head-other",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			pf, err := New([]string{register(t, tc.first, false)}, []string{register(t, tc.then, false)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pf.headStart = tc.headStart
+			res := engine.Run(context.Background(), pf, p, engine.Query{})
+			if res.Engine != tc.want {
+				t.Errorf("answer %s from %s, want %s's", res.Verdict, res.Engine, tc.want)
+			}
+			if tc.then.started.Load() != 1 {
+				t.Errorf("the second member started %d times, want once, with the first", tc.then.started.Load())
+			}
+		})
 	}
 }
