@@ -154,6 +154,7 @@ func (s *solver) layout() {
 	if s.in.query != nil {
 		defs = append(defs, s.in.query)
 	}
+	ranks := map[*definition][]int{}
 	for _, d := range defs {
 		var items []orderItem
 		var names []string
@@ -174,18 +175,32 @@ func (s *solver) layout() {
 		if d.rel != nil {
 			cs = consByName(names[:len(d.params)], d.rel.Order)
 		}
-		firstOfType := map[typ]int{}
+		votes := s.partnerVotes(d, ranks)
 		for i, v := range d.vars[len(d.params):] {
 			if p := nearest(v, d.params); p != nil {
-				cs = append(cs, orderCons{a: p.index, b: len(d.params) + i, interleave: true})
-			} else if j, ok := firstOfType[v.typ]; ok {
-				// No parameter of its type (a query's variables): with
-				// the first quantified variable of its type, so that
-				// applications that relate them (R(u, v) with R's u ~+ v)
-				// rename in order.
-				cs = append(cs, orderCons{a: j, b: len(d.params) + i, interleave: true})
-			} else {
-				firstOfType[v.typ] = len(d.params) + i
+				cs = append(cs, orderCons{a: p.index, b: len(d.params) + i, interleave: true, bFirst: votes[[2]*variable{v, p}].before > 0})
+				continue
+			}
+			// No parameter of its type (a query's variables): with the
+			// first earlier quantified variable of its type that an
+			// application relates to it interleaved (R(u, v) with R's
+			// u ~+ v), so that the renaming keeps the order; none: in
+			// declaration order (Thread(t_pc1, t_CL1, t_pc2, ...) with
+			// t_pc1 < t_CL1 < t_pc2 keeps them apart).
+			for _, u := range d.vars[len(d.params) : len(d.params)+i] {
+				if w := votes[[2]*variable{v, u}]; u.typ == v.typ && w.together > 0 {
+					cs = append(cs, orderCons{a: u.index, b: len(d.params) + i, interleave: true, bFirst: w.before > 0})
+					break
+				}
+			}
+			// And before the parameters and such variables that the
+			// applications taking both put after it (Getafix's
+			// GlobalInit(Global CG) applies Init_Reach(s_pc, s_CL, CG)
+			// with s_pc < s_CL < CG).
+			for _, u := range d.vars {
+				if w := votes[[2]*variable{v, u}]; w.before > 0 && w.together <= 0 && (u.index < len(d.params) || nearest(u, d.params) == nil) {
+					cs = append(cs, orderCons{a: len(d.params) + i, b: u.index})
+				}
 			}
 		}
 		order := arrange(items, cs)
@@ -199,6 +214,122 @@ func (s *solver) layout() {
 		}
 	}
 	s.m.ExtVarNum(s.nvars)
+}
+
+// partnerVotes says, for pairs (q, p) of a definition's variables, which
+// should come first and whether they should be interleaved: the
+// applications in its body that take both whole, q as argument i and p as
+// argument j, vote +1 for q first if the applied relation puts its
+// parameter i before its parameter j, -1 otherwise, and +1 for
+// interleaving them if it interleaves i and j, -1 otherwise. Getafix's formulas apply a transition
+// relation R(cp, dp) with cp ~+ dp to (t_pc, s_pc), the quantified
+// variable first: with t_pc after s_pc, that renaming would reverse the
+// order of every pair of bits (Replace's slow path); with t_pc first it
+// keeps it.
+func (s *solver) partnerVotes(d *definition, ranks map[*definition][]int) map[[2]*variable]vote {
+	votes := map[[2]*variable]vote{}
+	var walk func(e Expr)
+	walk = func(e Expr) {
+		switch e := e.(type) {
+		case *Not:
+			walk(e.X)
+		case *Binary:
+			walk(e.X)
+			walk(e.Y)
+		case *Quant:
+			walk(e.Body)
+		case *Apply:
+			callee := s.in.applies[e]
+			if callee == nil {
+				return
+			}
+			rank := paramRank(callee, ranks)
+			at := map[*variable]int{}
+			for i, x := range e.Args {
+				if r := s.in.paths[asPath(x)]; r != nil && r.v != nil && r.offset == 0 && r.typ == r.v.typ && i < len(rank) {
+					at[r.v] = i
+				}
+			}
+			for q, i := range at {
+				for p, j := range at {
+					if q == p || q.owner != d || p.owner != d {
+						continue
+					}
+					k := [2]*variable{q, p}
+					w := votes[k]
+					if rank[i] < rank[j] {
+						w.before++
+					} else {
+						w.before--
+					}
+					// Interleaved in the callee: the first bits are
+					// closer than the width of the first parameter.
+					lo, hi := min(rank[i], rank[j]), max(rank[i], rank[j])
+					first := callee.params[i]
+					if rank[j] < rank[i] {
+						first = callee.params[j]
+					}
+					if hi-lo < first.typ.width() {
+						w.together++
+					} else {
+						w.together--
+					}
+					votes[k] = w
+				}
+			}
+		}
+	}
+	if d.body != nil {
+		walk(d.body)
+	}
+	return votes
+}
+
+// vote is what the applications of a definition's body say about two of
+// its variables q and p: before > 0, that q should come before p; together
+// < 0, that they should not be interleaved.
+type vote struct{ before, together int }
+
+// paramRank is, for each parameter of d, the position of its first bit
+// among the bits of d's parameters as their constraints order them
+// (memoised in ranks).
+func paramRank(d *definition, ranks map[*definition][]int) []int {
+	if r, ok := ranks[d]; ok {
+		return r
+	}
+	var items []orderItem
+	names := make([]string, len(d.params))
+	first := make([]int, len(d.params))
+	total := 0
+	for i, v := range d.params {
+		ph := v.typ.physical()
+		b := make([]int, len(ph))
+		for j, x := range ph {
+			b[j] = total + x
+		}
+		items = append(items, orderItem{bits: b})
+		names[i] = v.name
+		if len(ph) > 0 {
+			first[i] = total + ph[0]
+		}
+		total += v.typ.width()
+	}
+	var cs []orderCons
+	if d.rel != nil {
+		cs = consByName(names, d.rel.Order)
+	}
+	pos := make([]int, total)
+	for k, b := range arrange(items, cs) {
+		pos[b] = k
+	}
+	rank := make([]int, len(d.params))
+	for i := range d.params {
+		if d.params[i].typ.width() > 0 {
+			rank[i] = pos[first[i]]
+		}
+	}
+	ranks[d] = rank
+	return rank
 }
 
 // nearest is the parameter of v's type whose name shares the longest
