@@ -111,14 +111,17 @@ type solver struct {
 	// one plan (bySig), and the value of a plan on a final value of its
 	// relation is computed once (moved): Getafix's models apply the same
 	// relations with the same arguments at every call site.
-	bySig    map[string]*applyPlan
-	moved    map[movedKey]*bdd.Root
-	domains  map[*variable]bdd.Node // rooted in roots
-	roots    []*bdd.Root
-	scc      int
-	monotone bool  // the component uses itself only positively
-	ops      int   // evaluation steps, to pace context checks
-	stop     error // the context's error once seen
+	bySig map[string]*applyPlan
+	moved map[movedKey]*bdd.Root
+	// movedBack: closedApply's renamings of a formula's rest back onto
+	// the parameters of the application.
+	movedBack map[movedKey]*bdd.Root
+	domains   map[*variable]bdd.Node // rooted in roots
+	roots     []*bdd.Root
+	scc       int
+	monotone  bool  // the component uses itself only positively
+	ops       int   // evaluation steps, to pace context checks
+	stop      error // the context's error once seen
 
 	outside map[*definition]bool // read by the query, another component, #size or Track
 	// The frontier evaluation's current variant: the application that
@@ -370,6 +373,10 @@ func (s *solver) release() {
 	for k, r := range s.moved {
 		r.Release()
 		delete(s.moved, k)
+	}
+	for k, r := range s.movedBack {
+		r.Release()
+		delete(s.movedBack, k)
 	}
 }
 
@@ -1057,6 +1064,12 @@ type applyPlan struct {
 	constraint *bdd.Root
 	drop       *bdd.VarSet
 	rename     *bdd.Pairs
+	// The renamed bits (the callee's) and their new names (the
+	// caller's), and, built when first needed, the inverse renaming and
+	// the renamed bits as a set (see closedApply).
+	from, to []int
+	back     *bdd.Pairs
+	fromSet  *bdd.VarSet
 }
 
 // movedKey is a plan and the value it was applied to.
@@ -1123,6 +1136,7 @@ func (s *solver) plan(a *Apply) *applyPlan {
 	}
 	if len(from) > 0 {
 		p.rename = s.m.NewPairs(from, to)
+		p.from, p.to = from, to
 	}
 	s.plans[a] = p
 	s.bySig[string(sig)] = p
@@ -1130,10 +1144,7 @@ func (s *solver) plan(a *Apply) *applyPlan {
 }
 
 func (s *solver) apply(a *Apply) bdd.Node {
-	v := s.val[s.applied(a)].Node()
-	if a == s.chosen {
-		v = s.delta[s.applied(a)]
-	}
+	v := s.current(a)
 	p := s.plan(a)
 	final := a != s.chosen && !s.volat[a]
 	if final {
@@ -1152,6 +1163,79 @@ func (s *solver) apply(a *Apply) bdd.Node {
 		s.moved[movedKey{p, in}] = s.m.Keep(v)
 	}
 	return v
+}
+
+// current is the value an application reads: its relation's, or in a
+// frontier variant the tuples the last round added.
+func (s *solver) current(a *Apply) bdd.Node {
+	if a == s.chosen {
+		return s.delta[s.applied(a)]
+	}
+	return s.val[s.applied(a)].Node()
+}
+
+// closedApply evaluates a closed formula exists vars. (A & rest), with A
+// the one conjunct that changes between rounds, an application (Getafix's
+// early termination, exists t. Thread(t) & target(t), in every round of
+// Thread), without renaming A's relation: its quantified copy t is
+// renamed back onto the relation's parameters in the small, unchanging
+// rest instead. Both sides are closed, so the value is the same: the
+// parameters and the quantified variables are distinct bits. It returns
+// Invalid when the formula does not have that shape.
+func (s *solver) closedApply(vars []*variable, conj []Expr, body Expr) bdd.Node {
+	in := map[*variable]bool{}
+	for _, v := range vars {
+		in[v] = true
+	}
+	for v := range s.freeVars(body) {
+		if !in[v] {
+			return bdd.Invalid
+		}
+	}
+	var a *Apply
+	for _, c := range conj {
+		if !s.volat[c] {
+			continue
+		}
+		x, ok := c.(*Apply)
+		if !ok || a != nil {
+			return bdd.Invalid
+		}
+		a = x
+	}
+	if a == nil {
+		return bdd.Invalid
+	}
+	p := s.plan(a)
+	if p.rename == nil {
+		return bdd.Invalid
+	}
+	rest := s.domain(vars)
+	for _, c := range conj {
+		if c != Expr(a) {
+			rest = s.m.And(rest, s.eval(c))
+		}
+	}
+	if p.back == nil {
+		p.back = s.m.NewPairs(p.to, p.from)
+		p.fromSet = s.m.VarSet(p.from...)
+	}
+	key := movedKey{p, rest}
+	r, ok := s.movedBack[key]
+	if !ok {
+		r = s.m.Keep(s.m.Replace(rest, p.back))
+		s.movedBack[key] = r
+	}
+	v := s.current(a)
+	if p.drop != nil {
+		v = s.m.AndExists(v, p.constraint.Node(), p.drop)
+	}
+	// What rest mentions besides A's arguments is quantified too.
+	var bits []int
+	for _, x := range vars {
+		bits = append(bits, s.bits[x]...)
+	}
+	return s.m.AndExists(v, r.Node(), s.m.VarSet(append(bits, p.from...)...))
 }
 
 // domain is the conjunction of the range constraints of the variables
@@ -1256,6 +1340,11 @@ func (s *solver) exists(q Expr, vars []*variable, body Expr, negated bool) bdd.N
 		conj = append(conj, e)
 	}
 	flatten(body)
+	if !negated && s.volat[body] {
+		if r := s.closedApply(vars, conj, body); r != bdd.Invalid {
+			return r
+		}
+	}
 	// last[v]: the last conjunct that mentions v.
 	last := map[*variable]int{}
 	for _, v := range vars {
