@@ -55,6 +55,7 @@ func NewSolver(f *File, opts Options) (*Solver, error) {
 		bySig:     map[string]*applyPlan{},
 		moved:     map[movedKey]*bdd.Root{},
 		movedBack: map[movedKey]*bdd.Root{},
+		noSizes:   opts.NoSizes,
 		domains:   map[*variable]bdd.Node{},
 		provided:  map[*definition]*bdd.Root{},
 		tracked:   map[*definition]bool{},

@@ -17,6 +17,10 @@ type Options struct {
 	// MaxNodes bounds the BDD node table (0: the bdd package's default).
 	// Reaching it makes Solve fail with an error wrapping bdd.ErrNodeLimit.
 	MaxNodes int
+	// NoSizes leaves Answer.Sizes empty: the #size directives are checked
+	// but their counts, which cost a pass over each relation named, are
+	// not computed (for a caller that does not print them).
+	NoSizes bool
 }
 
 // Answer is the outcome of Solve.
@@ -116,6 +120,7 @@ type solver struct {
 	// movedBack: closedApply's renamings of a formula's rest back onto
 	// the parameters of the application.
 	movedBack map[movedKey]*bdd.Root
+	noSizes   bool                   // Options.NoSizes
 	domains   map[*variable]bdd.Node // rooted in roots
 	roots     []*bdd.Root
 	scc       int
@@ -414,6 +419,9 @@ func (s *solver) run(ans *Answer) error {
 		}
 	}
 	for _, name := range s.in.sizes {
+		if s.noSizes {
+			break
+		}
 		d := s.in.rels[name]
 		v := s.val[d].Node()
 		var bits []int

@@ -113,7 +113,7 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 	var ans *fix.Answer
 	switch {
 	case err == nil:
-		ans, err = fix.Solve(ctx, f, fix.Options{MaxNodes: maxNodes})
+		ans, err = fix.Solve(ctx, f, fix.Options{MaxNodes: maxNodes, NoSizes: !stats})
 	case ctx.Err() == nil:
 		var list fix.ErrorList
 		if errors.As(err, &list) {
