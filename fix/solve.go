@@ -226,14 +226,14 @@ func (s *solver) layout() {
 
 // partnerVotes says, for pairs (q, p) of a definition's variables, which
 // should come first and whether they should be interleaved: the
-// applications in its body that take both whole, q as argument i and p as
-// argument j, vote +1 for q first if the applied relation puts its
+// applications in its body that take both whole, q as argument i and p
+// as argument j, vote +1 for q first if the applied relation puts its
 // parameter i before its parameter j, -1 otherwise, and +1 for
-// interleaving them if it interleaves i and j, -1 otherwise. Getafix's formulas apply a transition
-// relation R(cp, dp) with cp ~+ dp to (t_pc, s_pc), the quantified
-// variable first: with t_pc after s_pc, that renaming would reverse the
-// order of every pair of bits (Replace's slow path); with t_pc first it
-// keeps it.
+// interleaving them if it interleaves i and j, -1 otherwise. Getafix's
+// formulas apply a transition relation R(cp, dp) with cp ~+ dp to
+// (t_pc, s_pc), the quantified variable first: with t_pc after s_pc, that
+// renaming would reverse the order of every pair of bits (Replace's slow
+// path); with t_pc first it keeps it.
 func (s *solver) partnerVotes(d *definition, ranks map[*definition][]int) map[[2]*variable]vote {
 	votes := map[[2]*variable]vote{}
 	var walk func(e Expr)
@@ -294,8 +294,9 @@ func (s *solver) partnerVotes(d *definition, ranks map[*definition][]int) map[[2
 }
 
 // vote is what the applications of a definition's body say about two of
-// its variables q and p: before > 0, that q should come before p; together
-// < 0, that they should not be interleaved.
+// its variables q and p: before > 0, that q should come before p;
+// together > 0, that they should be interleaved, < 0 that they should
+// not.
 type vote struct{ before, together int }
 
 // paramRank is, for each parameter of d, the position of its first bit
@@ -1073,11 +1074,10 @@ type applyPlan struct {
 	drop       *bdd.VarSet
 	rename     *bdd.Pairs
 	// The renamed bits (the callee's) and their new names (the
-	// caller's), and, built when first needed, the inverse renaming and
-	// the renamed bits as a set (see closedApply).
+	// caller's), and, built when first needed, the inverse renaming (see
+	// closedApply).
 	from, to []int
 	back     *bdd.Pairs
-	fromSet  *bdd.VarSet
 }
 
 // movedKey is a plan and the value it was applied to.
@@ -1226,7 +1226,6 @@ func (s *solver) closedApply(vars []*variable, conj []Expr, body Expr) bdd.Node 
 	}
 	if p.back == nil {
 		p.back = s.m.NewPairs(p.to, p.from)
-		p.fromSet = s.m.VarSet(p.from...)
 	}
 	key := movedKey{p, rest}
 	r, ok := s.movedBack[key]
