@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"boolprog/internal/graph"
@@ -347,10 +348,13 @@ type orderItem struct {
 	bits []int
 }
 
-// orderCons is an order constraint between items a and b.
+// orderCons is an order constraint between items a and b. With
+// interleave, bFirst puts b's bits just before a's in the group instead
+// of after them (members otherwise alternate in declaration order).
 type orderCons struct {
 	a, b       int
 	interleave bool
+	bFirst     bool
 }
 
 // consByName turns named constraints into item indices, dropping those
@@ -367,7 +371,7 @@ func consByName(names []string, cs []*Constraint) []orderCons {
 		a, okA := idx[k.A]
 		b, okB := idx[k.B]
 		if okA && okB {
-			out = append(out, orderCons{a, b, k.Interleave})
+			out = append(out, orderCons{a: a, b: b, interleave: k.Interleave})
 		}
 	}
 	return out
@@ -411,6 +415,20 @@ func arrange(items []orderItem, cs []orderCons) []int {
 			groups = append(groups, nil)
 		}
 		groups[g] = append(groups[g], i)
+	}
+	// Within a group, declaration order, except that an item asked to go
+	// first goes just before its partner.
+	key := make([]int, len(items))
+	for i := range key {
+		key[i] = 2 * i
+	}
+	for _, k := range cs {
+		if k.interleave && k.bFirst {
+			key[k.b] = 2*k.a - 1
+		}
+	}
+	for _, g := range groups {
+		slices.SortStableFunc(g, func(x, y int) int { return key[x] - key[y] })
 	}
 	// a < b between groups: a stable topological order, ignoring cycles.
 	after := make([]map[int]bool, len(groups))

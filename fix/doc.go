@@ -109,10 +109,17 @@
 // variables, allocated definition by definition in the order the
 // constraints ask; a quantified variable is interleaved with the
 // parameter of its type whose name ends the same way (t_pc1 beside
-// s_pc1), or, if no parameter has its type (in a query), with the first
-// quantified variable of its type, so that the renamings an application
-// needs keep the order. Applying a relation renames its parameters onto the arguments
-// (constants are fixed and quantified away first). Existential
+// s_pc1), just before it or just after it as the applications that take
+// both say (R(t_pc1, s_pc1) with R's cp ~+ dp puts t_pc1 first), or, if
+// no parameter has its type (in a query), with an earlier quantified
+// variable of its type that an application interleaves it with, and
+// otherwise in the order the applications' relations give their
+// parameters, so that the renamings an application needs keep the order.
+// Applying a relation renames its parameters onto the arguments
+// (constants are fixed and quantified away first); a closed formula
+// exists x. (R(x) & f) in a relation that R's component iterates renames
+// the unchanging f onto R's parameters once instead of R's new value onto
+// x in every round. Existential
 // quantification is pushed through disjunctions, and within a conjunction
 // each variable is quantified with [bdd.Manager.AndExists] as soon as no
 // later conjunct mentions it.

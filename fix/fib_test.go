@@ -53,6 +53,14 @@ func TestFib(t *testing.T) {
 			if len(a.Sizes) == 0 {
 				t.Errorf("no #size answers")
 			}
+			// Without the sizes: the same value, no counts.
+			b, err := Solve(context.Background(), f, Options{NoSizes: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.Value != a.Value || len(b.Sizes) != 0 {
+				t.Errorf("NoSizes: query = %v, %d #size answers; want %v and none", b.Value, len(b.Sizes), a.Value)
+			}
 		})
 	}
 }

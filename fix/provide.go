@@ -43,21 +43,23 @@ func NewSolver(f *File, opts Options) (*Solver, error) {
 		}
 	}
 	s := &solver{
-		file:     f.Name,
-		in:       f.info,
-		m:        bdd.New(bdd.Config{MaxNodes: opts.MaxNodes}),
-		bits:     map[*variable][]int{},
-		val:      map[*definition]*bdd.Root{},
-		cache:    map[Expr]*bdd.Root{},
-		volat:    map[Expr]bool{},
-		free:     map[Expr]map[*variable]bool{},
-		plans:    map[*Apply]*applyPlan{},
-		bySig:    map[string]*applyPlan{},
-		moved:    map[movedKey]*bdd.Root{},
-		domains:  map[*variable]bdd.Node{},
-		provided: map[*definition]*bdd.Root{},
-		tracked:  map[*definition]bool{},
-		layers:   map[*definition][]*bdd.Root{},
+		file:      f.Name,
+		in:        f.info,
+		m:         bdd.New(bdd.Config{MaxNodes: opts.MaxNodes}),
+		bits:      map[*variable][]int{},
+		val:       map[*definition]*bdd.Root{},
+		cache:     map[Expr]*bdd.Root{},
+		volat:     map[Expr]bool{},
+		free:      map[Expr]map[*variable]bool{},
+		plans:     map[*Apply]*applyPlan{},
+		bySig:     map[string]*applyPlan{},
+		moved:     map[movedKey]*bdd.Root{},
+		movedBack: map[movedKey]*bdd.Root{},
+		noSizes:   opts.NoSizes,
+		domains:   map[*variable]bdd.Node{},
+		provided:  map[*definition]*bdd.Root{},
+		tracked:   map[*definition]bool{},
+		layers:    map[*definition][]*bdd.Root{},
 	}
 	s.layout()
 	return &Solver{s: s}, nil

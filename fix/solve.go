@@ -17,6 +17,10 @@ type Options struct {
 	// MaxNodes bounds the BDD node table (0: the bdd package's default).
 	// Reaching it makes Solve fail with an error wrapping bdd.ErrNodeLimit.
 	MaxNodes int
+	// NoSizes leaves Answer.Sizes empty: the #size directives are checked
+	// but their counts, which cost a pass over each relation named, are
+	// not computed (for a caller that does not print them).
+	NoSizes bool
 }
 
 // Answer is the outcome of Solve.
@@ -111,14 +115,18 @@ type solver struct {
 	// one plan (bySig), and the value of a plan on a final value of its
 	// relation is computed once (moved): Getafix's models apply the same
 	// relations with the same arguments at every call site.
-	bySig    map[string]*applyPlan
-	moved    map[movedKey]*bdd.Root
-	domains  map[*variable]bdd.Node // rooted in roots
-	roots    []*bdd.Root
-	scc      int
-	monotone bool  // the component uses itself only positively
-	ops      int   // evaluation steps, to pace context checks
-	stop     error // the context's error once seen
+	bySig map[string]*applyPlan
+	moved map[movedKey]*bdd.Root
+	// movedBack: closedApply's renamings of a formula's rest back onto
+	// the parameters of the application.
+	movedBack map[movedKey]*bdd.Root
+	noSizes   bool                   // Options.NoSizes
+	domains   map[*variable]bdd.Node // rooted in roots
+	roots     []*bdd.Root
+	scc       int
+	monotone  bool  // the component uses itself only positively
+	ops       int   // evaluation steps, to pace context checks
+	stop      error // the context's error once seen
 
 	outside map[*definition]bool // read by the query, another component, #size or Track
 	// The frontier evaluation's current variant: the application that
@@ -154,6 +162,7 @@ func (s *solver) layout() {
 	if s.in.query != nil {
 		defs = append(defs, s.in.query)
 	}
+	ranks := map[*definition][]int{}
 	for _, d := range defs {
 		var items []orderItem
 		var names []string
@@ -174,18 +183,32 @@ func (s *solver) layout() {
 		if d.rel != nil {
 			cs = consByName(names[:len(d.params)], d.rel.Order)
 		}
-		firstOfType := map[typ]int{}
+		votes := s.partnerVotes(d, ranks)
 		for i, v := range d.vars[len(d.params):] {
 			if p := nearest(v, d.params); p != nil {
-				cs = append(cs, orderCons{a: p.index, b: len(d.params) + i, interleave: true})
-			} else if j, ok := firstOfType[v.typ]; ok {
-				// No parameter of its type (a query's variables): with
-				// the first quantified variable of its type, so that
-				// applications that relate them (R(u, v) with R's u ~+ v)
-				// rename in order.
-				cs = append(cs, orderCons{a: j, b: len(d.params) + i, interleave: true})
-			} else {
-				firstOfType[v.typ] = len(d.params) + i
+				cs = append(cs, orderCons{a: p.index, b: len(d.params) + i, interleave: true, bFirst: votes[[2]*variable{v, p}].before > 0})
+				continue
+			}
+			// No parameter of its type (a query's variables): with the
+			// first earlier quantified variable of its type that an
+			// application relates to it interleaved (R(u, v) with R's
+			// u ~+ v), so that the renaming keeps the order; none: in
+			// declaration order (Thread(t_pc1, t_CL1, t_pc2, ...) with
+			// t_pc1 < t_CL1 < t_pc2 keeps them apart).
+			for _, u := range d.vars[len(d.params) : len(d.params)+i] {
+				if w := votes[[2]*variable{v, u}]; u.typ == v.typ && w.together > 0 {
+					cs = append(cs, orderCons{a: u.index, b: len(d.params) + i, interleave: true, bFirst: w.before > 0})
+					break
+				}
+			}
+			// And before the parameters and such variables that the
+			// applications taking both put after it (Getafix's
+			// GlobalInit(Global CG) applies Init_Reach(s_pc, s_CL, CG)
+			// with s_pc < s_CL < CG).
+			for _, u := range d.vars {
+				if w := votes[[2]*variable{v, u}]; w.before > 0 && w.together <= 0 && (u.index < len(d.params) || nearest(u, d.params) == nil) {
+					cs = append(cs, orderCons{a: len(d.params) + i, b: u.index})
+				}
 			}
 		}
 		order := arrange(items, cs)
@@ -199,6 +222,123 @@ func (s *solver) layout() {
 		}
 	}
 	s.m.ExtVarNum(s.nvars)
+}
+
+// partnerVotes says, for pairs (q, p) of a definition's variables, which
+// should come first and whether they should be interleaved: the
+// applications in its body that take both whole, q as argument i and p
+// as argument j, vote +1 for q first if the applied relation puts its
+// parameter i before its parameter j, -1 otherwise, and +1 for
+// interleaving them if it interleaves i and j, -1 otherwise. Getafix's
+// formulas apply a transition relation R(cp, dp) with cp ~+ dp to
+// (t_pc, s_pc), the quantified variable first: with t_pc after s_pc, that
+// renaming would reverse the order of every pair of bits (Replace's slow
+// path); with t_pc first it keeps it.
+func (s *solver) partnerVotes(d *definition, ranks map[*definition][]int) map[[2]*variable]vote {
+	votes := map[[2]*variable]vote{}
+	var walk func(e Expr)
+	walk = func(e Expr) {
+		switch e := e.(type) {
+		case *Not:
+			walk(e.X)
+		case *Binary:
+			walk(e.X)
+			walk(e.Y)
+		case *Quant:
+			walk(e.Body)
+		case *Apply:
+			callee := s.in.applies[e]
+			if callee == nil {
+				return
+			}
+			rank := paramRank(callee, ranks)
+			at := map[*variable]int{}
+			for i, x := range e.Args {
+				if r := s.in.paths[asPath(x)]; r != nil && r.v != nil && r.offset == 0 && r.typ == r.v.typ && i < len(rank) {
+					at[r.v] = i
+				}
+			}
+			for q, i := range at {
+				for p, j := range at {
+					if q == p || q.owner != d || p.owner != d {
+						continue
+					}
+					k := [2]*variable{q, p}
+					w := votes[k]
+					if rank[i] < rank[j] {
+						w.before++
+					} else {
+						w.before--
+					}
+					// Interleaved in the callee: the first bits are
+					// closer than the width of the first parameter.
+					lo, hi := min(rank[i], rank[j]), max(rank[i], rank[j])
+					first := callee.params[i]
+					if rank[j] < rank[i] {
+						first = callee.params[j]
+					}
+					if hi-lo < first.typ.width() {
+						w.together++
+					} else {
+						w.together--
+					}
+					votes[k] = w
+				}
+			}
+		}
+	}
+	if d.body != nil {
+		walk(d.body)
+	}
+	return votes
+}
+
+// vote is what the applications of a definition's body say about two of
+// its variables q and p: before > 0, that q should come before p;
+// together > 0, that they should be interleaved, < 0 that they should
+// not.
+type vote struct{ before, together int }
+
+// paramRank is, for each parameter of d, the position of its first bit
+// among the bits of d's parameters as their constraints order them
+// (memoised in ranks).
+func paramRank(d *definition, ranks map[*definition][]int) []int {
+	if r, ok := ranks[d]; ok {
+		return r
+	}
+	var items []orderItem
+	names := make([]string, len(d.params))
+	first := make([]int, len(d.params))
+	total := 0
+	for i, v := range d.params {
+		ph := v.typ.physical()
+		b := make([]int, len(ph))
+		for j, x := range ph {
+			b[j] = total + x
+		}
+		items = append(items, orderItem{bits: b})
+		names[i] = v.name
+		if len(ph) > 0 {
+			first[i] = total + ph[0]
+		}
+		total += v.typ.width()
+	}
+	var cs []orderCons
+	if d.rel != nil {
+		cs = consByName(names, d.rel.Order)
+	}
+	pos := make([]int, total)
+	for k, b := range arrange(items, cs) {
+		pos[b] = k
+	}
+	rank := make([]int, len(d.params))
+	for i := range d.params {
+		if d.params[i].typ.width() > 0 {
+			rank[i] = pos[first[i]]
+		}
+	}
+	ranks[d] = rank
+	return rank
 }
 
 // nearest is the parameter of v's type whose name shares the longest
@@ -240,6 +380,10 @@ func (s *solver) release() {
 		r.Release()
 		delete(s.moved, k)
 	}
+	for k, r := range s.movedBack {
+		r.Release()
+		delete(s.movedBack, k)
+	}
 }
 
 func (s *solver) run(ans *Answer) error {
@@ -276,6 +420,9 @@ func (s *solver) run(ans *Answer) error {
 		}
 	}
 	for _, name := range s.in.sizes {
+		if s.noSizes {
+			break
+		}
 		d := s.in.rels[name]
 		v := s.val[d].Node()
 		var bits []int
@@ -926,6 +1073,11 @@ type applyPlan struct {
 	constraint *bdd.Root
 	drop       *bdd.VarSet
 	rename     *bdd.Pairs
+	// The renamed bits (the callee's) and their new names (the
+	// caller's), and, built when first needed, the inverse renaming (see
+	// closedApply).
+	from, to []int
+	back     *bdd.Pairs
 }
 
 // movedKey is a plan and the value it was applied to.
@@ -992,6 +1144,7 @@ func (s *solver) plan(a *Apply) *applyPlan {
 	}
 	if len(from) > 0 {
 		p.rename = s.m.NewPairs(from, to)
+		p.from, p.to = from, to
 	}
 	s.plans[a] = p
 	s.bySig[string(sig)] = p
@@ -999,10 +1152,7 @@ func (s *solver) plan(a *Apply) *applyPlan {
 }
 
 func (s *solver) apply(a *Apply) bdd.Node {
-	v := s.val[s.applied(a)].Node()
-	if a == s.chosen {
-		v = s.delta[s.applied(a)]
-	}
+	v := s.current(a)
 	p := s.plan(a)
 	final := a != s.chosen && !s.volat[a]
 	if final {
@@ -1021,6 +1171,78 @@ func (s *solver) apply(a *Apply) bdd.Node {
 		s.moved[movedKey{p, in}] = s.m.Keep(v)
 	}
 	return v
+}
+
+// current is the value an application reads: its relation's, or in a
+// frontier variant the tuples the last round added.
+func (s *solver) current(a *Apply) bdd.Node {
+	if a == s.chosen {
+		return s.delta[s.applied(a)]
+	}
+	return s.val[s.applied(a)].Node()
+}
+
+// closedApply evaluates a closed formula exists vars. (A & rest), with A
+// the one conjunct that changes between rounds, an application (Getafix's
+// early termination, exists t. Thread(t) & target(t), in every round of
+// Thread), without renaming A's relation: its quantified copy t is
+// renamed back onto the relation's parameters in the small, unchanging
+// rest instead. Both sides are closed, so the value is the same: the
+// parameters and the quantified variables are distinct bits. It returns
+// Invalid when the formula does not have that shape.
+func (s *solver) closedApply(vars []*variable, conj []Expr, body Expr) bdd.Node {
+	in := map[*variable]bool{}
+	for _, v := range vars {
+		in[v] = true
+	}
+	for v := range s.freeVars(body) {
+		if !in[v] {
+			return bdd.Invalid
+		}
+	}
+	var a *Apply
+	for _, c := range conj {
+		if !s.volat[c] {
+			continue
+		}
+		x, ok := c.(*Apply)
+		if !ok || a != nil {
+			return bdd.Invalid
+		}
+		a = x
+	}
+	if a == nil {
+		return bdd.Invalid
+	}
+	p := s.plan(a)
+	if p.rename == nil {
+		return bdd.Invalid
+	}
+	rest := s.domain(vars)
+	for _, c := range conj {
+		if c != Expr(a) {
+			rest = s.m.And(rest, s.eval(c))
+		}
+	}
+	if p.back == nil {
+		p.back = s.m.NewPairs(p.to, p.from)
+	}
+	key := movedKey{p, rest}
+	r, ok := s.movedBack[key]
+	if !ok {
+		r = s.m.Keep(s.m.Replace(rest, p.back))
+		s.movedBack[key] = r
+	}
+	v := s.current(a)
+	if p.drop != nil {
+		v = s.m.AndExists(v, p.constraint.Node(), p.drop)
+	}
+	// What rest mentions besides A's arguments is quantified too.
+	var bits []int
+	for _, x := range vars {
+		bits = append(bits, s.bits[x]...)
+	}
+	return s.m.AndExists(v, r.Node(), s.m.VarSet(append(bits, p.from...)...))
 }
 
 // domain is the conjunction of the range constraints of the variables
@@ -1125,6 +1347,11 @@ func (s *solver) exists(q Expr, vars []*variable, body Expr, negated bool) bdd.N
 		conj = append(conj, e)
 	}
 	flatten(body)
+	if !negated && s.volat[body] {
+		if r := s.closedApply(vars, conj, body); r != bdd.Invalid {
+			return r
+		}
+	}
 	// last[v]: the last conjunct that mentions v.
 	last := map[*variable]int{}
 	for _, v := range vars {

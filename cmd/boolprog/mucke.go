@@ -74,7 +74,7 @@ func runMucke(ctx context.Context, args []string, s *streams) int {
 		return runEmit(&ef, &lf, c, files[0], s)
 	}
 	emit, target := ef.model, ef.target
-	opts := mucke.Options{Timeout: timeout, MaxNodes: maxNodes}
+	opts := mucke.Options{Timeout: timeout, MaxNodes: maxNodes, Sizes: stats}
 	if err := opts.Validate(); err != nil {
 		return c.usageError(s, "%v", err)
 	}
