@@ -36,13 +36,17 @@
 //
 // # The product
 //
-// Where no thread calls a procedure (Getafix convention or --threads),
-// the formula is instead Getafix's crossproduct one: the product of the
-// threads' states with one copy of the globals, stratified by context
-// (see product.go). It needs no summaries and no guessed copies of the
-// globals; on the Getafix fork's fib programs at 4 rounds it decides in
-// a second what the strata did not in 90 (BenchmarkFib).
-// Options.Summaries keeps the strata.
+// Where no thread calls a procedure (in any convention: the threads
+// created at run time start unborn, see product.go), the formula is
+// instead Getafix's crossproduct one: the product of the threads' states
+// with one copy of the globals, stratified by context (see product.go).
+// It needs no summaries and no guessed copies of the globals; on the
+// Getafix fork's fib programs at 4 rounds it decides in a second what
+// the strata did not in 90 (BenchmarkFib), and SATABS' Threads7 (10
+// threads) at 2 rounds in 0.3 s, where the strata, whose tuples keep
+// the schedule and the globals at every switch, grew about fourfold per
+// switch (3,548, 13,812, 47,695 nodes at 2, 3, 4 switches) and reached
+// the node limit at 6 minutes. Options.Summaries keeps the strata.
 //
 // # Scope
 //

@@ -324,6 +324,28 @@ func TestDifferentialSatabs(t *testing.T) {
 	}
 }
 
+// TestDifferentialSatabsProduct runs conc-fix's product encoding on
+// random SATABS-convention programs whose threads call no procedure
+// (threads created at run time: unborn slots, starts from the globals of
+// the first switch, empty contexts of slots not created) against the
+// explicit oracle at 0, 1 and 2 context switches and 1 and 2 rounds (8
+// programs; -long: 100; -full: 1,000).
+func TestDifferentialSatabsProduct(t *testing.T) {
+	n := testflags.N(4, 8, 100, 1000)
+	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
+		New:      func() engine.Engine { return productOnly{concfix.New(), t} },
+		Oracle:   oracle(t),
+		Programs: n,
+		Seed:     9000,
+		Style:    gen.Satabs,
+		Options:  gen.Options{Stmts: 4, Procs: 1, MaxLocals: 2},
+		Timeout:  5 * time.Second,
+	})
+	if st.Agree == 0 || st.Unsafe == 0 || st.Unsafe == st.Agree {
+		t.Errorf("the run decided too little to mean anything: %s", st)
+	}
+}
+
 // TestSatabs checks the 14 concurrent tests of the SATABS suite (the
 // SATABS convention: ASYNC_n calls, start_thread, atomic sections): each
 // FAILED one at the smallest bound at which the explicit oracle finds
