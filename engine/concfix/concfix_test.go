@@ -14,6 +14,7 @@ import (
 	"boolprog/engine/explicit"
 	"boolprog/fix"
 	"boolprog/gen"
+	"boolprog/internal/peers"
 	"boolprog/internal/testdesc"
 	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
@@ -557,6 +558,60 @@ func TestProductStart(t *testing.T) {
 			if res.Verdict != want.Verdict || res.Verdict != result.Unsafe || res.Bound != want.Bound {
 				t.Errorf("at %s: %s at %s (product %d), explicit %s at %s", b, res.Verdict, res.Bound, res.Stats.Counters["product"], want.Verdict, want.Bound)
 			}
+		}
+	}
+}
+
+// TestModelSatabs checks the product models of SATABS-convention programs
+// (threads created at run time, unborn until started): solved on their
+// own, and by Mucke where ../shared/peers has it, they give the engine's
+// answer.
+func TestModelSatabs(t *testing.T) {
+	bin := peers.Find(".", "mucke")
+	for _, c := range []struct {
+		test string
+		b    result.Bound
+	}{
+		{"Threads1", cs(1)}, {"Threads2", cs(1)}, {"Threads6", rounds(1)}, {"Threads2", rounds(2)},
+	} {
+		path := filepath.Join("../../../shared/benchmarks/satabs-boppo", c.test, "main.bp")
+		p := testsuite.LowerFile(t, path, "")
+		var b bytes.Buffer
+		if err := concfix.WriteModel(&b, p, c.b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "P0_1(") {
+			t.Errorf("%s at %s: not a product model", c.test, c.b)
+		}
+		f, err := fix.ParseFile("model.mu", b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours, err := fix.Solve(context.Background(), f, fix.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: c.b})
+		if ours.Value != (res.Verdict == result.Unsafe) {
+			t.Errorf("%s at %s: the model says %v, the engine %s", c.test, c.b, ours.Value, res.Verdict)
+		}
+		if bin == "" {
+			continue
+		}
+		model := filepath.Join(t.TempDir(), c.test+".mu")
+		if err := os.WriteFile(model, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		theirs, err := peers.Mucke(ctx, bin, model, 0)
+		cancel()
+		switch {
+		case err != nil:
+			t.Errorf("%s at %s: Mucke: %v", c.test, c.b, err)
+		case theirs.Complaint != "":
+			t.Errorf("%s at %s: Mucke complains: %s", c.test, c.b, theirs.Complaint)
+		case theirs.Value != ours.Value:
+			t.Errorf("%s at %s: Mucke %v, ours %v", c.test, c.b, theirs.Value, ours.Value)
 		}
 	}
 }
