@@ -14,6 +14,7 @@ import (
 	"boolprog/engine/explicit"
 	"boolprog/fix"
 	"boolprog/gen"
+	"boolprog/internal/peers"
 	"boolprog/internal/testdesc"
 	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
@@ -324,6 +325,28 @@ func TestDifferentialSatabs(t *testing.T) {
 	}
 }
 
+// TestDifferentialSatabsProduct runs conc-fix's product encoding on
+// random SATABS-convention programs whose threads call no procedure
+// (threads created at run time: unborn slots, starts from the globals of
+// the first switch, empty contexts of slots not created) against the
+// explicit oracle at 0, 1 and 2 context switches and 1 and 2 rounds (8
+// programs; -long: 100; -full: 1,000).
+func TestDifferentialSatabsProduct(t *testing.T) {
+	n := testflags.N(4, 8, 100, 1000)
+	st := testsuite.ConcurrentDifferential(t, testsuite.ConcConfig{
+		New:      func() engine.Engine { return productOnly{concfix.New(), t} },
+		Oracle:   oracle(t),
+		Programs: n,
+		Seed:     9000,
+		Style:    gen.Satabs,
+		Options:  gen.Options{Stmts: 4, Procs: 1, MaxLocals: 2},
+		Timeout:  5 * time.Second,
+	})
+	if st.Agree == 0 || st.Unsafe == 0 || st.Unsafe == st.Agree {
+		t.Errorf("the run decided too little to mean anything: %s", st)
+	}
+}
+
 // TestSatabs checks the 14 concurrent tests of the SATABS suite (the
 // SATABS convention: ASYNC_n calls, start_thread, atomic sections): each
 // FAILED one at the smallest bound at which the explicit oracle finds
@@ -350,8 +373,9 @@ func TestSatabs(t *testing.T) {
 		{"n-peterson", 3, 1, 0, false},
 		{"p-conc", 3, -1, 0, false},
 		{"p-peterson", 2, -1, 0, true},
-		{"Threads7", 3, -1, 0, true},
-		{"Threads5", 5, 5, 5, true},
+		// The product of 10 and 5 threads: a second or two each.
+		{"Threads7", 3, -1, 0, false},
+		{"Threads5", 5, 5, 5, false},
 	} {
 		if c.long && !testflags.Full() {
 			continue
@@ -467,10 +491,11 @@ func TestMoreThreads(t *testing.T) {
 }
 
 // TestConcurrentConformance runs the bounded-concurrent conformance suite
-// on conc-fix: the benchmarks at their first-error bounds (the slow ones,
-// Getafix's fib among them, with -long) and random programs against the
-// explicit oracle. Its strata and levels always report the smallest
-// bound, so it ignores Deepen.
+// on conc-fix: the benchmarks at their first-error bounds and random
+// programs against the explicit oracle. The suite's slow benchmarks run in
+// the long tier, but for those that take minutes (fullTierBenchmarks),
+// which run in the full tier. Its strata and levels always report the
+// smallest bound, so it ignores Deepen.
 func TestConcurrentConformance(t *testing.T) {
 	testsuite.ConcurrentConformance(t, testsuite.ConcurrentConfig{
 		New: func(o testsuite.ConcEngineOptions) engine.Engine {
@@ -481,9 +506,27 @@ func TestConcurrentConformance(t *testing.T) {
 			return e
 		},
 		Oracle: oracle(t),
-		Long:   testflags.Full(),
-		Random: testsuite.ConcConfig{Options: gen.Options{Stmts: 3, Procs: 2, MaxLocals: 2}, Timeout: 5 * time.Second},
+		Long:   testflags.Long(),
+		Skip: func(b testsuite.ConcBench) string {
+			if why := fullTierBenchmarks[b.Name]; why != "" && !testflags.Full() {
+				return why + ": full tier"
+			}
+			return ""
+		},
+		// The random programs: 3, and 25 in the long tier (a minute
+		// there), 100 in the full tier.
+		Random: testsuite.ConcConfig{Programs: testflags.N(3, 3, 25, 100), Options: gen.Options{Stmts: 3, Procs: 2, MaxLocals: 2}, Timeout: 5 * time.Second},
 	})
+}
+
+// fullTierBenchmarks are the conformance benchmarks that take conc-fix
+// minutes, with the reason (wall time on a loaded 2-core machine, where
+// the rest of the slow ones, SATABS Threads5 and Threads7 over the
+// product among them, take seconds).
+var fullTierBenchmarks = map[string]string{
+	"p-peterson":   "3 minutes at 2 rounds (its threads call procedures: §5.1's strata)",
+	"fib_4_unsafe": "30 s at 7 to 9 switches",
+	"fib_5_unsafe": "2 minutes at 9 to 11 switches",
 }
 
 // atomicAfterInit: init leaves Getafix's atomic T. The threads start with
@@ -515,6 +558,60 @@ func TestProductStart(t *testing.T) {
 			if res.Verdict != want.Verdict || res.Verdict != result.Unsafe || res.Bound != want.Bound {
 				t.Errorf("at %s: %s at %s (product %d), explicit %s at %s", b, res.Verdict, res.Bound, res.Stats.Counters["product"], want.Verdict, want.Bound)
 			}
+		}
+	}
+}
+
+// TestModelSatabs checks the product models of SATABS-convention programs
+// (threads created at run time, unborn until started): solved on their
+// own, and by Mucke where ../shared/peers has it, they give the engine's
+// answer.
+func TestModelSatabs(t *testing.T) {
+	bin := peers.Find(".", "mucke")
+	for _, c := range []struct {
+		test string
+		b    result.Bound
+	}{
+		{"Threads1", cs(1)}, {"Threads2", cs(1)}, {"Threads6", rounds(1)}, {"Threads2", rounds(2)},
+	} {
+		path := filepath.Join("../../../shared/benchmarks/satabs-boppo", c.test, "main.bp")
+		p := testsuite.LowerFile(t, path, "")
+		var b bytes.Buffer
+		if err := concfix.WriteModel(&b, p, c.b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "P0_1(") {
+			t.Errorf("%s at %s: not a product model", c.test, c.b)
+		}
+		f, err := fix.ParseFile("model.mu", b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours, err := fix.Solve(context.Background(), f, fix.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := testsuite.Check(t, concfix.New(), p, engine.Query{Bound: c.b})
+		if ours.Value != (res.Verdict == result.Unsafe) {
+			t.Errorf("%s at %s: the model says %v, the engine %s", c.test, c.b, ours.Value, res.Verdict)
+		}
+		if bin == "" {
+			continue
+		}
+		model := filepath.Join(t.TempDir(), c.test+".mu")
+		if err := os.WriteFile(model, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		theirs, err := peers.Mucke(ctx, bin, model, 0)
+		cancel()
+		switch {
+		case err != nil:
+			t.Errorf("%s at %s: Mucke: %v", c.test, c.b, err)
+		case theirs.Complaint != "":
+			t.Errorf("%s at %s: Mucke complains: %s", c.test, c.b, theirs.Complaint)
+		case theirs.Value != ours.Value:
+			t.Errorf("%s at %s: Mucke %v, ours %v", c.test, c.b, theirs.Value, ours.Value)
 		}
 	}
 }

@@ -103,6 +103,7 @@ func newModel(p *ir.Program, k, rounds, maxThreads int) (*model, error) {
 	m := &model{p: p, orig: orig, dyn: dyn, enc: program.NewEncoding(p), k: k, n: n, atomic: -1, init: -1, rounds: rounds}
 	if dyn != nil {
 		m.atomic = dyn.atomic
+		m.product = m.productOK()
 		return m, nil
 	}
 	for i, g := range p.Globals {

@@ -30,6 +30,9 @@ type strata struct {
 	// returns (over its t bits), rooted.
 	restrict *bdd.Root
 	err      error // an internal error seen in a callback
+	// overflowed, for the product encoding, says a solved relation
+	// reaches an overflow location (see prodOverflow).
+	overflowed bool
 }
 
 // watch tracks the strata and registers the callbacks.
@@ -46,7 +49,7 @@ func (st *strata) watch(kind result.BoundKind) error {
 		if err := sv.OnDone(reachName(c), func() error {
 			st.done = c
 			if st.report != nil {
-				st.report(result.PhaseReach, fmt.Sprintf("stratum %d of %d solved (runs with %d context switches)", c, m.k, c))
+				st.report(result.PhaseReach, fmt.Sprintf("stratum %d of %d solved (runs with %d context switches): %d BDD nodes", c, m.k, c, sv.Manager().NodeCount(sv.Value(reachName(c)))))
 			}
 			errs, err := st.errors(c)
 			if err != nil {
@@ -212,19 +215,28 @@ func (st *strata) overflow() bool {
 	if d == nil || len(d.overflow) == 0 {
 		return false
 	}
+	if st.m.product {
+		return st.overflowed
+	}
 	m := st.sv.Manager()
 	for c := 0; c <= st.done; c++ {
 		v, err := stateVars(st.sv, st.m.enc, reachName(c), "v")
 		if err != nil {
 			return true // cannot tell: say so
 		}
-		at := bdd.False
-		for _, o := range d.overflow {
-			at = m.Or(at, m.Assignment(v.PC, enumBits(len(v.PC), st.m.enc.PC(o[0], o[1]))))
-		}
-		if m.And(st.sv.Value(reachName(c)), at) != bdd.False {
+		if m.And(st.sv.Value(reachName(c)), st.atOverflow(v)) != bdd.False {
 			return true
 		}
 	}
 	return false
+}
+
+// atOverflow is "state v is at an overflow location".
+func (st *strata) atOverflow(v program.StateVars) bdd.Node {
+	m := st.sv.Manager()
+	at := bdd.False
+	for _, o := range st.m.dyn.overflow {
+		at = m.Or(at, m.Assignment(v.PC, enumBits(len(v.PC), st.m.enc.PC(o[0], o[1]))))
+	}
+	return at
 }
