@@ -36,6 +36,11 @@ type Seq struct {
 	// the program simulates, up to and including the error's: a run of
 	// at most K context switches has at most K+1 of them (see Build).
 	Contexts int
+	// Slots is the number of thread slots of the program: the static
+	// threads, then the threads created at run time that step (fewer
+	// than Model.Slots() when a bound in switches allows fewer to step;
+	// see Model.SwitchSlots).
+	Slots int
 
 	// starts marks the driver's call of a thread's first procedure (and
 	// main's call of init): seq proc, seq edge → thread.
@@ -43,6 +48,11 @@ type Seq struct {
 	// errRecords marks the edges that record the arrival at a target
 	// label in a thread (eager): seq proc, seq edge.
 	errRecords map[[2]int]bool
+	// creations marks the copies of the thread creations: seq proc, seq
+	// edge → the slot of the created thread, or -1 for a thread that
+	// gets none (it never steps). Threads are numbered by creation, so a
+	// trace renumbers the slots (see Seq.Trace).
+	creations map[[2]int]int
 	// copyOf maps each seq global to the original global it copies and
 	// its round (eager) or -1 for the working copy (lazy); {-2, _} for
 	// the seq program's own variables.
@@ -100,9 +110,10 @@ type builder struct {
 	// variable for every copy (see globals).
 	single []bool
 	// The shared state: the original globals, then the creation counter
-	// (dynamic), then s1 ("a thread has stepped in round 1", Getafix's
-	// atomic).
-	ns, cntOff, cntBits, s1Off int
+	// (dynamic), then the counter of the created threads that have a
+	// slot (when fewer slots than MaxThreads), then s1 ("a thread has
+	// stepped in round 1", Getafix's atomic).
+	ns, cntOff, cntBits, rcOff, rcBits, s1Off int
 
 	G    [][]ir.VarRef   // eager: G[r-1] is the shared state in round r
 	V    [][]ir.VarRef   // eager: V[r-1] the guess of G[r-1] at the start (r >= 2)
@@ -167,7 +178,7 @@ type builder struct {
 // 35,000 for the first. Lal's eager analysis (thesis §7.7) computes each
 // thread's relation for every input instead.
 func Eager(m *Model, rounds int, goal Goal) (*Seq, error) {
-	return build(m, rounds, goal, false, 0)
+	return build(m, rounds, goal, false, 0, 0)
 }
 
 // Lazy returns the lazy sequentialisation of the model's runs within
@@ -180,7 +191,7 @@ func Eager(m *Model, rounds int, goal Goal) (*Seq, error) {
 // global values), so an error location is reached at once, without a
 // checker.
 func Lazy(m *Model, rounds int, goal Goal) (*Seq, error) {
-	return build(m, rounds, goal, true, 0)
+	return build(m, rounds, goal, true, 0, 0)
 }
 
 // SeqOptions say which sequentialisation Build makes.
@@ -199,18 +210,25 @@ type SeqOptions struct {
 	// (eager also guesses the round of the error at the start, so that
 	// contexts after it in the schedule are not counted).
 	Contexts int
+	// Switches, if positive, says that only the runs of at most this
+	// many context switches need be simulated (the program may simulate
+	// more of them; Contexts makes it exact). Such a run has at most
+	// Model.SwitchSlots(Switches) threads that step, so the program
+	// then has only as many slots (see Model.SwitchSlots). With
+	// Contexts the limit of Contexts-1 switches applies as well.
+	Switches int
 }
 
 // Build returns the sequentialisation that o describes (Eager and Lazy
 // are Build without a context limit).
 func Build(m *Model, o SeqOptions) (*Seq, error) {
-	if o.Contexts < 0 {
-		return nil, fmt.Errorf("conc: a limit of %d contexts", o.Contexts)
+	if o.Contexts < 0 || o.Switches < 0 {
+		return nil, fmt.Errorf("conc: a limit of %d contexts and %d switches", o.Contexts, o.Switches)
 	}
-	return build(m, o.Rounds, o.Goal, o.Lazy, o.Contexts)
+	return build(m, o.Rounds, o.Goal, o.Lazy, o.Contexts, o.Switches)
 }
 
-func build(m *Model, rounds int, goal Goal, lazy bool, maxCtx int) (*Seq, error) {
+func build(m *Model, rounds int, goal Goal, lazy bool, maxCtx, switches int) (*Seq, error) {
 	if rounds < 1 {
 		return nil, fmt.Errorf("conc: %d rounds: at least 1", rounds)
 	}
@@ -222,9 +240,16 @@ func build(m *Model, rounds int, goal Goal, lazy bool, maxCtx int) (*Seq, error)
 	if goal == GoalOverflow {
 		target = OverflowLabel
 	}
+	n := m.Slots()
+	if maxCtx > 0 {
+		n = min(n, m.SwitchSlots(maxCtx-1))
+	}
+	if switches > 0 {
+		n = min(n, m.SwitchSlots(switches))
+	}
 	bd := &builder{m: m, p: p, K: rounds, goal: goal, lazy: lazy, b: ir.NewBuilder(p.File, target),
-		target: target, n: m.Slots(), names: make(map[string]bool), clones: make(map[cloneKey]*clone), kindOf: make(map[[2]int]int), maxCtx: maxCtx}
-	bd.seq = &Seq{Model: m, Rounds: rounds, Goal: goal, Lazy: lazy, Contexts: maxCtx, starts: make(map[[2]int]int), errRecords: make(map[[2]int]bool)}
+		target: target, n: n, names: make(map[string]bool), clones: make(map[cloneKey]*clone), kindOf: make(map[[2]int]int), maxCtx: maxCtx}
+	bd.seq = &Seq{Model: m, Rounds: rounds, Goal: goal, Lazy: lazy, Contexts: maxCtx, Slots: n, starts: make(map[[2]int]int), errRecords: make(map[[2]int]bool), creations: make(map[[2]int]int)}
 	for _, g := range p.Globals {
 		bd.names[g] = true
 	}
@@ -244,6 +269,12 @@ func build(m *Model, rounds int, goal Goal, lazy bool, maxCtx int) (*Seq, error)
 	bd.seq.Prog = prog
 	return bd.seq, nil
 }
+
+// compact reports whether the program has fewer slots for the threads
+// created at run time than the model's limit: a creation then either
+// takes the next free slot or creates a thread that never steps (see
+// Model.SwitchSlots).
+func (bd *builder) compact() bool { return bd.n < bd.m.Slots() }
 
 // name returns a fresh name based on s.
 func (bd *builder) name(s string) string {
@@ -278,11 +309,16 @@ func (bd *builder) bits(name string, n int) []ir.VarRef {
 func (bd *builder) globals() {
 	m, p := bd.m, bd.p
 	bd.ns = len(p.Globals)
-	bd.cntOff, bd.s1Off = -1, -1
+	bd.cntOff, bd.rcOff, bd.s1Off = -1, -1, -1
 	if m.Convention == Dynamic {
 		bd.cntOff = bd.ns
 		bd.cntBits = bitsFor(m.MaxThreads + 1)
 		bd.ns += bd.cntBits
+		if bd.compact() {
+			bd.rcOff = bd.ns
+			bd.rcBits = bitsFor(bd.n - len(m.Static) + 1)
+			bd.ns += bd.rcBits
+		}
 	}
 	if m.AtomicGlobal >= 0 {
 		bd.s1Off = bd.ns
@@ -292,6 +328,9 @@ func (bd *builder) globals() {
 	copy(sharedNames, p.Globals)
 	for i := 0; i < bd.cntBits; i++ {
 		sharedNames[bd.cntOff+i] = fmt.Sprintf("#threads%d", i)
+	}
+	for i := 0; i < bd.rcBits; i++ {
+		sharedNames[bd.rcOff+i] = fmt.Sprintf("#slots%d", i)
 	}
 	if bd.s1Off >= 0 {
 		sharedNames[bd.s1Off] = "#stepped"
@@ -890,6 +929,9 @@ func (bd *builder) start(sp *ownProcs) {
 	for j := 0; j < bd.cntBits; j++ {
 		set(first[bd.cntOff+j], ir.False)
 	}
+	for j := 0; j < bd.rcBits; j++ {
+		set(first[bd.rcOff+j], ir.False)
+	}
 	if bd.s1Off >= 0 {
 		set(first[bd.s1Off], ir.False)
 	}
@@ -1033,6 +1075,8 @@ func (bd *builder) driver(pb *ir.ProcBuilder, i, at, target int) {
 }
 
 func cloneRefs(v []ir.VarRef) []ir.VarRef { return append([]ir.VarRef(nil), v...) }
+
+func cloneExprs(v []ir.Expr) []ir.Expr { return append([]ir.Expr(nil), v...) }
 
 // switchEdges adds at location l of thread i the ends of its contexts:
 // to the next round, and (a call of the switch procedure) after the last.
