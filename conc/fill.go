@@ -331,7 +331,10 @@ func (bd *builder) afterInit() int {
 func (bd *builder) creation(c *clone, e *ir.Edge, op *ir.StartThread, r int, origin ir.Origin, markT []ir.VarRef, markV []ir.Expr) {
 	pb := c.pb
 	sh := bd.shared(r)
-	cnt := sh[bd.cntOff : bd.cntOff+bd.cntBits]
+	var cnt []ir.VarRef
+	if bd.cntBits > 0 {
+		cnt = sh[bd.cntOff : bd.cntOff+bd.cntBits]
+	}
 	from, to := c.locs[e.From], c.locs[e.To]
 	key := [2]int{op.Proc, op.Goto}
 	var args []ir.Expr
@@ -385,22 +388,43 @@ func (bd *builder) creation(c *clone, e *ir.Edge, op *ir.StartThread, r int, ori
 		}
 		addEdge(&ir.Assign{Targets: rt, Values: rv, Constrain: and(same...)}, slot)
 	}
-	for n := 0; n < bd.m.MaxThreads; n++ {
-		cons := and(bd.kEq(r), eqBits(cnt, n))
-		if !bd.compact() {
-			create(first+n, cons, cnt, constBits(bd.cntBits, n+1))
-			continue
-		}
-		// Fewer slots than threads: the thread takes the next free
-		// slot (counted by rc) or none, and then never steps.
-		rc := sh[bd.rcOff : bd.rcOff+bd.rcBits]
-		addEdge(&ir.Assign{Targets: append(cloneRefs(cnt), markT...), Values: append(constBits(bd.cntBits, n+1), markV...), Constrain: cons}, -1)
-		for s := 0; s <= n && first+s < bd.n; s++ {
-			create(first+s, and(cons, eqBits(rc, s)), append(cloneRefs(cnt), rc...), append(constBits(bd.cntBits, n+1), constBits(bd.rcBits, s+1)...))
+	// The creation counter's values (none without the counter: no run
+	// creates more threads than the limit).
+	type count struct {
+		cons ir.Expr
+		ts   []ir.VarRef
+		vs   []ir.Expr
+	}
+	counts := []count{{ir.True, nil, nil}}
+	if bd.cntBits > 0 {
+		counts = counts[:0]
+		for n := 0; n < bd.m.MaxThreads; n++ {
+			counts = append(counts, count{eqBits(cnt, n), cloneRefs(cnt), constBits(bd.cntBits, n+1)})
 		}
 	}
-	if bd.goal != GoalOverflow {
-		return // the run is cut: the engines ask about it separately
+	for n, cc := range counts {
+		cons := and(bd.kEq(r), cc.cons)
+		if bd.rcBits == 0 {
+			// The n-th thread created takes slot n.
+			create(first+n, cons, cc.ts, cc.vs)
+			continue
+		}
+		// The thread takes the next free slot (counted by rc) or,
+		// with fewer slots than threads, none, and then never steps.
+		rc := sh[bd.rcOff : bd.rcOff+bd.rcBits]
+		if bd.compact() {
+			addEdge(assign(append(cloneRefs(cc.ts), markT...), append(cloneExprs(cc.vs), markV...), cons), -1)
+		}
+		free := bd.n - first
+		if bd.cntBits > 0 {
+			free = min(free, n+1)
+		}
+		for s := 0; s < free; s++ {
+			create(first+s, and(cons, eqBits(rc, s)), append(cloneRefs(cc.ts), rc...), append(cloneExprs(cc.vs), constBits(bd.rcBits, s+1)...))
+		}
+	}
+	if bd.goal != GoalOverflow || bd.cntBits == 0 {
+		return // the run is cut: the engines ask about it separately (or no run is)
 	}
 	full := and(bd.kEq(r), eqBits(cnt, bd.m.MaxThreads))
 	if bd.lazy {

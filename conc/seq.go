@@ -110,9 +110,10 @@ type builder struct {
 	// variable for every copy (see globals).
 	single []bool
 	// The shared state: the original globals, then the creation counter
-	// (dynamic), then the counter of the created threads that have a
-	// slot (when fewer slots than MaxThreads), then s1 ("a thread has
-	// stepped in round 1", Getafix's atomic).
+	// (dynamic, if a run may create more threads than the limit), then
+	// the counter of the created threads that have a slot (if it is not
+	// the creation counter), then s1 ("a thread has stepped in round 1",
+	// Getafix's atomic).
 	ns, cntOff, cntBits, rcOff, rcBits, s1Off int
 
 	G    [][]ir.VarRef   // eager: G[r-1] is the shared state in round r
@@ -311,10 +312,17 @@ func (bd *builder) globals() {
 	bd.ns = len(p.Globals)
 	bd.cntOff, bd.rcOff, bd.s1Off = -1, -1, -1
 	if m.Convention == Dynamic {
-		bd.cntOff = bd.ns
-		bd.cntBits = bitsFor(m.MaxThreads + 1)
-		bd.ns += bd.cntBits
-		if bd.compact() {
+		// The creation counter: only if a run may create more
+		// threads than the limit (then the run is cut there, and the
+		// overflow program reaches its label).
+		if m.Cuts() {
+			bd.cntOff = bd.ns
+			bd.cntBits = bitsFor(m.MaxThreads + 1)
+			bd.ns += bd.cntBits
+		}
+		// The counter of the slots taken, unless it is the creation
+		// counter (every thread created takes a slot).
+		if bd.compact() || bd.cntBits == 0 {
 			bd.rcOff = bd.ns
 			bd.rcBits = bitsFor(bd.n - len(m.Static) + 1)
 			bd.ns += bd.rcBits
@@ -359,14 +367,8 @@ func (bd *builder) globals() {
 	if bd.s1Off >= 0 && !bd.lazy {
 		single[bd.s1Off] = true
 	}
-	// The order of the declarations is the order of the BDD variables
-	// for an engine that orders them by declaration (conc-eager and
-	// conc-lazy run summary with --order declaration), and it decides
-	// the size of the relations over the copies: see declareCopies.
-	bd.control()
-	bd.declareCopies(sharedNames, origIndex, single)
-	// Records of the dynamic threads: created, its first round, how it
-	// starts, its arguments.
+	// The ways to start a dynamic thread (before the copies: see
+	// slotWrites).
 	for _, s := range m.Sites {
 		key := [2]int{s.Op.Proc, s.Op.Goto}
 		if s.Op.Goto >= 0 {
@@ -385,6 +387,14 @@ func (bd *builder) globals() {
 		bd.kindOf[key] = len(bd.kinds)
 		bd.kinds = append(bd.kinds, k)
 	}
+	// The order of the declarations is the order of the BDD variables
+	// for an engine that orders them by declaration (conc-eager and
+	// conc-lazy run summary with --order declaration), and it decides
+	// the size of the relations over the copies: see declareCopies.
+	bd.control()
+	bd.declareCopies(sharedNames, origIndex, single)
+	// Records of the dynamic threads: created, its first round, how it
+	// starts (bd.kinds), its arguments.
 	bd.created = make([]ir.VarRef, bd.n)
 	bd.cround = make([][]ir.VarRef, bd.n)
 	bd.ckind = make([][]ir.VarRef, bd.n)
@@ -490,11 +500,27 @@ func (bd *builder) declareCopies(names []string, orig func(int) int, single []bo
 	}
 	if bd.lazy {
 		block(0, []string{"@init"}, &bd.I)
+		// A component that thread i never writes is at the end of
+		// its context what it was at the start: its record is the
+		// variable of the record before (see slotWrites).
+		writes := bd.slotWrites()
 		bd.O = make([][][]ir.VarRef, bd.K)
 		for r := range bd.O {
 			bd.O[r] = make([][]ir.VarRef, bd.n)
 			for i := range bd.O[r] {
-				block(0, []string{fmt.Sprintf("@%d.%d", r+1, i)}, &bd.O[r][i])
+				in := bd.input(r+1, i)
+				o := make([]ir.VarRef, bd.ns)
+				for j := range o {
+					switch {
+					case single[j]:
+						o[j] = ones[j]
+					case !writes[i][j]:
+						o[j] = in[j]
+					default:
+						o[j] = bd.global(bd.braced(names[j], fmt.Sprintf("@%d.%d", r+1, i)), globalCopy{ownVar, 0})
+					}
+				}
+				bd.O[r][i] = o
 			}
 		}
 		block(workCopy, []string{""}, &bd.W)
@@ -506,6 +532,83 @@ func (bd *builder) declareCopies(names []string, orig func(int) int, single []bo
 	for r := 1; r < bd.K; r++ {
 		block(r+1, []string{fmt.Sprintf("@%d", r+1), fmt.Sprintf("@%d.guess", r+1)}, &bd.G[r], &bd.V[r])
 	}
+}
+
+// slotWrites returns (lazy), for each thread slot, the components of the
+// shared state its code may write: the globals assigned (or bound to a
+// call's result) in the procedures it runs and calls, the creation
+// counters if it creates threads, and #stepped. A created slot runs any
+// of the ways to start a thread (bd.kinds).
+func (bd *builder) slotWrites() [][]bool {
+	p := bd.p
+	var dynRoots []int
+	for _, k := range bd.kinds {
+		dynRoots = append(dynRoots, k.proc)
+	}
+	out := make([][]bool, bd.n)
+	for i := range out {
+		roots := dynRoots
+		if i < len(bd.m.Static) {
+			roots = []int{bd.m.Static[i]}
+		}
+		w := make([]bool, bd.ns)
+		if bd.s1Off >= 0 {
+			w[bd.s1Off] = true
+		}
+		seen := make([]bool, len(p.Procs))
+		stack := append([]int(nil), roots...)
+		for _, r := range roots {
+			seen[r] = true
+		}
+		for len(stack) > 0 {
+			pr := p.Procs[stack[len(stack)-1]]
+			stack = stack[:len(stack)-1]
+			for _, e := range pr.Edges {
+				switch op := e.Op.(type) {
+				case *ir.Assign:
+					for _, t := range op.Targets {
+						if t.Global {
+							w[t.Index] = true
+						}
+					}
+				case *ir.Call:
+					for _, t := range op.Targets {
+						if !t.Discard && t.Var.Global {
+							w[t.Var.Index] = true
+						}
+					}
+					if !seen[op.Proc] {
+						seen[op.Proc] = true
+						stack = append(stack, op.Proc)
+					}
+				case *ir.StartThread:
+					for j := 0; j < bd.cntBits; j++ {
+						w[bd.cntOff+j] = true
+					}
+					for j := 0; j < bd.rcBits; j++ {
+						w[bd.rcOff+j] = true
+					}
+				}
+			}
+		}
+		out[i] = w
+	}
+	return out
+}
+
+// recorded returns (lazy) the components of the shared state that the
+// record of context (r, i) holds in variables of its own (the others
+// are the variables of the record before: see declareCopies), as the
+// pairs of the record's variables and the working copy's.
+func (bd *builder) recorded(r, i int) (rec, work []ir.VarRef) {
+	in := bd.input(r, i)
+	for j, v := range bd.O[r-1][i] {
+		if v != in[j] {
+			rec = append(rec, v)
+			work = append(work, bd.W[j])
+		}
+	}
+	return rec, work
 }
 
 // threadWrites returns, for each global of the model's program, whether
@@ -705,6 +808,18 @@ func edge(pb *ir.ProcBuilder, from, to int, op ir.Op, text string) int {
 }
 
 func assume(c ir.Expr) ir.Op { return &ir.Assume{Cond: c} }
+
+// assign returns the assignment of values to targets under the
+// constraint c, or the assumption of c if there are no targets.
+func assign(targets []ir.VarRef, values []ir.Expr, c ir.Expr) ir.Op {
+	if len(targets) == 0 {
+		return assume(c)
+	}
+	if isConst(c, true) {
+		c = nil
+	}
+	return &ir.Assign{Targets: targets, Values: values, Constrain: c}
+}
 
 func call(proc int) ir.Op { return &ir.Call{Proc: proc} }
 
@@ -969,7 +1084,8 @@ func (bd *builder) switchBody(s ownProc, i int) {
 			if bd.counting() {
 				ts, vs = append(ts, bd.E[r-1][i]), append(vs, vr(bd.nonempty))
 			}
-			edge(s.pb, s.entry, y, &ir.Assign{Targets: append(cloneRefs(bd.O[r-1][i]), ts...), Values: append(vars(bd.W), vs...), Constrain: and(bd.kEq(r), bd.tgtEq(r), bd.guard(r), cons)}, fmt.Sprintf("record context (%d, t%d)", r, i))
+			rec, work := bd.recorded(r, i)
+			edge(s.pb, s.entry, y, assign(append(rec, ts...), append(vars(work), vs...), and(bd.kEq(r), bd.tgtEq(r), bd.guard(r), cons)), fmt.Sprintf("record context (%d, t%d)", r, i))
 			if next := bd.nextContext(r, i); next >= 0 {
 				edge(s.pb, y, y, call(next), "run the next context")
 			}
@@ -1041,11 +1157,18 @@ func (bd *builder) driver(pb *ir.ProcBuilder, i, at, target int) {
 	edge(pb, at, yes, assume(vr(bd.created[i])), "created")
 	if bd.lazy {
 		n2 := simple(pb, "")
-		ts, vs := cloneRefs(bd.O[target-1][i]), vars(bd.input(target, i))
+		var ts []ir.VarRef
+		var vs []ir.Expr
+		in := bd.input(target, i)
+		for j, v := range bd.O[target-1][i] {
+			if v != in[j] {
+				ts, vs = append(ts, v), append(vs, vr(in[j]))
+			}
+		}
 		if bd.counting() {
 			ts, vs = append(ts, bd.E[target-1][i]), append(vs, ir.False)
 		}
-		edge(pb, no, n2, &ir.Assign{Targets: ts, Values: vs}, "an empty context")
+		edge(pb, no, n2, assign(ts, vs, ir.True), "an empty context")
 		if next := bd.nextContext(target, i); next >= 0 {
 			edge(pb, n2, n2, call(next), "run the next context")
 		}
@@ -1087,7 +1210,7 @@ func (bd *builder) switchEdges(pb *ir.ProcBuilder, i, l int) {
 			targets := append(append(cloneRefs(bd.k), bd.W...), ts...)
 			values := append(append(constBits(bd.kbit, r), vars(bd.input(r+1, i))...), vs...)
 			edge(pb, l, l, &ir.Assign{Targets: targets, Values: values,
-				Constrain: and(bd.kEq(r), bd.tgtAbove(r), bd.guard(r), eqVec(bd.W, bd.O[r-1][i]), bd.sameEmptiness(r, i))}, fmt.Sprintf("replay: end of round %d", r))
+				Constrain: and(bd.kEq(r), bd.tgtAbove(r), bd.guard(r), eqVec(bd.recorded(r, i)), bd.sameEmptiness(r, i))}, fmt.Sprintf("replay: end of round %d", r))
 			continue
 		}
 		ts, vs, cons := bd.endContext(r)
