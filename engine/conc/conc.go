@@ -12,7 +12,10 @@
 // asks about every run of at most K rounds. A ContextSwitches bound K is
 // asked first as the fewest rounds that hold every run of K switches
 // among the program's threads (K+1 at most, fewer for few threads: 2
-// threads need 1+K-K/2) and some runs with more: a safe answer is then final, and so is an error whose trace
+// threads need 1+K-K/2, and K rounds hold K switches when one thread
+// starts and creates the others), with slots only for the threads that
+// can step within K switches (conc.Model.SwitchSlots), and some runs
+// with more: a safe answer is then final, and so is an error whose trace
 // has at most K switches; an error that needs more is asked again with the
 // sequentialisation counting the non-empty contexts up to the error (at
 // most K+1, conc.SeqOptions.Contexts), which keeps exactly the runs of at
