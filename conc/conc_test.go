@@ -588,3 +588,48 @@ func TestContextLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestCreations: Model.Creations counts the threads a run can create,
+// those the created threads create included, taking every branch; a
+// creation on a loop or in a recursion of procedures that create threads
+// has no bound (-1). A recursion that creates nothing does not matter.
+func TestCreations(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      int
+	}{
+		{"none", `void main() begin skip; end`, 0},
+		{"line", `void t() begin skip; end
+void main() begin start_thread t(); start_thread t(); start_thread t(); end`, 3},
+		{"branch", `void t() begin skip; end
+void main() begin goto a, b; a: start_thread t(); return; b: start_thread t(); start_thread t(); end`, 2},
+		{"nested", `void u() begin skip; end
+void t() begin start_thread u(); end
+void main() begin start_thread t(); start_thread t(); end`, 4},
+		{"call", `void t() begin skip; end
+void two() begin start_thread t(); start_thread t(); end
+void main() begin two(); two(); end`, 4},
+		{"loop", `void t() begin skip; end
+void main() begin l: start_thread t(); goto l; end`, -1},
+		{"recursion", `void t() begin skip; end
+void r() begin start_thread t(); r(); end
+void main() begin r(); end`, -1},
+		{"quiet recursion", `decl g;
+void t() begin skip; end
+void r() begin if (g) then r(); fi; end
+void main() begin r(); r(); start_thread t(); end`, 1},
+		{"goto", `decl g;
+void main() begin start_thread goto l; l: skip; end`, 1},
+		{"goto loop", `decl g;
+void main() begin l: start_thread goto l; end`, -1},
+	} {
+		p := testsuite.Lower(t, c.name+".bp", c.src, "")
+		m, err := conc.NewModel(p, conc.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if m.Creations != c.want {
+			t.Errorf("%s: %d creations, want %d", c.name, m.Creations, c.want)
+		}
+	}
+}

@@ -39,6 +39,15 @@
 // round; Print writes the result as a program that parses on its own
 // (`boolprog seq`).
 //
+// Threads created at run time get slots in the order of their creation.
+// Asked about runs of at most k context switches (SeqOptions.Switches,
+// Contexts), a sequentialisation has only the slots of the threads that
+// can step, at most k created ones (Model.SwitchSlots): a creation takes
+// the next free slot or makes a thread that never steps. The creation
+// counter, which cuts a run at Model.MaxThreads, is kept only when a run
+// may create more (Model.Creations); the lazy records of a thread's
+// contexts share the variables of the components it never writes.
+//
 // A trace of the sequential program maps back (Seq.Trace) to a trace of
 // the concurrent program that interp.Replay accepts: its own steps, each
 // with its thread, context switches marked.

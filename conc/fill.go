@@ -331,7 +331,10 @@ func (bd *builder) afterInit() int {
 func (bd *builder) creation(c *clone, e *ir.Edge, op *ir.StartThread, r int, origin ir.Origin, markT []ir.VarRef, markV []ir.Expr) {
 	pb := c.pb
 	sh := bd.shared(r)
-	cnt := sh[bd.cntOff : bd.cntOff+bd.cntBits]
+	var cnt []ir.VarRef
+	if bd.cntBits > 0 {
+		cnt = sh[bd.cntOff : bd.cntOff+bd.cntBits]
+	}
 	from, to := c.locs[e.From], c.locs[e.To]
 	key := [2]int{op.Proc, op.Goto}
 	var args []ir.Expr
@@ -347,10 +350,15 @@ func (bd *builder) creation(c *clone, e *ir.Edge, op *ir.StartThread, r int, ori
 	}
 	kind := bd.kindOf[key]
 	first := len(bd.m.Static)
-	for n := 0; n < bd.m.MaxThreads; n++ {
-		slot := first + n
-		targets := append(cloneRefs(cnt), bd.created[slot])
-		values := append(constBits(bd.cntBits, n+1), ir.True)
+	addEdge := func(op ir.Op, slot int) {
+		id := pb.Edge(ir.Edge{From: from, To: to, Op: op, Pos: e.Pos, Text: e.Text, Origin: origin})
+		bd.seq.creations[[2]int{c.index, id}] = slot
+	}
+	// create adds the creation of the thread of slot, where cons holds;
+	// the counters' targets and values come with it.
+	create := func(slot int, cons ir.Expr, cts []ir.VarRef, cvs []ir.Expr) {
+		targets := append(cloneRefs(cts), bd.created[slot])
+		values := append(cloneExprs(cvs), ir.True)
 		targets = append(targets, bd.cround[slot]...)
 		values = append(values, constBits(bd.kbit, r-1)...)
 		if len(bd.kinds) > 1 {
@@ -361,28 +369,62 @@ func (bd *builder) creation(c *clone, e *ir.Edge, op *ir.StartThread, r int, ori
 		values = append(values, args...)
 		targets = append(targets, markT...)
 		values = append(values, markV...)
-		cons := and(bd.kEq(r), eqBits(cnt, n))
 		if !bd.lazy {
-			pb.Edge(ir.Edge{From: from, To: to, Op: &ir.Assign{Targets: targets, Values: values, Constrain: cons}, Pos: e.Pos, Text: e.Text, Origin: origin})
-			continue
+			addEdge(&ir.Assign{Targets: targets, Values: values, Constrain: cons}, slot)
+			return
 		}
 		// Lazy: the context's first run writes the record; a replay
 		// must create the same thread.
-		pb.Edge(ir.Edge{From: from, To: to, Op: &ir.Assign{Targets: targets, Values: values, Constrain: and(cons, bd.tgtEq(r))}, Pos: e.Pos, Text: e.Text, Origin: origin})
+		addEdge(&ir.Assign{Targets: targets, Values: values, Constrain: and(cons, bd.tgtEq(r))}, slot)
 		same := []ir.Expr{cons, bd.tgtAbove(r), vr(bd.created[slot]), eqBits(bd.cround[slot], r-1)}
 		if len(bd.kinds) > 1 {
 			same = append(same, eqBits(bd.ckind[slot], kind))
 		}
-		rt := append(append(cloneRefs(cnt), bd.cargs[slot][:len(args)]...), markT...)
-		rv := append(append(constBits(bd.cntBits, n+1), args...), markV...)
+		rt := append(append(cloneRefs(cts), bd.cargs[slot][:len(args)]...), markT...)
+		rv := append(append(cloneExprs(cvs), args...), markV...)
 		for j := range args {
 			a := bd.cargs[slot][j]
 			same = append(same, eq(primed(a), vr(a)))
 		}
-		pb.Edge(ir.Edge{From: from, To: to, Op: &ir.Assign{Targets: rt, Values: rv, Constrain: and(same...)}, Pos: e.Pos, Text: e.Text, Origin: origin})
+		addEdge(&ir.Assign{Targets: rt, Values: rv, Constrain: and(same...)}, slot)
 	}
-	if bd.goal != GoalOverflow {
-		return // the run is cut: the engines ask about it separately
+	// The creation counter's values (none without the counter: no run
+	// creates more threads than the limit).
+	type count struct {
+		cons ir.Expr
+		ts   []ir.VarRef
+		vs   []ir.Expr
+	}
+	counts := []count{{ir.True, nil, nil}}
+	if bd.cntBits > 0 {
+		counts = counts[:0]
+		for n := 0; n < bd.m.MaxThreads; n++ {
+			counts = append(counts, count{eqBits(cnt, n), cloneRefs(cnt), constBits(bd.cntBits, n+1)})
+		}
+	}
+	for n, cc := range counts {
+		cons := and(bd.kEq(r), cc.cons)
+		if bd.rcBits == 0 {
+			// The n-th thread created takes slot n.
+			create(first+n, cons, cc.ts, cc.vs)
+			continue
+		}
+		// The thread takes the next free slot (counted by rc) or,
+		// with fewer slots than threads, none, and then never steps.
+		rc := sh[bd.rcOff : bd.rcOff+bd.rcBits]
+		if bd.compact() {
+			addEdge(assign(append(cloneRefs(cc.ts), markT...), append(cloneExprs(cc.vs), markV...), cons), -1)
+		}
+		free := bd.n - first
+		if bd.cntBits > 0 {
+			free = min(free, n+1)
+		}
+		for s := 0; s < free; s++ {
+			create(first+s, and(cons, eqBits(rc, s)), append(cloneRefs(cc.ts), rc...), append(cloneExprs(cc.vs), constBits(bd.rcBits, s+1)...))
+		}
+	}
+	if bd.goal != GoalOverflow || bd.cntBits == 0 {
+		return // the run is cut: the engines ask about it separately (or no run is)
 	}
 	full := and(bd.kEq(r), eqBits(cnt, bd.m.MaxThreads))
 	if bd.lazy {

@@ -61,6 +61,12 @@ type Model struct {
 	// Static ones): a run that would create one more is cut, and the
 	// engines say so (see Options.MaxThreads).
 	MaxThreads int
+	// Creations is the most threads a run creates at run time, the
+	// threads' own creations included, as the program's control flow
+	// bounds them (each branch counted as if it could be taken), or -1
+	// when a creation lies in a loop or in a recursion. A model whose
+	// MaxThreads is at least Creations never cuts a run.
+	Creations int
 	// AtomicGlobal is the index of Getafix's global `atomic` (T forbids a
 	// context switch), or -1.
 	AtomicGlobal int
@@ -68,8 +74,22 @@ type Model struct {
 	AtomicSections bool
 }
 
+// Cuts reports whether a run of the model may create more threads than
+// MaxThreads (see Creations).
+func (m *Model) Cuts() bool { return m.Creations < 0 || m.Creations > m.MaxThreads }
+
 // Slots returns the number of threads a run of the model can have.
 func (m *Model) Slots() int { return len(m.Static) + m.MaxThreads }
+
+// SwitchSlots returns the number of threads that can step in a run of at
+// most k context switches: its k+1 contexts are run by at most k+1
+// threads, and when threads are created at run time one of them is a
+// static thread (one steps to create the first), so at most k of the
+// created threads step, whatever the thread limit. A sequentialisation
+// for such runs gives a slot to each static thread and to at most k of the
+// created ones; a thread created beyond them gets no slot and never
+// steps (it still counts towards MaxThreads).
+func (m *Model) SwitchSlots(k int) int { return len(m.Static) + min(m.MaxThreads, k) }
 
 // Options configure NewModel.
 type Options struct {
@@ -109,6 +129,8 @@ func NewModel(p *ir.Program, opt Options) (*Model, error) {
 		return nil, fmt.Errorf("negative thread limit %d", opt.MaxThreads)
 	}
 	m := &Model{Prog: p, Init: -1, AtomicGlobal: -1}
+	// Without creation sites no run creates a thread.
+	m.Creations = 0
 	for _, pr := range p.Procs {
 		for _, e := range pr.Edges {
 			switch op := e.Op.(type) {
@@ -158,6 +180,7 @@ func NewModel(p *ir.Program, opt Options) (*Model, error) {
 		if m.MaxThreads == 0 {
 			m.MaxThreads = len(m.Sites)
 		}
+		m.Creations = creationBound(p, m.Static)
 		called := calledProcs(p)
 		for _, s := range m.Sites {
 			if s.Op.Goto >= 0 && called[s.Proc] {

@@ -36,6 +36,11 @@ type Seq struct {
 	// the program simulates, up to and including the error's: a run of
 	// at most K context switches has at most K+1 of them (see Build).
 	Contexts int
+	// Slots is the number of thread slots of the program: the static
+	// threads, then the threads created at run time that step (fewer
+	// than Model.Slots() when a bound in switches allows fewer to step;
+	// see Model.SwitchSlots).
+	Slots int
 
 	// starts marks the driver's call of a thread's first procedure (and
 	// main's call of init): seq proc, seq edge → thread.
@@ -43,6 +48,11 @@ type Seq struct {
 	// errRecords marks the edges that record the arrival at a target
 	// label in a thread (eager): seq proc, seq edge.
 	errRecords map[[2]int]bool
+	// creations marks the copies of the thread creations: seq proc, seq
+	// edge → the slot of the created thread, or -1 for a thread that
+	// gets none (it never steps). Threads are numbered by creation, so a
+	// trace renumbers the slots (see Seq.Trace).
+	creations map[[2]int]int
 	// copyOf maps each seq global to the original global it copies and
 	// its round (eager) or -1 for the working copy (lazy); {-2, _} for
 	// the seq program's own variables.
@@ -100,9 +110,11 @@ type builder struct {
 	// variable for every copy (see globals).
 	single []bool
 	// The shared state: the original globals, then the creation counter
-	// (dynamic), then s1 ("a thread has stepped in round 1", Getafix's
-	// atomic).
-	ns, cntOff, cntBits, s1Off int
+	// (dynamic, if a run may create more threads than the limit), then
+	// the counter of the created threads that have a slot (if it is not
+	// the creation counter), then s1 ("a thread has stepped in round 1",
+	// Getafix's atomic).
+	ns, cntOff, cntBits, rcOff, rcBits, s1Off int
 
 	G    [][]ir.VarRef   // eager: G[r-1] is the shared state in round r
 	V    [][]ir.VarRef   // eager: V[r-1] the guess of G[r-1] at the start (r >= 2)
@@ -167,7 +179,7 @@ type builder struct {
 // 35,000 for the first. Lal's eager analysis (thesis §7.7) computes each
 // thread's relation for every input instead.
 func Eager(m *Model, rounds int, goal Goal) (*Seq, error) {
-	return build(m, rounds, goal, false, 0)
+	return build(m, rounds, goal, false, 0, 0)
 }
 
 // Lazy returns the lazy sequentialisation of the model's runs within
@@ -180,7 +192,7 @@ func Eager(m *Model, rounds int, goal Goal) (*Seq, error) {
 // global values), so an error location is reached at once, without a
 // checker.
 func Lazy(m *Model, rounds int, goal Goal) (*Seq, error) {
-	return build(m, rounds, goal, true, 0)
+	return build(m, rounds, goal, true, 0, 0)
 }
 
 // SeqOptions say which sequentialisation Build makes.
@@ -199,18 +211,25 @@ type SeqOptions struct {
 	// (eager also guesses the round of the error at the start, so that
 	// contexts after it in the schedule are not counted).
 	Contexts int
+	// Switches, if positive, says that only the runs of at most this
+	// many context switches need be simulated (the program may simulate
+	// more of them; Contexts makes it exact). Such a run has at most
+	// Model.SwitchSlots(Switches) threads that step, so the program
+	// then has only as many slots (see Model.SwitchSlots). With
+	// Contexts the limit of Contexts-1 switches applies as well.
+	Switches int
 }
 
 // Build returns the sequentialisation that o describes (Eager and Lazy
 // are Build without a context limit).
 func Build(m *Model, o SeqOptions) (*Seq, error) {
-	if o.Contexts < 0 {
-		return nil, fmt.Errorf("conc: a limit of %d contexts", o.Contexts)
+	if o.Contexts < 0 || o.Switches < 0 {
+		return nil, fmt.Errorf("conc: a limit of %d contexts and %d switches", o.Contexts, o.Switches)
 	}
-	return build(m, o.Rounds, o.Goal, o.Lazy, o.Contexts)
+	return build(m, o.Rounds, o.Goal, o.Lazy, o.Contexts, o.Switches)
 }
 
-func build(m *Model, rounds int, goal Goal, lazy bool, maxCtx int) (*Seq, error) {
+func build(m *Model, rounds int, goal Goal, lazy bool, maxCtx, switches int) (*Seq, error) {
 	if rounds < 1 {
 		return nil, fmt.Errorf("conc: %d rounds: at least 1", rounds)
 	}
@@ -222,9 +241,16 @@ func build(m *Model, rounds int, goal Goal, lazy bool, maxCtx int) (*Seq, error)
 	if goal == GoalOverflow {
 		target = OverflowLabel
 	}
+	n := m.Slots()
+	if maxCtx > 0 {
+		n = min(n, m.SwitchSlots(maxCtx-1))
+	}
+	if switches > 0 {
+		n = min(n, m.SwitchSlots(switches))
+	}
 	bd := &builder{m: m, p: p, K: rounds, goal: goal, lazy: lazy, b: ir.NewBuilder(p.File, target),
-		target: target, n: m.Slots(), names: make(map[string]bool), clones: make(map[cloneKey]*clone), kindOf: make(map[[2]int]int), maxCtx: maxCtx}
-	bd.seq = &Seq{Model: m, Rounds: rounds, Goal: goal, Lazy: lazy, Contexts: maxCtx, starts: make(map[[2]int]int), errRecords: make(map[[2]int]bool)}
+		target: target, n: n, names: make(map[string]bool), clones: make(map[cloneKey]*clone), kindOf: make(map[[2]int]int), maxCtx: maxCtx}
+	bd.seq = &Seq{Model: m, Rounds: rounds, Goal: goal, Lazy: lazy, Contexts: maxCtx, Slots: n, starts: make(map[[2]int]int), errRecords: make(map[[2]int]bool), creations: make(map[[2]int]int)}
 	for _, g := range p.Globals {
 		bd.names[g] = true
 	}
@@ -244,6 +270,12 @@ func build(m *Model, rounds int, goal Goal, lazy bool, maxCtx int) (*Seq, error)
 	bd.seq.Prog = prog
 	return bd.seq, nil
 }
+
+// compact reports whether the program has fewer slots for the threads
+// created at run time than the model's limit: a creation then either
+// takes the next free slot or creates a thread that never steps (see
+// Model.SwitchSlots).
+func (bd *builder) compact() bool { return bd.n < bd.m.Slots() }
 
 // name returns a fresh name based on s.
 func (bd *builder) name(s string) string {
@@ -278,11 +310,23 @@ func (bd *builder) bits(name string, n int) []ir.VarRef {
 func (bd *builder) globals() {
 	m, p := bd.m, bd.p
 	bd.ns = len(p.Globals)
-	bd.cntOff, bd.s1Off = -1, -1
+	bd.cntOff, bd.rcOff, bd.s1Off = -1, -1, -1
 	if m.Convention == Dynamic {
-		bd.cntOff = bd.ns
-		bd.cntBits = bitsFor(m.MaxThreads + 1)
-		bd.ns += bd.cntBits
+		// The creation counter: only if a run may create more
+		// threads than the limit (then the run is cut there, and the
+		// overflow program reaches its label).
+		if m.Cuts() {
+			bd.cntOff = bd.ns
+			bd.cntBits = bitsFor(m.MaxThreads + 1)
+			bd.ns += bd.cntBits
+		}
+		// The counter of the slots taken, unless it is the creation
+		// counter (every thread created takes a slot).
+		if bd.compact() || bd.cntBits == 0 {
+			bd.rcOff = bd.ns
+			bd.rcBits = bitsFor(bd.n - len(m.Static) + 1)
+			bd.ns += bd.rcBits
+		}
 	}
 	if m.AtomicGlobal >= 0 {
 		bd.s1Off = bd.ns
@@ -292,6 +336,9 @@ func (bd *builder) globals() {
 	copy(sharedNames, p.Globals)
 	for i := 0; i < bd.cntBits; i++ {
 		sharedNames[bd.cntOff+i] = fmt.Sprintf("#threads%d", i)
+	}
+	for i := 0; i < bd.rcBits; i++ {
+		sharedNames[bd.rcOff+i] = fmt.Sprintf("#slots%d", i)
 	}
 	if bd.s1Off >= 0 {
 		sharedNames[bd.s1Off] = "#stepped"
@@ -320,14 +367,8 @@ func (bd *builder) globals() {
 	if bd.s1Off >= 0 && !bd.lazy {
 		single[bd.s1Off] = true
 	}
-	// The order of the declarations is the order of the BDD variables
-	// for an engine that orders them by declaration (conc-eager and
-	// conc-lazy run summary with --order declaration), and it decides
-	// the size of the relations over the copies: see declareCopies.
-	bd.control()
-	bd.declareCopies(sharedNames, origIndex, single)
-	// Records of the dynamic threads: created, its first round, how it
-	// starts, its arguments.
+	// The ways to start a dynamic thread (before the copies: see
+	// slotWrites).
 	for _, s := range m.Sites {
 		key := [2]int{s.Op.Proc, s.Op.Goto}
 		if s.Op.Goto >= 0 {
@@ -346,6 +387,14 @@ func (bd *builder) globals() {
 		bd.kindOf[key] = len(bd.kinds)
 		bd.kinds = append(bd.kinds, k)
 	}
+	// The order of the declarations is the order of the BDD variables
+	// for an engine that orders them by declaration (conc-eager and
+	// conc-lazy run summary with --order declaration), and it decides
+	// the size of the relations over the copies: see declareCopies.
+	bd.control()
+	bd.declareCopies(sharedNames, origIndex, single)
+	// Records of the dynamic threads: created, its first round, how it
+	// starts (bd.kinds), its arguments.
 	bd.created = make([]ir.VarRef, bd.n)
 	bd.cround = make([][]ir.VarRef, bd.n)
 	bd.ckind = make([][]ir.VarRef, bd.n)
@@ -451,11 +500,27 @@ func (bd *builder) declareCopies(names []string, orig func(int) int, single []bo
 	}
 	if bd.lazy {
 		block(0, []string{"@init"}, &bd.I)
+		// A component that thread i never writes is at the end of
+		// its context what it was at the start: its record is the
+		// variable of the record before (see slotWrites).
+		writes := bd.slotWrites()
 		bd.O = make([][][]ir.VarRef, bd.K)
 		for r := range bd.O {
 			bd.O[r] = make([][]ir.VarRef, bd.n)
 			for i := range bd.O[r] {
-				block(0, []string{fmt.Sprintf("@%d.%d", r+1, i)}, &bd.O[r][i])
+				in := bd.input(r+1, i)
+				o := make([]ir.VarRef, bd.ns)
+				for j := range o {
+					switch {
+					case single[j]:
+						o[j] = ones[j]
+					case !writes[i][j]:
+						o[j] = in[j]
+					default:
+						o[j] = bd.global(bd.braced(names[j], fmt.Sprintf("@%d.%d", r+1, i)), globalCopy{ownVar, 0})
+					}
+				}
+				bd.O[r][i] = o
 			}
 		}
 		block(workCopy, []string{""}, &bd.W)
@@ -467,6 +532,83 @@ func (bd *builder) declareCopies(names []string, orig func(int) int, single []bo
 	for r := 1; r < bd.K; r++ {
 		block(r+1, []string{fmt.Sprintf("@%d", r+1), fmt.Sprintf("@%d.guess", r+1)}, &bd.G[r], &bd.V[r])
 	}
+}
+
+// slotWrites returns (lazy), for each thread slot, the components of the
+// shared state its code may write: the globals assigned (or bound to a
+// call's result) in the procedures it runs and calls, the creation
+// counters if it creates threads, and #stepped. A created slot runs any
+// of the ways to start a thread (bd.kinds).
+func (bd *builder) slotWrites() [][]bool {
+	p := bd.p
+	var dynRoots []int
+	for _, k := range bd.kinds {
+		dynRoots = append(dynRoots, k.proc)
+	}
+	out := make([][]bool, bd.n)
+	for i := range out {
+		roots := dynRoots
+		if i < len(bd.m.Static) {
+			roots = []int{bd.m.Static[i]}
+		}
+		w := make([]bool, bd.ns)
+		if bd.s1Off >= 0 {
+			w[bd.s1Off] = true
+		}
+		seen := make([]bool, len(p.Procs))
+		stack := append([]int(nil), roots...)
+		for _, r := range roots {
+			seen[r] = true
+		}
+		for len(stack) > 0 {
+			pr := p.Procs[stack[len(stack)-1]]
+			stack = stack[:len(stack)-1]
+			for _, e := range pr.Edges {
+				switch op := e.Op.(type) {
+				case *ir.Assign:
+					for _, t := range op.Targets {
+						if t.Global {
+							w[t.Index] = true
+						}
+					}
+				case *ir.Call:
+					for _, t := range op.Targets {
+						if !t.Discard && t.Var.Global {
+							w[t.Var.Index] = true
+						}
+					}
+					if !seen[op.Proc] {
+						seen[op.Proc] = true
+						stack = append(stack, op.Proc)
+					}
+				case *ir.StartThread:
+					for j := 0; j < bd.cntBits; j++ {
+						w[bd.cntOff+j] = true
+					}
+					for j := 0; j < bd.rcBits; j++ {
+						w[bd.rcOff+j] = true
+					}
+				}
+			}
+		}
+		out[i] = w
+	}
+	return out
+}
+
+// recorded returns (lazy) the components of the shared state that the
+// record of context (r, i) holds in variables of its own (the others
+// are the variables of the record before: see declareCopies), as the
+// pairs of the record's variables and the working copy's.
+func (bd *builder) recorded(r, i int) (rec, work []ir.VarRef) {
+	in := bd.input(r, i)
+	for j, v := range bd.O[r-1][i] {
+		if v != in[j] {
+			rec = append(rec, v)
+			work = append(work, bd.W[j])
+		}
+	}
+	return rec, work
 }
 
 // threadWrites returns, for each global of the model's program, whether
@@ -666,6 +808,18 @@ func edge(pb *ir.ProcBuilder, from, to int, op ir.Op, text string) int {
 }
 
 func assume(c ir.Expr) ir.Op { return &ir.Assume{Cond: c} }
+
+// assign returns the assignment of values to targets under the
+// constraint c, or the assumption of c if there are no targets.
+func assign(targets []ir.VarRef, values []ir.Expr, c ir.Expr) ir.Op {
+	if len(targets) == 0 {
+		return assume(c)
+	}
+	if isConst(c, true) {
+		c = nil
+	}
+	return &ir.Assign{Targets: targets, Values: values, Constrain: c}
+}
 
 func call(proc int) ir.Op { return &ir.Call{Proc: proc} }
 
@@ -890,6 +1044,9 @@ func (bd *builder) start(sp *ownProcs) {
 	for j := 0; j < bd.cntBits; j++ {
 		set(first[bd.cntOff+j], ir.False)
 	}
+	for j := 0; j < bd.rcBits; j++ {
+		set(first[bd.rcOff+j], ir.False)
+	}
 	if bd.s1Off >= 0 {
 		set(first[bd.s1Off], ir.False)
 	}
@@ -927,7 +1084,8 @@ func (bd *builder) switchBody(s ownProc, i int) {
 			if bd.counting() {
 				ts, vs = append(ts, bd.E[r-1][i]), append(vs, vr(bd.nonempty))
 			}
-			edge(s.pb, s.entry, y, &ir.Assign{Targets: append(cloneRefs(bd.O[r-1][i]), ts...), Values: append(vars(bd.W), vs...), Constrain: and(bd.kEq(r), bd.tgtEq(r), bd.guard(r), cons)}, fmt.Sprintf("record context (%d, t%d)", r, i))
+			rec, work := bd.recorded(r, i)
+			edge(s.pb, s.entry, y, assign(append(rec, ts...), append(vars(work), vs...), and(bd.kEq(r), bd.tgtEq(r), bd.guard(r), cons)), fmt.Sprintf("record context (%d, t%d)", r, i))
 			if next := bd.nextContext(r, i); next >= 0 {
 				edge(s.pb, y, y, call(next), "run the next context")
 			}
@@ -999,11 +1157,18 @@ func (bd *builder) driver(pb *ir.ProcBuilder, i, at, target int) {
 	edge(pb, at, yes, assume(vr(bd.created[i])), "created")
 	if bd.lazy {
 		n2 := simple(pb, "")
-		ts, vs := cloneRefs(bd.O[target-1][i]), vars(bd.input(target, i))
+		var ts []ir.VarRef
+		var vs []ir.Expr
+		in := bd.input(target, i)
+		for j, v := range bd.O[target-1][i] {
+			if v != in[j] {
+				ts, vs = append(ts, v), append(vs, vr(in[j]))
+			}
+		}
 		if bd.counting() {
 			ts, vs = append(ts, bd.E[target-1][i]), append(vs, ir.False)
 		}
-		edge(pb, no, n2, &ir.Assign{Targets: ts, Values: vs}, "an empty context")
+		edge(pb, no, n2, assign(ts, vs, ir.True), "an empty context")
 		if next := bd.nextContext(target, i); next >= 0 {
 			edge(pb, n2, n2, call(next), "run the next context")
 		}
@@ -1034,6 +1199,8 @@ func (bd *builder) driver(pb *ir.ProcBuilder, i, at, target int) {
 
 func cloneRefs(v []ir.VarRef) []ir.VarRef { return append([]ir.VarRef(nil), v...) }
 
+func cloneExprs(v []ir.Expr) []ir.Expr { return append([]ir.Expr(nil), v...) }
+
 // switchEdges adds at location l of thread i the ends of its contexts:
 // to the next round, and (a call of the switch procedure) after the last.
 func (bd *builder) switchEdges(pb *ir.ProcBuilder, i, l int) {
@@ -1043,7 +1210,7 @@ func (bd *builder) switchEdges(pb *ir.ProcBuilder, i, l int) {
 			targets := append(append(cloneRefs(bd.k), bd.W...), ts...)
 			values := append(append(constBits(bd.kbit, r), vars(bd.input(r+1, i))...), vs...)
 			edge(pb, l, l, &ir.Assign{Targets: targets, Values: values,
-				Constrain: and(bd.kEq(r), bd.tgtAbove(r), bd.guard(r), eqVec(bd.W, bd.O[r-1][i]), bd.sameEmptiness(r, i))}, fmt.Sprintf("replay: end of round %d", r))
+				Constrain: and(bd.kEq(r), bd.tgtAbove(r), bd.guard(r), eqVec(bd.recorded(r, i)), bd.sameEmptiness(r, i))}, fmt.Sprintf("replay: end of round %d", r))
 			continue
 		}
 		ts, vs, cons := bd.endContext(r)

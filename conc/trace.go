@@ -26,6 +26,7 @@ func (s *Seq) Trace(tr *result.Trace) (*result.Trace, error) {
 		round int
 		seq   int
 		run   int
+		slot  int // a thread creation: the created thread's slot (-1: none); else -2
 	}
 	var out []mapped
 	base := make(map[int]int) // thread → depth of its first frame in the sequential trace
@@ -40,6 +41,7 @@ func (s *Seq) Trace(tr *result.Trace) (*result.Trace, error) {
 		}
 		var o ir.Origin
 		noEdge := false
+		slot := -2
 		if st.Edge == result.NoEdge {
 			o = proc.Locations[st.Loc].Origin
 			if o.Proc < 0 {
@@ -61,6 +63,9 @@ func (s *Seq) Trace(tr *result.Trace) (*result.Trace, error) {
 				continue
 			}
 			o = proc.Edges[st.Edge].Origin
+			if sl, ok := s.creations[key]; ok {
+				slot = sl
+			}
 			if s.errRecords[key] {
 				noEdge = true
 			} else if o.Edge < 0 || o.Proc < 0 {
@@ -93,7 +98,7 @@ func (s *Seq) Trace(tr *result.Trace) (*result.Trace, error) {
 			return nil, fmt.Errorf("conc: step %d: thread %d steps before it starts", k+1, o.Thread)
 		}
 		step := result.NewStep(p, op, loc, edge, vals, st.Depth-b, o.Thread)
-		out = append(out, mapped{step: step, round: round, seq: k, run: run[o.Thread]})
+		out = append(out, mapped{step: step, round: round, seq: k, run: run[o.Thread], slot: slot})
 	}
 	// Keep each thread's last run (lazy), then order by the schedule.
 	last := make(map[int]int)
@@ -116,12 +121,32 @@ func (s *Seq) Trace(tr *result.Trace) (*result.Trace, error) {
 		}
 		return x.step.Thread < y.step.Thread
 	})
+	// Threads are numbered by creation, the slots of the threads
+	// created at run time by creation among those that have one (a
+	// thread that never steps has none): number them as the run
+	// creates them.
+	static := len(s.Model.Static)
+	id := make(map[int]int) // slot → thread
+	created := static
 	var steps []result.Step
 	for i, m := range kept {
 		st := m.step
+		if st.Thread >= static {
+			t, ok := id[st.Thread]
+			if !ok {
+				return nil, fmt.Errorf("conc: thread slot %d steps before its creation", st.Thread)
+			}
+			st.Thread = t
+		}
+		if m.slot >= -1 {
+			if m.slot >= 0 {
+				id[m.slot] = created
+			}
+			created++
+		}
 		if i > 0 {
 			prev := kept[i-1]
-			st.Switch = st.Thread != prev.step.Thread && prev.round != 0
+			st.Switch = m.step.Thread != prev.step.Thread && prev.round != 0
 		}
 		steps = append(steps, st)
 		if isError(p, &st) {

@@ -12,7 +12,10 @@
 // asks about every run of at most K rounds. A ContextSwitches bound K is
 // asked first as the fewest rounds that hold every run of K switches
 // among the program's threads (K+1 at most, fewer for few threads: 2
-// threads need 1+K-K/2) and some runs with more: a safe answer is then final, and so is an error whose trace
+// threads need 1+K-K/2, and K rounds hold K switches when one thread
+// starts and creates the others), with slots only for the threads that
+// can step within K switches (conc.Model.SwitchSlots), and some runs
+// with more: a safe answer is then final, and so is an error whose trace
 // has at most K switches; an error that needs more is asked again with the
 // sequentialisation counting the non-empty contexts up to the error (at
 // most K+1, conc.SeqOptions.Contexts), which keeps exactly the runs of at
@@ -271,7 +274,9 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 				}
 				return res, nil
 			}
-			if model.Convention != conc.Dynamic || overflow {
+			if model.Convention != conc.Dynamic || overflow || !model.Cuts() {
+				// No run creates more threads than the limit
+				// (conc.Model.Creations), or that is known.
 				break
 			}
 			// Safe with the threads allowed: could a run create more?
@@ -332,7 +337,11 @@ func levelStat(switches bool) string {
 func (e *Engine) level(ctx context.Context, seqEng engine.Engine, m *conc.Model, k int, switches bool, goal conc.Goal, q engine.Query, res *result.Result) (*result.Result, *result.Trace, error) {
 	opt := conc.SeqOptions{Rounds: k, Goal: goal, Lazy: e.Lazy}
 	if switches {
-		opt.Rounds = switchRounds(k, m.Slots())
+		// Only the threads that step in a run of k switches need
+		// slots: the static ones and at most k created at run time
+		// (conc.Model.SwitchSlots), however many the run creates.
+		opt.Switches = k
+		opt.Rounds = switchRounds(k, m.SwitchSlots(k), len(m.Static) == 1)
 		if goal == conc.GoalOverflow {
 			// No trace to count: ask exactly at once.
 			opt.Contexts = k + 1
@@ -379,10 +388,16 @@ func (e *Engine) level(ctx context.Context, seqEng engine.Engine, m *conc.Model,
 // switches at most k - k/n descend: 2 rounds, not 3, hold 2 switches of 2
 // threads (t0 t1 t0 and t1 t0 t1 alike), and the sequentialisation of
 // fewer rounds is much smaller (lazy replays every thread once more per
-// round). At most k+1.
-func switchRounds(k, n int) int {
+// round). At most k+1. If every run starts with thread 0 (first0: the
+// program starts with one thread, which creates the others), the first
+// switch ascends, and at most k - ceil(k/n) of them descend: k rounds
+// hold k switches (k >= 1) of SATABS' programs.
+func switchRounds(k, n int, first0 bool) int {
 	if n < 1 {
 		return k + 1
+	}
+	if first0 {
+		return 1 + k - (k+n-1)/n
 	}
 	return min(k+1, 1+k-k/n)
 }

@@ -75,6 +75,97 @@ func TestThreadLimit(t *testing.T) {
 	}
 }
 
+// idlers creates three threads that do nothing before the one that can
+// fail main's assertion: within 2 context switches (main, the fourth
+// thread, main) only one created thread steps, so the sequentialisations
+// give the idle ones no slot (conc.Model.SwitchSlots), and the trace must
+// still number the thread that steps 4, as it is created. idlersLoop
+// creates the idle threads in a loop, so that a run may create more than
+// the limit.
+const (
+	idlers = `
+decl x;
+void idle() begin skip; end
+void setx() begin x := T; end
+void main() begin
+  x := F;
+  start_thread idle();
+  start_thread idle();
+  start_thread idle();
+  start_thread setx();
+  assert(!x);
+end
+`
+	idlersLoop = `
+decl x;
+void idle() begin skip; end
+void setx() begin x := T; end
+void main() begin
+  x := F;
+  loop:
+  start_thread idle();
+  goto loop, out;
+  out:
+  start_thread setx();
+  assert(!x);
+end
+`
+)
+
+// TestIdleThreads: on idlers and idlersLoop (with a limit of 5 threads)
+// the engines agree with the explicit oracle at 0 to 2 context switches
+// and 1 to 2 rounds, and the traces (replayed by testsuite.Check) fit
+// their bounds.
+func TestIdleThreads(t *testing.T) {
+	oracle := explicitOracle(t)
+	cs := func(k int) result.Bound { return result.Bound{Kind: result.ContextSwitches, K: k} }
+	rounds := func(k int) result.Bound { return result.Bound{Kind: result.Rounds, K: k} }
+	for _, c := range []struct {
+		name, src  string
+		maxThreads int
+	}{{"idlers", idlers, 0}, {"idlersLoop", idlersLoop, 5}} {
+		p := testsuite.Lower(t, c.name+".bp", c.src, "")
+		for _, b := range []result.Bound{cs(0), cs(1), cs(2), rounds(1), rounds(2)} {
+			q := engine.Query{Bound: b}
+			o := oracle()
+			if c.maxThreads > 0 {
+				o = mustConfigure(t, "explicit", "--max-threads", fmt.Sprint(c.maxThreads))
+			}
+			want := testsuite.Check(t, o, p, q)
+			for _, lazy := range []bool{false, true} {
+				res := testsuite.Check(t, &conceng.Engine{Lazy: lazy, MaxThreads: c.maxThreads}, p, q)
+				if res.Verdict != want.Verdict {
+					t.Errorf("%s lazy=%v at %s: %s (%s), explicit %s (%s)", c.name, lazy, b, res.Verdict, res.Reason, want.Verdict, want.Reason)
+					continue
+				}
+				if res.Verdict == result.Unsafe {
+					if err := testsuite.TraceFits(res.Trace, b); err != nil {
+						t.Errorf("%s lazy=%v at %s: %v\n%s", c.name, lazy, b, err, testsuite.TraceText(res.Trace))
+					}
+				}
+			}
+		}
+	}
+}
+
+// mustConfigure returns the registered engine name with its flags.
+func mustConfigure(t *testing.T, name string, flags ...string) engine.Engine {
+	t.Helper()
+	info, ok := engine.Lookup(name)
+	if !ok {
+		t.Fatalf("no engine %s registered", name)
+	}
+	fs, build := info.FlagSet()
+	if err := fs.Parse(flags); err != nil {
+		t.Fatal(err)
+	}
+	e, err := build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 // TestNoErrorLocation: a concurrent program with no assertion and no
 // target label (SATABS' Threads4, which starts threads in a loop) is safe
 // without a bound, at once: nothing can be reached.
