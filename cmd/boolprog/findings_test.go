@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -512,15 +513,40 @@ func TestFinding7Trace(t *testing.T) {
 	}
 }
 
-// buildCommand builds the command into a temporary directory.
+// built is the command built once for the tests that run it as a process
+// (each build links the whole tool: seconds of the package's test time).
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// buildCommand builds the command into a temporary directory, once per
+// test binary (TestMain removes it).
 func buildCommand(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "boolprog")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "boolprog-cmd-test-")
+		if built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "boolprog")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 func execCommand(bin string, args ...string) *exec.Cmd { return exec.Command(bin, args...) }

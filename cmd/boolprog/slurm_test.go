@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,14 +27,7 @@ const requireSlurmEnv = "BOOLPROG_REQUIRE_SLURM"
 // unless Slurm's commands are on PATH and a node answers.
 func needSlurm(t *testing.T) {
 	t.Helper()
-	why := ""
-	if err := batch.CheckSlurm(); err != nil {
-		why = err.Error()
-	} else if out, err := exec.Command("sinfo", "-h", "-o", "%t").CombinedOutput(); err != nil {
-		why = fmt.Sprintf("sinfo: %v: %s", err, out)
-	} else if !regexp.MustCompile(`(?m)^(idle|mix|alloc)`).Match(out) {
-		why = fmt.Sprintf("no Slurm node is up (sinfo: %q)", strings.TrimSpace(string(out)))
-	}
+	why := slurmMissing()
 	if why == "" {
 		return
 	}
@@ -42,6 +36,23 @@ func needSlurm(t *testing.T) {
 	}
 	t.Skipf("no Slurm cluster here (%s): start one with .ci/slurm-up (as root), or set %s=1 to make this a failure", why, requireSlurmEnv)
 }
+
+// slurmMissing says why there is no usable Slurm cluster ("" if there is
+// one), asked once per test binary: with Slurm's commands installed but no
+// controller running, sinfo takes seconds to give up.
+var slurmMissing = sync.OnceValue(func() string {
+	if err := batch.CheckSlurm(); err != nil {
+		return err.Error()
+	}
+	out, err := exec.Command("sinfo", "-h", "-o", "%t").CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("sinfo: %v: %s", err, out)
+	}
+	if !regexp.MustCompile(`(?m)^(idle|mix|alloc)`).Match(out) {
+		return fmt.Sprintf("no Slurm node is up (sinfo: %q)", strings.TrimSpace(string(out)))
+	}
+	return ""
+})
 
 // slurmRun runs the command and returns its exit code and outputs.
 func slurmRun(t *testing.T, bin string, args ...string) (int, string, string) {
