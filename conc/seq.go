@@ -564,19 +564,13 @@ func (bd *builder) slotWrites() [][]bool {
 			pr := p.Procs[stack[len(stack)-1]]
 			stack = stack[:len(stack)-1]
 			for _, e := range pr.Edges {
+				for _, v := range ir.Writes(e.Op) {
+					if v.Global {
+						w[v.Index] = true
+					}
+				}
 				switch op := e.Op.(type) {
-				case *ir.Assign:
-					for _, t := range op.Targets {
-						if t.Global {
-							w[t.Index] = true
-						}
-					}
 				case *ir.Call:
-					for _, t := range op.Targets {
-						if !t.Discard && t.Var.Global {
-							w[t.Var.Index] = true
-						}
-					}
 					if !seen[op.Proc] {
 						seen[op.Proc] = true
 						stack = append(stack, op.Proc)
@@ -622,18 +616,9 @@ func threadWrites(m *Model) []bool {
 			continue
 		}
 		for _, e := range pr.Edges {
-			switch op := e.Op.(type) {
-			case *ir.Assign:
-				for _, t := range op.Targets {
-					if t.Global {
-						w[t.Index] = true
-					}
-				}
-			case *ir.Call:
-				for _, t := range op.Targets {
-					if !t.Discard && t.Var.Global {
-						w[t.Var.Index] = true
-					}
+			for _, v := range ir.Writes(e.Op) {
+				if v.Global {
+					w[v.Index] = true
 				}
 			}
 		}

@@ -196,3 +196,19 @@ func (e *Binary) exprPos() Pos  { return e.Pos }
 func (e *Compare) exprPos() Pos { return e.Pos }
 func (e *Apply) exprPos() Pos   { return e.Pos }
 func (e *Quant) exprPos() Pos   { return e.Pos }
+
+// applications calls f on each application in the formula e, left to
+// right (not inside an application's arguments, which are terms).
+func applications(e Expr, f func(*Apply)) {
+	switch e := e.(type) {
+	case *Not:
+		applications(e.X, f)
+	case *Binary:
+		applications(e.X, f)
+		applications(e.Y, f)
+	case *Quant:
+		applications(e.Body, f)
+	case *Apply:
+		f(e)
+	}
+}

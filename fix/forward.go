@@ -23,17 +23,8 @@ func Forward(f *File) []string {
 	known := map[string]bool{}
 	declared := map[string]bool{}
 	var out []string
-	var walk func(e Expr)
-	walk = func(e Expr) {
-		switch e := e.(type) {
-		case *Not:
-			walk(e.X)
-		case *Binary:
-			walk(e.X)
-			walk(e.Y)
-		case *Quant:
-			walk(e.Body)
-		case *Apply:
+	walk := func(body Expr) {
+		applications(body, func(e *Apply) {
 			r := defs[e.Name]
 			if r == nil || known[e.Name] || declared[e.Name] {
 				return
@@ -47,7 +38,7 @@ func Forward(f *File) []string {
 				}
 			}
 			out = append(out, fmt.Sprintf("%s%s(%s);", kindPrefix(r.Kind), r.Name, strings.Join(ps, ", ")))
-		}
+		})
 	}
 	for _, d := range f.Decls {
 		switch d := d.(type) {

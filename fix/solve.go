@@ -236,60 +236,49 @@ func (s *solver) layout() {
 // path); with t_pc first it keeps it.
 func (s *solver) partnerVotes(d *definition, ranks map[*definition][]int) map[[2]*variable]vote {
 	votes := map[[2]*variable]vote{}
-	var walk func(e Expr)
-	walk = func(e Expr) {
-		switch e := e.(type) {
-		case *Not:
-			walk(e.X)
-		case *Binary:
-			walk(e.X)
-			walk(e.Y)
-		case *Quant:
-			walk(e.Body)
-		case *Apply:
-			callee := s.in.applies[e]
-			if callee == nil {
-				return
-			}
-			rank := paramRank(callee, ranks)
-			at := map[*variable]int{}
-			for i, x := range e.Args {
-				if r := s.in.paths[asPath(x)]; r != nil && r.v != nil && r.offset == 0 && r.typ == r.v.typ && i < len(rank) {
-					at[r.v] = i
-				}
-			}
-			for q, i := range at {
-				for p, j := range at {
-					if q == p || q.owner != d || p.owner != d {
-						continue
-					}
-					k := [2]*variable{q, p}
-					w := votes[k]
-					if rank[i] < rank[j] {
-						w.before++
-					} else {
-						w.before--
-					}
-					// Interleaved in the callee: the first bits are
-					// closer than the width of the first parameter.
-					lo, hi := min(rank[i], rank[j]), max(rank[i], rank[j])
-					first := callee.params[i]
-					if rank[j] < rank[i] {
-						first = callee.params[j]
-					}
-					if hi-lo < first.typ.width() {
-						w.together++
-					} else {
-						w.together--
-					}
-					votes[k] = w
-				}
+	if d.body == nil {
+		return votes
+	}
+	applications(d.body, func(e *Apply) {
+		callee := s.in.applies[e]
+		if callee == nil {
+			return
+		}
+		rank := paramRank(callee, ranks)
+		at := map[*variable]int{}
+		for i, x := range e.Args {
+			if r := s.in.paths[asPath(x)]; r != nil && r.v != nil && r.offset == 0 && r.typ == r.v.typ && i < len(rank) {
+				at[r.v] = i
 			}
 		}
-	}
-	if d.body != nil {
-		walk(d.body)
-	}
+		for q, i := range at {
+			for p, j := range at {
+				if q == p || q.owner != d || p.owner != d {
+					continue
+				}
+				k := [2]*variable{q, p}
+				w := votes[k]
+				if rank[i] < rank[j] {
+					w.before++
+				} else {
+					w.before--
+				}
+				// Interleaved in the callee: the first bits are
+				// closer than the width of the first parameter.
+				lo, hi := min(rank[i], rank[j]), max(rank[i], rank[j])
+				first := callee.params[i]
+				if rank[j] < rank[i] {
+					first = callee.params[j]
+				}
+				if hi-lo < first.typ.width() {
+					w.together++
+				} else {
+					w.together--
+				}
+				votes[k] = w
+			}
+		}
+	})
 	return votes
 }
 

@@ -232,17 +232,7 @@ func orOf(es []Expr) Expr {
 
 // depsOf adds to deps the relations (or parts) that e applies.
 func (s *solver) depsOf(e Expr, deps map[*definition]bool) {
-	switch e := e.(type) {
-	case *Not:
-		s.depsOf(e.X, deps)
-	case *Binary:
-		s.depsOf(e.X, deps)
-		s.depsOf(e.Y, deps)
-	case *Quant:
-		s.depsOf(e.Body, deps)
-	case *Apply:
-		deps[s.applied(e)] = true
-	}
+	applications(e, func(a *Apply) { deps[s.applied(a)] = true })
 }
 
 // applied is the relation, or the part of one, that an application reads.
