@@ -1,7 +1,6 @@
 package fixpoint_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"testing"
@@ -9,7 +8,6 @@ import (
 	"boolprog/engine"
 	"boolprog/engine/explicit"
 	"boolprog/engine/fixpoint"
-	"boolprog/fix"
 	"boolprog/fix/program"
 	"boolprog/gen"
 	"boolprog/internal/testflags"
@@ -17,32 +15,6 @@ import (
 	"boolprog/ir"
 	"boolprog/result"
 )
-
-// solveModel writes the model of p for algorithm alg and evaluates it
-// with package fix alone.
-func solveModel(t *testing.T, p *ir.Program, alg string) bool {
-	t.Helper()
-	text, err := program.Algorithm(alg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := program.WriteModel(&buf, program.NewEncoding(p), text); err != nil {
-		t.Fatal(err)
-	}
-	f, err := fix.ParseFile(alg+".mu", buf.Bytes())
-	if err != nil {
-		t.Fatalf("the model does not parse: %v\n%s", err, buf.String())
-	}
-	ans, err := fix.Solve(context.Background(), f, fix.Options{})
-	if err != nil {
-		t.Fatalf("the model does not solve: %v", err)
-	}
-	if !ans.HasQuery {
-		t.Fatal("the model has no query")
-	}
-	return ans.Value
-}
 
 // TestModelRoundTrip writes the model of programs for every algorithm
 // (the relations as formulas, as boolprog mucke --emit does), evaluates
@@ -75,7 +47,7 @@ func TestModelRoundTrip(t *testing.T) {
 	}
 	for _, pr := range progs {
 		for _, alg := range program.Algorithms {
-			if got := solveModel(t, pr.p, alg); got != pr.unsafe {
+			if got, _ := testsuite.SolveModel(t, pr.p, alg); got != pr.unsafe {
 				t.Errorf("%s, model for %s: %v, want %v", pr.name, alg, got, pr.unsafe)
 			}
 			e, err := fixpoint.New(alg, fixpoint.Options{Algorithm: alg})

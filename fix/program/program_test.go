@@ -1,12 +1,9 @@
 package program_test
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
 
-	"boolprog/fix"
 	"boolprog/fix/program"
 	"boolprog/internal/testsuite"
 )
@@ -29,24 +26,8 @@ func TestWriteModel(t *testing.T) {
 		p := testsuite.Lower(t, "p.bp", tt.src, "")
 		for _, alg := range program.Algorithms {
 			t.Run(tt.name+"/"+alg, func(t *testing.T) {
-				text, err := program.Algorithm(alg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var buf bytes.Buffer
-				if err := program.WriteModel(&buf, program.NewEncoding(p), text); err != nil {
-					t.Fatal(err)
-				}
-				f, err := fix.ParseFile(alg+".mu", buf.Bytes())
-				if err != nil {
-					t.Fatalf("%v\n%s", err, buf.String())
-				}
-				ans, err := fix.Solve(context.Background(), f, fix.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !ans.HasQuery || ans.Value != tt.unsafe {
-					t.Errorf("the model answers %v, want %v\n%s", ans.Value, tt.unsafe, buf.String())
+				if got, model := testsuite.SolveModel(t, p, alg); got != tt.unsafe {
+					t.Errorf("the model answers %v, want %v\n%s", got, tt.unsafe, model)
 				}
 			})
 		}
