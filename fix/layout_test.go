@@ -11,16 +11,7 @@ import (
 // must map to increasing caller bits.
 func disorders(t *testing.T, src string) (bad []string) {
 	t.Helper()
-	f, err := ParseFile("t.mu", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv, err := NewSolver(f, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sv.Release()
-	s := sv.s
+	s := newTestSolver(t, src).s
 	for a, def := range s.in.applies {
 		type pair struct{ from, to int }
 		var ps []pair

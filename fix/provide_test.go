@@ -22,6 +22,22 @@ bool Tagged(Pair p);
 
 // edgeBDD builds the relation {(i, i+1) : i < n} over the bits of Edge's
 // parameters, most significant bit first as Bits promises.
+// newTestSolver parses src and makes its solver, released when the test
+// ends.
+func newTestSolver(t *testing.T, src string) *Solver {
+	t.Helper()
+	f, err := ParseFile("p.mu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := NewSolver(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sv.Release)
+	return sv
+}
+
 func edgeBDD(t *testing.T, sv *Solver, n int) bdd.Node {
 	t.Helper()
 	m := sv.Manager()
@@ -58,15 +74,7 @@ func TestProvide(t *testing.T) {
 		{"long chain", 5, true, 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f, err := ParseFile("p.mu", []byte(provideSrc))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sv, err := NewSolver(f, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer sv.Release()
+			sv := newTestSolver(t, provideSrc)
 			if got := strings.Join(sv.Declared(), ","); got != "Edge,Tagged" {
 				t.Fatalf("Declared = %s", got)
 			}
@@ -112,15 +120,7 @@ func TestProvide(t *testing.T) {
 }
 
 func TestProvideErrors(t *testing.T) {
-	f, err := ParseFile("p.mu", []byte(provideSrc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv, err := NewSolver(f, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sv.Release()
+	sv := newTestSolver(t, provideSrc)
 	m := sv.Manager()
 	rb, _ := sv.Bits("Reach", "x")
 	for _, tc := range []struct {
@@ -140,7 +140,7 @@ func TestProvideErrors(t *testing.T) {
 		}
 	}
 	// Edge and Tagged were not provided.
-	_, err = sv.Solve(context.Background())
+	_, err := sv.Solve(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "p.mu:4:1: relation Edge is declared without a body") {
 		t.Errorf("Solve without Edge: %v", err)
 	}
