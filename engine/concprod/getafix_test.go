@@ -29,7 +29,7 @@ import (
 // The comparison with Getafix's own translation (-full; skipped without
 // ../shared/peers). For every 3-thread program of the Getafix convention in
 // ../shared/benchmarks, and for random 3-thread programs (gen, Getafix
-// style, no recursion, 20–100 globals), it writes Getafix's model of the
+// style, no recursion, 20–100 globals, 5–75 KB), it writes Getafix's model of the
 // program for 4 rounds (peers/bin/getafix with the crossproduct formula),
 // solves the model with package fix (what `boolprog mucke` runs: parse,
 // check, solve), runs conc-product at rounds:4 on the same program, and
@@ -177,6 +177,7 @@ type getafixRow struct {
 
 var (
 	getafixRandom  = flag.Int("getafix-random", 50, "TestGetafixComparison: the number of random programs")
+	getafixLarge   = flag.Int("getafix-large", 12, "TestGetafixComparison: the number of large random programs (about 45-75 KB)")
 	getafixTimeout = flag.Duration("getafix-timeout", 20*time.Second, "TestGetafixComparison: the time limit of each solver on each program")
 )
 
@@ -199,20 +200,34 @@ func TestGetafixComparison(t *testing.T) {
 		}
 		cases = append(cases, getafixCase{name: filepath.Base(f), src: string(src)})
 	}
-	n, fixed := *getafixRandom, len(cases)
-	for seed := int64(1); len(cases) < n+fixed; seed++ {
-		o := gen.Options{
-			Globals: 20 + int(seed*37%81),
-			Procs:   1, // Getafix's crossproduct formula steps over calls with summaries: no switch inside a callee
-			Stmts:   20 + int(seed*7%60),
-			Omit:    gen.Recursion | gen.Nondet | gen.Goto | gen.NondetGoto | gen.Dead | gen.Constrain | gen.Enforce | gen.Schoose | gen.Assert,
+	const omit = gen.Recursion | gen.Nondet | gen.Goto | gen.NondetGoto | gen.Dead | gen.Constrain | gen.Enforce | gen.Schoose | gen.Assert
+	// add appends n random programs of the sizes that size gives a seed,
+	// from seed first on; it returns the next seed.
+	add := func(n int, first int64, size func(seed int64) gen.Options) int64 {
+		seed := first
+		for want := len(cases) + n; len(cases) < want; seed++ {
+			o := size(seed)
+			o.Procs = 1 // Getafix's crossproduct formula steps over calls with summaries: no switch inside a callee
+			o.Omit = omit
+			src := forGetafix(gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 3, Style: gen.Getafix, Thread: o}))
+			if !strings.Contains(src, "SLIC_ERROR") {
+				continue // no error site survived
+			}
+			cases = append(cases, getafixCase{name: fmt.Sprintf("random-%d (g%d s%d d%d)", seed, o.Globals, o.Stmts, o.Depth), src: src})
 		}
-		src := forGetafix(gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 3, Style: gen.Getafix, Thread: o}))
-		if !strings.Contains(src, "SLIC_ERROR") {
-			continue // no error site survived
-		}
-		cases = append(cases, getafixCase{name: fmt.Sprintf("random-%d (g%d s%d)", seed, o.Globals, o.Stmts), src: src})
+		return seed
 	}
+	// Small to medium (5-26 KB): 20-100 globals, 20-79 top-level
+	// statements a thread.
+	next := add(*getafixRandom, 1, func(seed int64) gen.Options {
+		return gen.Options{Globals: 20 + int(seed*37%81), Stmts: 20 + int(seed*7%60)}
+	})
+	// Large (about 45-75 KB, the lower end of the sizes of Getafix's own
+	// experiment programs): 40-100 globals, up to 12 locals a thread,
+	// 120-180 top-level statements nested 3 deep.
+	add(*getafixLarge, next, func(seed int64) gen.Options {
+		return gen.Options{Globals: 40 + int(seed*37%61), MaxLocals: 12, Stmts: 120 + int(seed*13%61), Depth: 3}
+	})
 	dir := t.TempDir()
 	var rows []getafixRow
 	for i, c := range cases {
