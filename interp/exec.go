@@ -66,8 +66,17 @@ func SuccessorsContext(ctx context.Context, p *ir.Program, c Config) ([]Transiti
 // decides how many it takes (fn's error stops the enumeration and is
 // returned). fn must not modify the configurations. The enumeration polls
 // ctx every 1024 outcomes and returns ctx.Err() when it has ended.
-func EachSuccessor(ctx context.Context, p *ir.Program, c Config, fn func(Transition) error) error {
+//
+// live, if not nil, says which locals can be observed from where a frame
+// on top of its thread is after the step (LiveLocals): a local that a
+// step chooses (an assignment's `*`, the locals of a frame a call, a
+// thread start or the end of Getafix's init creates at a procedure's
+// entry) and that cannot be observed there takes one value instead of
+// both, since either leads to the same future. A thread with 17 locals
+// it writes before reading would otherwise start in 2^17 ways.
+func EachSuccessor(ctx context.Context, p *ir.Program, c Config, live LiveLocals, fn func(Transition) error) error {
 	s := newStepper(p, nil)
+	s.live = live
 	if ctx.Done() != nil {
 		s.ctx = ctx
 	}
@@ -128,13 +137,18 @@ type guide interface {
 	local(thread int, proc *ir.Proc, depth, i int) fate
 }
 
+// LiveLocals reports whether local i of proc can be observed from
+// location loc on (read before it is written, on some path).
+type LiveLocals func(proc *ir.Proc, loc, i int) bool
+
 // stepper executes steps.
 type stepper struct {
 	p         *ir.Program
-	g         guide    // nil: every value that can be observed is a free choice
-	atomicVar int      // index of Getafix's global `atomic`, or -1
-	free      int      // free two-valued choices enumerated in the current step
-	out       []Config // the outcomes of the current step
+	g         guide      // nil: every value that can be observed is a free choice
+	live      LiveLocals // with g nil: the locals of new frames that can be observed (nil: all)
+	atomicVar int        // index of Getafix's global `atomic`, or -1
+	free      int        // free two-valued choices enumerated in the current step
+	out       []Config   // the outcomes of the current step
 	// emit, if set, takes each outcome as it is found instead of out, and
 	// a step may then make any number of free choices (EachSuccessor).
 	emit func(Config) error
@@ -332,6 +346,18 @@ func (s *stepper) globalFate(pl *plan, level, g int) fate {
 	return s.g.global(g)
 }
 
+// entryFate is the fate of local i of a frame that starts at proc's
+// entry in thread t, when no guide states it.
+func (s *stepper) entryFate(t int, proc *ir.Proc, i int) fate {
+	switch {
+	case s.g != nil:
+		return s.g.local(t, proc, 0, i)
+	case s.live != nil && !s.live(proc, proc.Entry, i):
+		return dead
+	}
+	return free
+}
+
 // localFate is the fate of local i of frame f (proc, depth) of thread t,
 // assigned at the given level; reader is what reads it within the step if
 // the frame is popped.
@@ -343,6 +369,11 @@ func (s *stepper) localFate(pl *plan, level, t int, f *Frame, i int, reader ir.E
 		return dead
 	}
 	if s.g == nil {
+		// A local the frame's location cannot observe (and the step's
+		// constrain does not read) is set once, not enumerated.
+		if s.live != nil && f.Call < 0 && !mentions(reader, false, i) && !s.live(s.p.Procs[f.Proc], f.Loc, i) {
+			return dead
+		}
 		return free
 	}
 	return s.g.local(t, s.p.Procs[f.Proc], f.Depth, i)
@@ -500,10 +531,7 @@ func (s *stepper) exec(c Config, t, id int) error {
 			}
 			f := dead // an empty procedure ends the thread at once
 			if callee.Entry != callee.Exit {
-				f = free
-				if s.g != nil {
-					f = s.g.local(id, callee, 0, j)
-				}
+				f = s.entryFate(id, callee, j)
 			}
 			o, err := s.pick(vs, f)
 			if err != nil || len(o) == 0 {
@@ -623,10 +651,7 @@ func (s *stepper) threadEnds(n Config, t int) error {
 		for j := range proc.Locals {
 			f := dead
 			if proc.Entry != proc.Exit {
-				f = free
-				if s.g != nil {
-					f = s.g.local(i, proc, 0, j)
-				}
+				f = s.entryFate(i, proc, j)
 			}
 			o, err := s.pick(either, f)
 			if err != nil {

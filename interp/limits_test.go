@@ -13,6 +13,7 @@ import (
 	"boolprog/interp"
 	"boolprog/ir"
 	"boolprog/result"
+	"boolprog/syntax"
 )
 
 // names returns "x0, x1, …" (n names).
@@ -173,7 +174,7 @@ func TestEachSuccessor(t *testing.T) {
 	}
 	enough := errors.New("enough")
 	seen := map[string]bool{}
-	err := interp.EachSuccessor(context.Background(), p, c, func(tr interp.Transition) error {
+	err := interp.EachSuccessor(context.Background(), p, c, nil, func(tr interp.Transition) error {
 		seen[fmt.Sprint(tr.Next.Globals)] = true
 		if len(seen) == 5000 {
 			return enough
@@ -191,7 +192,7 @@ func TestEachSuccessor(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []interp.Transition
-	if err := interp.EachSuccessor(context.Background(), small, sc, func(tr interp.Transition) error { got = append(got, tr); return nil }); err != nil {
+	if err := interp.EachSuccessor(context.Background(), small, sc, nil, func(tr interp.Transition) error { got = append(got, tr); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	key := func(ts []interp.Transition) string {
@@ -203,5 +204,64 @@ func TestEachSuccessor(t *testing.T) {
 	}
 	if key(got) != key(want) || len(want) != 4 {
 		t.Errorf("EachSuccessor:\n%sSuccessors:\n%s", key(got), key(want))
+	}
+}
+
+// TestEachSuccessorLive checks that EachSuccessor chooses one value, not
+// both, for a local that a step chooses and that cannot be observed
+// after it (LiveLocals), and both for one that can: the end of Getafix's
+// init starts two threads whose locals are mostly written before they are
+// read, and a call enters a procedure whose locals are.
+func TestEachSuccessorLive(t *testing.T) {
+	const src = `decl atomic, g;
+void init() begin g := F; end
+void thread1() begin decl a, b, c, d; a, b, c := g, g, g; g := a & b & c & d; end
+void thread2() begin decl a, b, c; a, b, c := g, g, g; g := f(a); end
+bool f(x) begin decl y, z; y, z := x, x; return y & z; end
+`
+	p := testsuite.LowerDialect(t, "l.bp", src, syntax.Getafix, "")
+	// d of thread1 and the parameter x are read before they are written.
+	live := func(proc *ir.Proc, loc, i int) bool {
+		name := proc.Locals[i]
+		return name == "d" || name == "x"
+	}
+	// step returns the number of outcomes of thread's steps from c, and
+	// one of them.
+	step := func(c interp.Config, thread int, live interp.LiveLocals) (n int, next interp.Config) {
+		t.Helper()
+		err := interp.EachSuccessor(context.Background(), p, c, live, func(tr interp.Transition) error {
+			if tr.Thread == thread {
+				n++
+				next = tr.Next
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n, next
+	}
+	c := interp.Initial(p, make([]bool, len(p.Globals)), nil)
+	for i := 0; c.Init; i++ {
+		if i > 10 {
+			t.Fatal("init does not end")
+		}
+		n, next := step(c, 0, live)
+		if !next.Init {
+			// init's last step: thread1's d is observable, the other six
+			// locals are not.
+			if all, _ := step(c, 0, nil); n != 2 || all != 1<<7 {
+				t.Errorf("the end of init: %d outcomes with LiveLocals, %d without; want 2 and %d", n, all, 1<<7)
+			}
+		}
+		c = next
+	}
+	t2 := len(c.Threads) - 1 // thread2: a, b, c := g, g, g; then the call
+	_, c = step(c, t2, live)
+	if n, _ := step(c, t2, live); n != 1 {
+		t.Errorf("the call: %d outcomes with LiveLocals, want 1 (y and z are written first)", n)
+	}
+	if all, _ := step(c, t2, nil); all != 4 {
+		t.Errorf("the call: %d outcomes without LiveLocals, want 4", all)
 	}
 }

@@ -277,7 +277,7 @@ func (s *csearch) run() (*cfound, error) {
 			// A step may have any number of outcomes (an assignment of
 			// many `*`): they come one at a time, each added (keyed)
 			// here, so the state budget is the limit.
-			err := interp.EachSuccessor(s.ctx, s.p, n.c, func(tr interp.Transition) error {
+			err := interp.EachSuccessor(s.ctx, s.p, n.c, s.dead.liveLocals(), func(tr interp.Transition) error {
 				if err := s.poll(); err != nil {
 					return err
 				}
@@ -473,6 +473,18 @@ func (d *deadness) globalLive(c interp.Config, i int) bool {
 		return d.live.Live[top.Proc][top.Loc].Has(i)
 	}
 	return true
+}
+
+// liveLocals is localLive for interp.EachSuccessor, which then chooses
+// one value for a local that cannot matter instead of enumerating both
+// (the key would merge them anyway); nil where no local is taken as dead.
+func (d *deadness) liveLocals() interp.LiveLocals {
+	if !d.locals {
+		return nil
+	}
+	return func(proc *ir.Proc, loc, i int) bool {
+		return d.live.Live[proc.Index][loc].Has(d.slots.Local(i))
+	}
 }
 
 // localLive reports whether local j of frame f, on top of its thread, can
