@@ -270,6 +270,11 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 	f, err := run()
 	res.Stats.AddPhase(result.PhaseReach, time.Since(reach))
 	stats()
+	if err == nil {
+		// A search that ends with an error found on a manager that was
+		// interrupted (or ran out of nodes) on the way has not found it.
+		err = m.Err()
+	}
 	if err != nil {
 		res.Stats.Set("layers", int64(s.layer))
 		return fail(err)

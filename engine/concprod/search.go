@@ -589,11 +589,20 @@ func (s *search) runChained() (*found, error) {
 // at an assertion failure (reached by the last step, at the ring's cost),
 // or a thread at a target label that may take the next step (a final step
 // of that thread, at its cost).
+//
+// An operation of an interrupted manager (or one out of nodes) returns
+// bdd.Invalid, which is not bdd.False: so that a timeout never reads as
+// an error found, such a result ends the test with nil (the caller's next
+// poll reports why).
 func (s *search) errorIn(i int) *found {
 	m := s.x.m
 	r := s.rings[i]
 	for c, set := range r.sets {
-		if z := m.And(set.Node(), s.fail.Node()); z != bdd.False {
+		z := m.And(set.Node(), s.fail.Node())
+		if z == bdd.Invalid {
+			return nil
+		}
+		if z != bdd.False {
 			return &found{ring: i, class: c, actor: -1, cost: r.layer, set: m.Keep(z)}
 		}
 	}
@@ -609,6 +618,9 @@ func (s *search) errorIn(i int) *found {
 			z := m.And(set.Node(), s.label[u].Node())
 			if s.switching(c, u) {
 				z = m.And(z, s.noSwitch.Node())
+			}
+			if z == bdd.Invalid {
+				return nil
 			}
 			if z == bdd.False {
 				continue
