@@ -36,7 +36,9 @@
 // for --bound rounds:K (round-robin in thread order, Getafix's schedule:
 // init first alone, then thread 0, 1, …, each round, contexts possibly
 // empty), and Getafix's global `atomic` and atomic sections forbid a
-// switch. A bounded search goes layer by layer (a layer: the states of
+// switch. No switch leaves a thread whose next step can only be local
+// (transparent.go: a partial-order reduction that keeps every answer and
+// its least bound; Options.AllSwitchPoints turns it off). A bounded search goes layer by layer (a layer: the states of
 // least cost k) and, within a layer, class by class (the thread that took
 // the last step), each class to its fixed point under its own thread's
 // relation by frontiers (semi-naive), as Getafix's crossproduct formula
@@ -91,6 +93,10 @@ type Options struct {
 	ClusterNodes int
 	// Order is the BDD variable order (the zero Order is the default).
 	Order Order
+	// AllSwitchPoints lets the search switch away from a thread at every
+	// location, transparent ones included (see transparent.go): the same
+	// answers, more states; for checking the reduction.
+	AllSwitchPoints bool
 }
 
 // DefaultClusterNodes is the default Options.ClusterNodes.
@@ -118,6 +124,7 @@ func init() {
 			var o Options
 			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site, raised up to 4 more while a run creates more); a program that can create more: UNKNOWN unless an error is found")
 			fs.IntVar(&o.ClusterNodes, "cluster-nodes", 0, fmt.Sprintf("merge the blocks of a thread's transition relation while one stays under `n` BDD nodes (0: %d; negative: one block per set of changed variables)", DefaultClusterNodes))
+			fs.BoolVar(&o.AllSwitchPoints, "all-switch-points", false, "switch threads at every location, also where the running thread's next step can only be local (the default skips those switch points: same answers, fewer states)")
 			fs.Var(&o.Order, "product-order", "BDD variable `order`: threads (each thread's pc and locals, then the globals), affinity (every thread's pc, then the variables in affinity order, each local's copies in all threads side by side) or globals (the globals, then the threads)")
 			return func() (engine.Engine, error) { return NewWithOptions(o) }
 		},
@@ -211,7 +218,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 	if err != nil {
 		return result.NewUnknown(Name, err.Error()), nil
 	}
-	s := &search{x: x, ctx: ctx, q: q, limit: unlimited, clusterNodes: e.opts.ClusterNodes}
+	s := &search{x: x, ctx: ctx, q: q, limit: unlimited, clusterNodes: e.opts.ClusterNodes, allSwitchPoints: e.opts.AllSwitchPoints}
 	if s.clusterNodes == 0 {
 		s.clusterNodes = DefaultClusterNodes
 	}
@@ -258,6 +265,9 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 			groups += len(g)
 		}
 		res.Stats.Set("relation_groups", int64(groups))
+		if !s.allSwitchPoints {
+			res.Stats.Set("transparent_locations", int64(s.transparentLocs))
+		}
 		res.Stats.Set("peak_nodes", int64(st.PeakNodes))
 		res.Stats.Set("bdd_gcs", int64(st.GCs))
 	}

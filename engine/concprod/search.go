@@ -74,10 +74,16 @@ type search struct {
 	steps    [][]step
 	groups   [][]group
 	noSwitch *bdd.Root
-	fail     *bdd.Root
-	label    []*bdd.Root // by actor
-	capGuard []*bdd.Root // by actor; nil: creates no thread
-	initDone *bdd.Root
+	// leave, by thread, is where a switch away from the thread may happen:
+	// noSwitch, and not at a transparent location (transparent.go).
+	leave []*bdd.Root
+	// allSwitchPoints: switch at every location (Options.AllSwitchPoints).
+	allSwitchPoints bool
+	transparentLocs int // (depth, location) pairs found transparent
+	fail            *bdd.Root
+	label           []*bdd.Root // by actor
+	capGuard        []*bdd.Root // by actor; nil: creates no thread
+	initDone        *bdd.Root
 
 	start   bdd.Node // the initial states
 	startAt int      // their class
@@ -269,6 +275,19 @@ func (s *search) prepare() error {
 		ns = m.And(ns, m.NIthvar(x.atomic.cur))
 	}
 	s.noSwitch = m.Keep(ns)
+	s.leave = make([]*bdd.Root, s.n)
+	for u := range s.leave {
+		l := ns
+		if !s.allSwitchPoints && s.actors[u] != nil {
+			t, k := s.transparent(u)
+			l = m.And(ns, m.Not(t))
+			s.transparentLocs += k
+		}
+		s.leave[u] = m.Keep(l)
+		if err := s.poll(); err != nil {
+			return err
+		}
+	}
 	// The initial states.
 	s.cfgError = x.p.ErrorReachableInThreads()
 	start := bdd.True
@@ -369,7 +388,7 @@ func (s *search) run() (*found, error) {
 						continue
 					}
 					if s.switching(t, u) {
-						f = m.And(f, s.noSwitch.Node())
+						f = m.And(f, s.leave[t].Node())
 					}
 					k := s.cost(t, u)
 					src[k] = m.Or(src[k], f)
@@ -490,7 +509,7 @@ func (s *search) runChained() (*found, error) {
 					}
 					f := layerSet[t].Node()
 					if s.switching(t, u) {
-						f = m.And(f, s.noSwitch.Node())
+						f = m.And(f, s.leave[t].Node())
 					}
 					src = m.Or(src, f)
 				}
@@ -556,7 +575,7 @@ func (s *search) runChained() (*found, error) {
 				}
 				f := layerSet[t].Node()
 				if s.switching(t, u) {
-					f = m.And(f, s.noSwitch.Node())
+					f = m.And(f, s.leave[t].Node())
 				}
 				src = m.Or(src, f)
 			}

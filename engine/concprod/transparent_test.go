@@ -1,0 +1,90 @@
+package concprod_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"boolprog/engine"
+	"boolprog/engine/concprod"
+	"boolprog/gen"
+	"boolprog/internal/testflags"
+	"boolprog/internal/testsuite"
+	"boolprog/result"
+	"boolprog/syntax"
+)
+
+// TestTransparentLocations checks which locations the search does not
+// switch away from (transparent.go), by their count, and that the answer
+// and its bound are those of a search that switches everywhere.
+func TestTransparentLocations(t *testing.T) {
+	const head = "decl g, h, atomic;\nvoid init() begin g, h, atomic := F, F, F; end\nvoid thread1() begin g := T; g := F; end\nbool f(x) begin return !x; end\n"
+	tests := []struct {
+		name   string
+		thread string // thread2's body
+		want   int
+	}{
+		// Before a := g: reads g. Before b := !a and c := a & b: local,
+		// always enabled. Before h := c: writes h.
+		{"straight", "decl a, b, c; a := g; b := !a; c := a & b; h := c; assert(!c);", 2},
+		// The two branches of an if on a local are exhaustive; the
+		// assignment after them is local too.
+		{"branch", "decl a, b; a := g; if (a) then b := T; else b := F; fi b := !b; assert(b | !g);", 4},
+		// An assume on a local can block: not transparent.
+		{"assume", "decl a, b; a := g; assume(a); b := a; assert(!b);", 1},
+		// A loop of local steps: none of its locations is transparent.
+		{"loop", "decl a, b; a := g; while (a) do b := !b; od assert(!b);", 0},
+		// A step into the exit is not transparent (it ends the thread).
+		{"exit", "decl a; a := g; a := !a;", 0},
+		// Nor a call, even of a procedure that touches no global.
+		{"call", "decl a, b; a := g; b := f(a); b := !b; assert(b);", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := head + "void thread2() begin " + tt.thread + " end\n"
+			p := testsuite.LowerDialect(t, tt.name+".bp", src, syntax.Getafix, "")
+			for _, b := range []result.Bound{cs(2), rounds(2), {}} {
+				q := engine.Query{Bound: b}
+				got := testsuite.Check(t, concprod.New(), p, q)
+				all := testsuite.Check(t, newEngine(t, concprod.Options{AllSwitchPoints: true}), p, q)
+				if n := got.Stats.Counters["transparent_locations"]; n != int64(tt.want) {
+					t.Errorf("%s: %d transparent locations, want %d", b, n, tt.want)
+				}
+				if got.Verdict != all.Verdict || got.Bound != all.Bound {
+					t.Errorf("%s: %s %s, switching everywhere %s %s", b, got.Verdict, got.Bound, all.Verdict, all.Bound)
+				}
+			}
+		})
+	}
+}
+
+// TestSwitchPointsDifferential compares the search with and without the
+// reduction on random programs rich in locals (few globals, many locals):
+// the same answers at the same least bounds, traces replayed (-long: 200
+// programs).
+func TestSwitchPointsDifferential(t *testing.T) {
+	n := testflags.N(2, 6, 200, 600)
+	reduced, all := 0, 0
+	for seed := int64(1); seed <= int64(n); seed++ {
+		src := gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 2 + int(seed%2), Thread: gen.Options{
+			Globals: 3, MaxLocals: 6, Procs: 2, Stmts: 6, Omit: gen.Recursion}})
+		p := testsuite.LowerDialect(t, fmt.Sprintf("sp%d.bp", seed), src, syntax.CProver, "")
+		for _, b := range []result.Bound{cs(1), cs(2), rounds(2)} {
+			ctx, cancel := context.WithTimeoutCause(context.Background(), 10*time.Second, engine.ErrTimeout)
+			q := engine.Query{Bound: b}
+			got := testsuite.CheckContext(ctx, t, concprod.New(), p, q)
+			want := testsuite.CheckContext(ctx, t, newEngine(t, concprod.Options{AllSwitchPoints: true}), p, q)
+			cancel()
+			if got.Verdict == result.Unknown || want.Verdict == result.Unknown {
+				continue
+			}
+			if got.Verdict != want.Verdict || got.Bound != want.Bound {
+				t.Errorf("seed %d at %s: %s %s, switching everywhere %s %s\n%s", seed, b, got.Verdict, got.Bound, want.Verdict, want.Bound, src)
+			}
+			reduced += int(got.Stats.Counters["peak_nodes"])
+			all += int(want.Stats.Counters["peak_nodes"])
+		}
+	}
+	t.Logf("%d programs: peak BDD nodes summed, reduced %d, switching everywhere %d", n, reduced, all)
+}
