@@ -310,6 +310,7 @@ func (e *Engine) solveKeep(ctx context.Context, q engine.Query, m *model, prev *
 	// Writing, parsing and checking the model of a high bound take
 	// seconds (6 MB for Bluetooth at 20 rounds): the context is polled
 	// between them and while parsing.
+	m.frontier = prev != nil && reusable(prev.m, m)
 	var alg bytes.Buffer
 	m.write(&alg, false)
 	if ctx.Err() != nil {

@@ -246,6 +246,9 @@ func (m *model) writeProduct(w io.Writer, query bool) {
 				guard = fmt.Sprintf(" & %s.%s = 1", x, m.bornField(i))
 			}
 			pf("  | (exists State %s. (%s(%s) & ProgramInt(%s, %s)%s))\n);\n", x, name, m.prodArgs(i, x), x, prodArg(i), guard)
+			if m.frontier {
+				pf("#frontier %s;\n", name)
+			}
 		}
 	}
 	pf("\n")
