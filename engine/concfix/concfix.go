@@ -57,7 +57,9 @@
 // rewritten into thread slots with ghost globals (see dynamic.go; at most
 // Options.MaxThreads threads, and an Unknown answer that says so when a
 // run could create more; without it, one more per creation site, raised
-// one at a time up to MaxMoreThreads more while a run creates more);
+// one at a time up to MaxMoreThreads more while a run creates more, each
+// solve starting from the relations the one before solved: see
+// reuse.go);
 // recursion everywhere. start_thread goto L gets an Unknown answer that
 // names it. Bounded queries only: cs:K or rounds:K, and a query without a
 // bound is DefaultBound's (the verdict names it), as conc-eager and

@@ -36,10 +36,19 @@ import (
 // switch, which the walk also looks for beyond the first layer.
 //
 // The strata of §5.1 (Options.Summaries, or a thread that calls a
-// procedure) start from false: their schedules' Tid and CS enums change
-// width with the thread count (and the CS bound with it for rounds), and
-// slot M+1's ghosts must be equal across u, v and every copy of the
-// globals of a tuple rather than free, a map this code does not build.
+// procedure) are carried the same way, stratum by stratum
+// (Reach<c>(u, v, ecs, g1..gc, t0..tc), c up to the old bound): tuples
+// whose v is at an overflow location are dropped (a thread stuck there
+// could as well have been switched out just before its creation, with
+// the same globals: the tuples that followed from it stay), and slot
+// M+1's created flag is 0 in u, v and every copy of the globals. Its
+// other ghosts (kind and arguments) are not free there: the run never
+// assigns them, so they are equal in u, v and every copy. The Tid enum
+// of t0..tc widens with the thread count (and the CS enum of ecs with
+// the bound, for rounds): a value keeps its low bits, the new high bits
+// are 0. A stratum whose value reads a bit the map lacks (a field of a
+// copy of the globals that is a State with 10 globals or more, and a
+// Glob below: none of its non-global fields are read) starts from false.
 
 // carried is what a solve with fewer threads leaves to the next one: its
 // solver (released once the next solve has taken the values) and model.
@@ -57,10 +66,10 @@ func (c *carried) release() {
 }
 
 // reusable says the relations of old's solve can start those of m's:
-// both product encodings of the same program, m with one more slot, the
-// same program counters and locals.
+// the same encoding (the product, or the strata) of the same program, m
+// with one more slot, the same program counters and locals.
 func reusable(old, m *model) bool {
-	if !old.product || !m.product || old.dyn == nil || m.dyn == nil || m.n != old.n+1 || old.rounds != m.rounds || old.k > m.k {
+	if old.product != m.product || old.dyn == nil || m.dyn == nil || m.n != old.n+1 || old.rounds != m.rounds || old.k > m.k {
 		return false
 	}
 	oe, ne := old.enc, m.enc
@@ -99,8 +108,8 @@ func fieldMap(old, m *model) (map[string]string, error) {
 	return out, nil
 }
 
-// reuse starts each product relation of st's solve that prev's solve has
-// from prev's value (see above) and returns how many it started. prev's
+// reuse starts each relation of st's solve that prev's solve has from
+// prev's value (see above) and returns how many it started. prev's
 // solver must be alive; the caller releases it after.
 func (st *strata) reuse(prev *carried) (int, error) {
 	old, m := prev.m, st.m
@@ -111,85 +120,240 @@ func (st *strata) reuse(prev *carried) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	osv, sv := prev.sv, st.sv
-	om, nm := osv.Manager(), sv.Manager()
-	fresh := m.n - 1 // the new slot
+	c := &carry{old: old, m: m, osv: prev.sv, sv: st.sv, fields: fields}
+	c.om, c.nm = c.osv.Manager(), c.sv.Manager()
 	started := 0
-	for l := 0; l < old.levels(); l++ {
-		for i := 0; i < old.n; i++ {
-			name := prodName(l, i)
-			vars := make([]int, om.VarNum())
-			for v := range vars {
-				vars[v] = -1
-			}
-			keep := bdd.True // the old tuples carried: no live thread at an overflow location
-			for j := 0; j < old.n; j++ {
-				ov, err := stateVars(osv, old.enc, name, prodArg(j))
+	if m.product {
+		for l := 0; l < old.levels(); l++ {
+			for i := 0; i < old.n; i++ {
+				ok, err := c.product(l, i)
 				if err != nil {
 					return started, err
 				}
-				at := (&strata{sv: osv, m: old}).atOverflow(ov)
-				if j > 0 {
-					born := ov.Slots[old.enc.Slots.Slot(ir.VarRef{Global: true, Index: old.dyn.created[j-1]})]
-					at = om.And(at, om.Ithvar(born))
-				}
-				keep = om.And(keep, om.Not(at))
-				for f, nf := range fields {
-					ob, err := osv.Bits(name, prodArg(j), f)
-					if err != nil {
-						return started, err
-					}
-					nb, err := sv.Bits(name, prodArg(j), nf)
-					if err != nil {
-						return started, err
-					}
-					if len(ob) != len(nb) {
-						return started, fmt.Errorf("conc-fix: internal error: field %s of %s has %d bits, %d with more threads", f, name, len(ob), len(nb))
-					}
-					for b := range ob {
-						vars[ob[b]] = nb[b]
-					}
+				if ok {
+					started++
 				}
 			}
-			var layers []bdd.Node
-			for _, ly := range osv.Layers(name) {
-				if ly = om.And(ly, keep); ly != bdd.False {
-					layers = append(layers, ly)
-				}
-			}
-			if err := om.Err(); err != nil {
-				return started, err
-			}
-			if len(layers) == 0 {
-				continue
-			}
-			moved, err := nm.Transfer(om, layers, vars)
-			if err != nil {
-				return started, err
-			}
-			// Slot M+1 unborn: its created flag 0 in its own state and in
-			// the running thread's globals.
-			unborn := bdd.True
-			for _, j := range []int{i, fresh} {
-				b, err := sv.Bits(name, prodArg(j), m.bornField(fresh))
-				if err != nil {
-					return started, err
-				}
-				unborn = nm.And(unborn, nm.NIthvar(b[0]))
-			}
-			for k := range moved {
-				moved[k] = nm.And(moved[k], unborn)
-			}
-			if err := nm.Err(); err != nil {
-				return started, err
-			}
-			if err := sv.StartLayers(name, moved); err != nil {
-				return started, err
-			}
+		}
+		return started, nil
+	}
+	for k := 0; k <= old.k; k++ {
+		ok, err := c.stratum(k)
+		if err != nil {
+			return started, err
+		}
+		if ok {
 			started++
-			om.Safepoint()
-			nm.Safepoint()
 		}
 	}
 	return started, nil
+}
+
+// carry moves the relations of the solve of old (osv) into that of m
+// (sv).
+type carry struct {
+	old, m  *model
+	osv, sv *fix.Solver
+	om, nm  *bdd.Manager
+	fields  map[string]string // old State field -> new
+	vars    []int             // old BDD variable -> new (-1: none)
+}
+
+// reset clears the variable map.
+func (c *carry) reset() {
+	c.vars = make([]int, c.om.VarNum())
+	for v := range c.vars {
+		c.vars[v] = -1
+	}
+}
+
+// mapFields maps fields (old name -> new name) of variable name of
+// relation rel, old to new.
+func (c *carry) mapFields(rel, name string, fields map[string]string) error {
+	for f, nf := range fields {
+		ob, err := c.osv.Bits(rel, name, f)
+		if err != nil {
+			return err
+		}
+		nb, err := c.sv.Bits(rel, name, nf)
+		if err != nil {
+			return err
+		}
+		if len(ob) != len(nb) {
+			return fmt.Errorf("conc-fix: internal error: field %s of %s.%s has %d bits, %d with more threads", f, rel, name, len(ob), len(nb))
+		}
+		for b := range ob {
+			c.vars[ob[b]] = nb[b]
+		}
+	}
+	return nil
+}
+
+// mapEnum maps enum variable name of rel, whose new type may be wider:
+// a value keeps its low bits; the new high bits are 0, which it returns.
+func (c *carry) mapEnum(rel, name string) (bdd.Node, bool, error) {
+	ob, err := c.osv.Bits(rel, name)
+	if err != nil {
+		return bdd.False, false, err
+	}
+	nb, err := c.sv.Bits(rel, name)
+	if err != nil {
+		return bdd.False, false, err
+	}
+	d := len(nb) - len(ob)
+	if d < 0 {
+		return bdd.False, false, nil
+	}
+	for b := range ob {
+		c.vars[ob[b]] = nb[d+b]
+	}
+	return c.nm.Assignment(nb[:d], make([]bool, d)), true, nil
+}
+
+// unbornIn is "slot M+1's created flag is 0" in the new State (or Glob)
+// variable name of rel.
+func (c *carry) unbornIn(rel, name string) (bdd.Node, error) {
+	b, err := c.sv.Bits(rel, name, c.m.bornField(c.m.n-1))
+	if err != nil {
+		return bdd.False, err
+	}
+	return c.nm.NIthvar(b[0]), nil
+}
+
+// start moves the layers of rel, restricted to keep (old side), into
+// the new manager, conjoins them with also (new side) and starts rel
+// from them. It says whether anything was started.
+func (c *carry) start(rel string, keep, also bdd.Node) (bool, error) {
+	var layers []bdd.Node
+	for _, ly := range c.osv.Layers(rel) {
+		if ly = c.om.And(ly, keep); ly != bdd.False {
+			layers = append(layers, ly)
+		}
+	}
+	if err := c.om.Err(); err != nil {
+		return false, err
+	}
+	if len(layers) == 0 {
+		return false, nil
+	}
+	moved, err := c.nm.Transfer(c.om, layers, c.vars)
+	if err != nil {
+		if c.nm.Err() != nil {
+			return false, err
+		}
+		// A bit the map lacks (see above): this relation starts from
+		// false.
+		return false, nil
+	}
+	for k := range moved {
+		moved[k] = c.nm.And(moved[k], also)
+	}
+	if err := c.nm.Err(); err != nil {
+		return false, err
+	}
+	if err := c.sv.StartLayers(rel, moved); err != nil {
+		return false, err
+	}
+	c.om.Safepoint()
+	c.nm.Safepoint()
+	return true, nil
+}
+
+// product starts relation P<l>_<i>.
+func (c *carry) product(l, i int) (bool, error) {
+	old, m, om := c.old, c.m, c.om
+	name := prodName(l, i)
+	c.reset()
+	keep := bdd.True // no live thread at an overflow location
+	for j := 0; j < old.n; j++ {
+		ov, err := stateVars(c.osv, old.enc, name, prodArg(j))
+		if err != nil {
+			return false, err
+		}
+		at := (&strata{sv: c.osv, m: old}).atOverflow(ov)
+		if j > 0 {
+			born := ov.Slots[old.enc.Slots.Slot(ir.VarRef{Global: true, Index: old.dyn.created[j-1]})]
+			at = om.And(at, om.Ithvar(born))
+		}
+		keep = om.And(keep, om.Not(at))
+		if err := c.mapFields(name, prodArg(j), c.fields); err != nil {
+			return false, err
+		}
+	}
+	// Slot M+1 unborn: its created flag 0 in its own state and in the
+	// running thread's globals.
+	also := bdd.True
+	for _, j := range []int{i, m.n - 1} {
+		u, err := c.unbornIn(name, prodArg(j))
+		if err != nil {
+			return false, err
+		}
+		also = c.nm.And(also, u)
+	}
+	return c.start(name, keep, also)
+}
+
+// stratum starts relation Reach<k>.
+func (c *carry) stratum(k int) (bool, error) {
+	old, m, nm := c.old, c.m, c.nm
+	name := reachName(k)
+	c.reset()
+	v, err := stateVars(c.osv, old.enc, name, "v")
+	if err != nil {
+		return false, err
+	}
+	keep := c.om.Not((&strata{sv: c.osv, m: old}).atOverflow(v))
+	also := bdd.True
+	// The states and the copies of the globals (their global fields;
+	// a copy that is a State keeps its other fields unmapped).
+	globals := map[string]string{}
+	for _, f := range old.globals() {
+		globals[f] = c.fields[f]
+	}
+	holders := []string{"u", "v"}
+	for _, g := range names("g", 1, k) {
+		holders = append(holders, g)
+	}
+	for _, h := range holders {
+		fs := globals
+		if h == "u" || h == "v" {
+			fs = c.fields
+		}
+		if err := c.mapFields(name, h, fs); err != nil {
+			return false, err
+		}
+		u, err := c.unbornIn(name, h)
+		if err != nil {
+			return false, err
+		}
+		also = nm.And(also, u)
+	}
+	// Slot M+1's kind and arguments: equal in every holder.
+	fresh := m.n - 1
+	for _, g := range append(slices.Clone(m.dyn.site[fresh-1]), m.dyn.args[fresh-1]...) {
+		f := m.enc.FieldName(m.enc.Slots.Slot(ir.VarRef{Global: true, Index: g}))
+		first, err := c.sv.Bits(name, "u", f)
+		if err != nil {
+			return false, err
+		}
+		for _, h := range holders[1:] {
+			b, err := c.sv.Bits(name, h, f)
+			if err != nil {
+				return false, err
+			}
+			also = nm.And(also, nm.Equiv(nm.Ithvar(first[0]), nm.Ithvar(b[0])))
+		}
+	}
+	enums := []string{"ecs"}
+	for _, t := range names("t", 0, k) {
+		enums = append(enums, t)
+	}
+	for _, e := range enums {
+		zero, ok, err := c.mapEnum(name, e)
+		if err != nil || !ok {
+			return false, err
+		}
+		also = nm.And(also, zero)
+	}
+	return c.start(name, keep, also)
 }

@@ -17,13 +17,18 @@ import (
 	"boolprog/result"
 )
 
-// fromScratch is conc-fix solving each grown thread count from scratch.
-func fromScratch(t testing.TB) engine.Engine {
-	e, err := concfix.NewWithOptions(concfix.Options{FromScratch: true})
+// withOptions is conc-fix with options o.
+func withOptions(t testing.TB, o concfix.Options) engine.Engine {
+	e, err := concfix.NewWithOptions(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// fromScratch is conc-fix solving each grown thread count from scratch.
+func fromScratch(t testing.TB) engine.Engine {
+	return withOptions(t, concfix.Options{FromScratch: true})
 }
 
 // TestReuseThreads5: SATABS' Threads5 at 2 rounds needs more threads
@@ -76,54 +81,67 @@ func growing(t testing.TB, seed int64) (*ir.Program, string) {
 	return testsuite.Lower(t, fmt.Sprintf("growing-seed%d.bp", seed), src, ""), src
 }
 
-// TestReuseDifferential checks conc-fix reusing the solved levels when
-// the thread count grows against conc-fix solving from scratch, on random
-// programs that create threads in a loop, at 1 and 2 rounds and 2 context
-// switches: the same verdicts at the same bounds, every trace replayed
-// (4 programs; -long: 60; -full: 300).
+// TestReuseDifferential checks conc-fix reusing the solved levels (and
+// strata, Options.Summaries) when the thread count grows against conc-fix
+// solving from scratch, on random programs that create threads in a loop,
+// at 1 and 2 rounds and 2 context switches (the strata at 1 and 2
+// context switches): the same verdicts at the same bounds, every trace
+// replayed
+// (4 programs; -long: 30; -full: 300).
 func TestReuseDifferential(t *testing.T) {
-	n := testflags.N(3, 4, 60, 300)
-	agree, grown, grownUnsafe, reused, unsafe := 0, 0, 0, 0, 0
+	n := testflags.N(3, 4, 30, 300)
+	agree, grown, grownUnsafe, unsafe := 0, 0, 0, 0
+	reused := map[string]int{}
+	// The strata of six threads take seconds at 2 rounds: they are
+	// asked at 1 and 2 context switches.
+	encodings := []struct {
+		name      string
+		summaries bool
+		bounds    []result.Bound
+	}{{"product", false, []result.Bound{rounds(1), rounds(2), cs(2)}}, {"summaries", true, []result.Bound{cs(1), cs(2)}}}
 	for i := range n {
-		seed := int64(7000 + i)
+		seed := int64(7005 + i)
 		p, src := growing(t, seed)
-		for _, b := range []result.Bound{rounds(1), rounds(2), cs(2)} {
-			q := engine.Query{Bound: b}
-			ctx := func(e engine.Engine) *result.Result {
-				c, cancel := context.WithTimeoutCause(context.Background(), 10*time.Second, engine.ErrTimeout)
-				defer cancel()
-				return testsuite.CheckContext(c, t, e, p, q)
-			}
-			got, want := ctx(concfix.New()), ctx(fromScratch(t))
-			// Unknown because a run creates more threads than the most
-			// conc-fix adds is an answer to compare: no error with that
-			// many threads.
-			limited := func(r *result.Result) bool { return strings.Contains(r.Reason, "can create more") }
-			if (got.Verdict == result.Unknown && !limited(got)) || (want.Verdict == result.Unknown && !limited(want)) {
-				t.Logf("seed %d at %s: reusing %s (%s), from scratch %s (%s)", seed, b, got.Verdict, got.Reason, want.Verdict, want.Reason)
-				continue
-			}
-			if got.Verdict != want.Verdict || got.Bound != want.Bound || got.Reason != want.Reason {
-				t.Errorf("seed %d at %s: reusing %s at %s, from scratch %s at %s\n%s", seed, b, got.Verdict, got.Bound, want.Verdict, want.Bound, src)
-				continue
-			}
-			agree++
-			if got.Verdict == result.Unsafe {
-				unsafe++
-			}
-			if got.Stats.Counters["threads_grown"] > 0 {
-				grown++
-				if got.Verdict == result.Unsafe {
-					grownUnsafe++
+		for _, enc := range encodings {
+			for _, b := range enc.bounds {
+				q := engine.Query{Bound: b}
+				ctx := func(e engine.Engine) *result.Result {
+					c, cancel := context.WithTimeoutCause(context.Background(), 10*time.Second, engine.ErrTimeout)
+					defer cancel()
+					return testsuite.CheckContext(c, t, e, p, q)
 				}
-			}
-			if got.Stats.Counters["strata_reused"] > 0 {
-				reused++
+				got := ctx(withOptions(t, concfix.Options{Summaries: enc.summaries}))
+				want := ctx(withOptions(t, concfix.Options{Summaries: enc.summaries, FromScratch: true}))
+				// Unknown because a run creates more threads than the most
+				// conc-fix adds is an answer to compare: no error with that
+				// many threads.
+				limited := func(r *result.Result) bool { return strings.Contains(r.Reason, "can create more") }
+				if (got.Verdict == result.Unknown && !limited(got)) || (want.Verdict == result.Unknown && !limited(want)) {
+					t.Logf("seed %d at %s (%s): reusing %s (%s), from scratch %s (%s)", seed, b, enc.name, got.Verdict, got.Reason, want.Verdict, want.Reason)
+					continue
+				}
+				if got.Verdict != want.Verdict || got.Bound != want.Bound || got.Reason != want.Reason {
+					t.Errorf("seed %d at %s (%s): reusing %s at %s, from scratch %s at %s\n%s", seed, b, enc.name, got.Verdict, got.Bound, want.Verdict, want.Bound, src)
+					continue
+				}
+				agree++
+				if got.Verdict == result.Unsafe {
+					unsafe++
+				}
+				if got.Stats.Counters["threads_grown"] > 0 {
+					grown++
+					if got.Verdict == result.Unsafe {
+						grownUnsafe++
+					}
+				}
+				if got.Stats.Counters["strata_reused"] > 0 {
+					reused[enc.name]++
+				}
 			}
 		}
 	}
-	t.Logf("%d checks agree (%d unsafe); %d grew the threads (%d then unsafe), %d of them reused solved levels", agree, unsafe, grown, grownUnsafe, reused)
-	if reused == 0 || grownUnsafe == 0 || unsafe == 0 || unsafe == agree {
+	t.Logf("%d checks agree (%d unsafe); %d grew the threads (%d then unsafe); reused solved levels: %v", agree, unsafe, grown, grownUnsafe, reused)
+	if reused["product"] == 0 || reused["summaries"] == 0 || grownUnsafe == 0 || unsafe == 0 || unsafe == agree {
 		t.Errorf("the run decided too little to mean anything")
 	}
 }
