@@ -46,9 +46,12 @@ import (
 // assigns them, so they are equal in u, v and every copy. The Tid enum
 // of t0..tc widens with the thread count (and the CS enum of ecs with
 // the bound, for rounds): a value keeps its low bits, the new high bits
-// are 0. A stratum whose value reads a bit the map lacks (a field of a
-// copy of the globals that is a State with 10 globals or more, and a
-// Glob below: none of its non-global fields are read) starts from false.
+// are 0. The copies of the globals are States when the program has more
+// than 10 globals (see stateCopies), and the ghosts of slot M+1 may cross
+// that line: the fields of a copy other than the globals are free but for
+// their type's range, so they are quantified away and, in the new copy,
+// left to the solver's range. A stratum whose value reads a bit the map
+// lacks (none is known) starts from false.
 
 // carried is what a solve with fewer threads leaves to the next one: its
 // solver (released once the next solve has taken the values) and model.
@@ -220,13 +223,20 @@ func (c *carry) unbornIn(rel, name string) (bdd.Node, error) {
 	return c.nm.NIthvar(b[0]), nil
 }
 
-// start moves the layers of rel, restricted to keep (old side), into
-// the new manager, conjoins them with also (new side) and starts rel
-// from them. It says whether anything was started.
-func (c *carry) start(rel string, keep, also bdd.Node) (bool, error) {
+// start moves the layers of rel, restricted to keep with the variables
+// drop quantified away (old side), into the new manager, conjoins them
+// with also (new side) and starts rel from them. It says whether anything
+// was started.
+func (c *carry) start(rel string, keep bdd.Node, drop []int, also bdd.Node) (bool, error) {
 	var layers []bdd.Node
+	set := c.om.VarSet(drop...)
 	for _, ly := range c.osv.Layers(rel) {
-		if ly = c.om.And(ly, keep); ly != bdd.False {
+		if len(drop) > 0 {
+			ly = c.om.AndExists(ly, keep, set)
+		} else {
+			ly = c.om.And(ly, keep)
+		}
+		if ly != bdd.False {
 			layers = append(layers, ly)
 		}
 	}
@@ -290,7 +300,7 @@ func (c *carry) product(l, i int) (bool, error) {
 		}
 		also = c.nm.And(also, u)
 	}
-	return c.start(name, keep, also)
+	return c.start(name, keep, nil, also)
 }
 
 // stratum starts relation Reach<k>.
@@ -313,6 +323,18 @@ func (c *carry) stratum(k int) (bool, error) {
 	holders := []string{"u", "v"}
 	for _, g := range names("g", 1, k) {
 		holders = append(holders, g)
+	}
+	var drop []int // the fields of the old copies that are not globals
+	if old.stateCopies() {
+		for _, g := range names("g", 1, k) {
+			for _, f := range old.nonGlobals() {
+				b, err := c.osv.Bits(name, g, f)
+				if err != nil {
+					return false, err
+				}
+				drop = append(drop, b...)
+			}
+		}
 	}
 	for _, h := range holders {
 		fs := globals
@@ -355,5 +377,5 @@ func (c *carry) stratum(k int) (bool, error) {
 		}
 		also = nm.And(also, zero)
 	}
-	return c.start(name, keep, also)
+	return c.start(name, keep, drop, also)
 }

@@ -3,6 +3,7 @@ package concfix_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -53,6 +54,36 @@ func TestReuseThreads5(t *testing.T) {
 			}
 			if want.Stats.Counters["strata_reused"] != 0 {
 				t.Errorf("from scratch: strata_reused %d", want.Stats.Counters["strata_reused"])
+			}
+		})
+	}
+}
+
+// TestReuseKinds: testdata/grow-kinds.bp grows from three threads to
+// four, with two kinds of threads that take an argument and §5.1's
+// strata (a thread calls a procedure); its copies of the globals are
+// Globs before the growth and States after, or, with two more globals,
+// States on both sides. Every stratum of the solve before is carried
+// over, and the answer and the trace are those of the solve from
+// scratch.
+func TestReuseKinds(t *testing.T) {
+	src, err := os.ReadFile("testdata/grow-kinds.bp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range []string{"", ", e0, e1"} {
+		t.Run("globals"+extra, func(t *testing.T) {
+			text := strings.Replace(string(src), "decl a, c;", "decl a, c"+extra+";", 1)
+			p := testsuite.Lower(t, "grow-kinds.bp", text, "")
+			q := engine.Query{Bound: cs(2)}
+			got := testsuite.Check(t, concfix.New(), p, q)
+			want := testsuite.Check(t, fromScratch(t), p, q)
+			if got.Verdict != result.Unsafe || got.Verdict != want.Verdict || got.Bound != want.Bound {
+				t.Fatalf("reusing: %s at %s (%s); from scratch: %s at %s (%s); want both unsafe at the same bound", got.Verdict, got.Bound, got.Reason, want.Verdict, want.Bound, want.Reason)
+			}
+			if got.Stats.Counters["product"] != 0 || got.Stats.Counters["threads_grown"] != 1 || got.Stats.Counters["strata_reused"] != 3 {
+				t.Errorf("product %d, threads_grown %d, strata_reused %d: want the strata, grown once, the 3 strata of the solve before carried over",
+					got.Stats.Counters["product"], got.Stats.Counters["threads_grown"], got.Stats.Counters["strata_reused"])
 			}
 		})
 	}
