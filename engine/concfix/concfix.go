@@ -360,7 +360,7 @@ func (e *Engine) solveKeep(ctx context.Context, q engine.Query, m *model, prev *
 	}
 	if prev != nil && prev.sv != nil {
 		t := time.Now()
-		n, err := st.reuse(prev)
+		n, unmapped, err := st.reuse(prev)
 		prev.release()
 		if err != nil && !errors.Is(err, bdd.ErrNodeLimit) {
 			return nil, false, sv, err
@@ -372,6 +372,9 @@ func (e *Engine) solveKeep(ctx context.Context, q engine.Query, m *model, prev *
 		if n > 0 {
 			res.Stats.Set("strata_reused", int64(n))
 			res.Stats.Set("time_reuse_ns", int64(time.Since(t)))
+		}
+		if unmapped > 0 {
+			res.Stats.Set("strata_not_carried", int64(unmapped))
 		}
 	}
 	q.Report(result.PhaseReach, "")

@@ -112,44 +112,45 @@ func fieldMap(old, m *model) (map[string]string, error) {
 }
 
 // reuse starts each relation of st's solve that prev's solve has from
-// prev's value (see above) and returns how many it started. prev's
-// solver must be alive; the caller releases it after.
-func (st *strata) reuse(prev *carried) (int, error) {
+// prev's value (see above) and returns how many it started, and how many
+// it could not carry over (a bit the map lacks). prev's solver must be
+// alive; the caller releases it after.
+func (st *strata) reuse(prev *carried) (started, unmapped int, err error) {
 	old, m := prev.m, st.m
 	if !reusable(old, m) {
-		return 0, nil
+		return 0, 0, nil
 	}
 	fields, err := fieldMap(old, m)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	c := &carry{old: old, m: m, osv: prev.sv, sv: st.sv, fields: fields}
+	defer func() { unmapped = c.unmapped }()
 	c.om, c.nm = c.osv.Manager(), c.sv.Manager()
-	started := 0
 	if m.product {
 		for l := 0; l < old.levels(); l++ {
 			for i := 0; i < old.n; i++ {
 				ok, err := c.product(l, i)
 				if err != nil {
-					return started, err
+					return started, 0, err
 				}
 				if ok {
 					started++
 				}
 			}
 		}
-		return started, nil
+		return started, 0, nil
 	}
 	for k := 0; k <= old.k; k++ {
 		ok, err := c.stratum(k)
 		if err != nil {
-			return started, err
+			return started, 0, err
 		}
 		if ok {
 			started++
 		}
 	}
-	return started, nil
+	return started, 0, nil
 }
 
 // carry moves the relations of the solve of old (osv) into that of m
@@ -160,6 +161,9 @@ type carry struct {
 	om, nm  *bdd.Manager
 	fields  map[string]string // old State field -> new
 	vars    []int             // old BDD variable -> new (-1: none)
+	// unmapped counts the relations that start from false because their
+	// value reads a bit the map lacks.
+	unmapped int
 }
 
 // reset clears the variable map.
@@ -252,7 +256,8 @@ func (c *carry) start(rel string, keep bdd.Node, drop []int, also bdd.Node) (boo
 			return false, err
 		}
 		// A bit the map lacks (see above): this relation starts from
-		// false.
+		// false, which the stats show.
+		c.unmapped++
 		return false, nil
 	}
 	for k := range moved {
