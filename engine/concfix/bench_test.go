@@ -114,15 +114,17 @@ func cpuTime() time.Duration {
 // BenchmarkGrowth runs conc-fix on programs whose runs create more
 // threads than one per creation site, so that the thread count grows
 // (SATABS Threads3 and Threads5, and random programs that create their
-// worker in a loop, see growing), with the solves of more threads
-// starting from the levels solved with fewer (reuse) and from scratch,
-// and reports the CPU seconds per check and the time of the last solve
-// (final-solve-s). Run with -benchtime 5x.
+// worker in a loop, see growing; the product, and for those also §5.1's
+// strata), with the solves of more threads starting from the levels
+// solved with fewer (reuse) and from scratch, and reports the CPU seconds
+// per check and the time of the last solve (final-solve-s). Run with
+// -benchtime 5x.
 func BenchmarkGrowth(b *testing.B) {
 	type input struct {
-		name  string
-		p     func(b *testing.B) *ir.Program
-		bound result.Bound
+		name      string
+		p         func(b *testing.B) *ir.Program
+		bound     result.Bound
+		summaries bool
 	}
 	satabs := func(name string) func(b *testing.B) *ir.Program {
 		return func(b *testing.B) *ir.Program {
@@ -130,13 +132,16 @@ func BenchmarkGrowth(b *testing.B) {
 		}
 	}
 	inputs := []input{
-		{"Threads3/rounds2", satabs("Threads3"), rounds(2)},
-		{"Threads3/cs5", satabs("Threads3"), cs(5)},
-		{"Threads5/rounds2", satabs("Threads5"), rounds(2)},
-		{"Threads5/cs5", satabs("Threads5"), cs(5)},
+		{"Threads3/rounds2", satabs("Threads3"), rounds(2), false},
+		{"Threads3/cs5", satabs("Threads3"), cs(5), false},
+		{"Threads5/rounds2", satabs("Threads5"), rounds(2), false},
+		{"Threads5/cs5", satabs("Threads5"), cs(5), false},
 	}
-	for _, seed := range []int64{7000, 7001, 7005} {
-		inputs = append(inputs, input{fmt.Sprintf("growing%d/rounds2", seed), func(b *testing.B) *ir.Program { p, _ := growing(b, seed); return p }, rounds(2)})
+	for _, seed := range []int64{7000, 7004, 7015} {
+		p := func(b *testing.B) *ir.Program { p, _ := growing(b, seed); return p }
+		inputs = append(inputs,
+			input{fmt.Sprintf("growing%d/rounds2", seed), p, rounds(2), false},
+			input{fmt.Sprintf("growing%d/summaries/cs2", seed), p, cs(2), true})
 	}
 	for _, in := range inputs {
 		p := (*ir.Program)(nil)
@@ -149,7 +154,7 @@ func BenchmarkGrowth(b *testing.B) {
 				if p == nil {
 					p = in.p(b)
 				}
-				e, err := concfix.NewWithOptions(concfix.Options{FromScratch: scratch})
+				e, err := concfix.NewWithOptions(concfix.Options{FromScratch: scratch, Summaries: in.summaries})
 				if err != nil {
 					b.Fatal(err)
 				}
