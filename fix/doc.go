@@ -163,10 +163,12 @@
 // part: [NewSolver] checks the file and allocates the BDD variables,
 // [Solver.Bits] says which variables hold a parameter (or a field of it),
 // [Solver.Provide] gives the value of a declared relation (or replaces a
-// plain definition) as a BDD of [Solver.Manager], [Solver.Track] keeps the
-// tuples each round adds to a relation, and after [Solver.Solve] the
-// values ([Solver.Value]) and rounds ([Solver.Layers]) can be read until
-// [Solver.Release].
+// plain definition) as a BDD of [Solver.Manager], [Solver.Start] starts a
+// mu relation's iteration from a value the caller knows to lie below its
+// least fixed point (the value of an earlier solve of a smaller model),
+// [Solver.Track] keeps the tuples each round adds to a relation, and
+// after [Solver.Solve] the values ([Solver.Value]) and rounds
+// ([Solver.Layers]) can be read until [Solver.Release].
 //
 // The frontier optimisation (#frontier R): a group of mu relations whose
 // members are applied, in their bodies, only under &, | and exists (Check

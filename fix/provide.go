@@ -59,6 +59,8 @@ func NewSolver(f *File, opts Options) (*Solver, error) {
 		domains:   map[*variable]bdd.Node{},
 		provided:  map[*definition]*bdd.Root{},
 		tracked:   map[*definition]bool{},
+		started:   map[*definition][]*bdd.Root{},
+		starts:    map[*definition]*bdd.Root{},
 		layers:    map[*definition][]*bdd.Root{},
 	}
 	s.layout()
@@ -224,7 +226,8 @@ func (sv *Solver) Value(rel string) bdd.Node {
 }
 
 // Layers returns, for a relation named by Track, the tuples that each
-// round of its evaluation added, in order: their union is its value. For a
+// round of its evaluation added, in order, after the layers of its start
+// value if it has one (StartLayers): their union is its value. For a
 // relation evaluated simultaneously with others (see Evaluation), every
 // tuple of round i+1 follows from tuples of rounds up to i; in a nested
 // evaluation, a round is a round of the outermost iteration, whose inner
@@ -252,4 +255,7 @@ func (sv *Solver) Release() {
 		}
 	}
 	s.layers = map[*definition][]*bdd.Root{}
+	for d := range s.started {
+		s.releaseStart(d)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -138,10 +139,14 @@ type solver struct {
 	memo    map[*definition]*memoEntry
 	closure map[*definition]map[*definition]bool
 
-	provided map[*definition]*bdd.Root    // values given by Solver.Provide
-	tracked  map[*definition]bool         // Solver.Track
-	layers   map[*definition][]*bdd.Root  // the tuples each round added
-	done     map[*definition]func() error // Solver.OnDone
+	provided map[*definition]*bdd.Root   // values given by Solver.Provide
+	tracked  map[*definition]bool        // Solver.Track
+	started  map[*definition][]*bdd.Root // Solver.StartLayers
+	// starts holds, while a component with start values is evaluated,
+	// each started member's start value: its iteration is inflationary.
+	starts map[*definition]*bdd.Root
+	layers map[*definition][]*bdd.Root  // the tuples each round added
+	done   map[*definition]func() error // Solver.OnDone
 
 	// The relations and the parts of split relations (see split), what
 	// each reads, and its component.
@@ -459,14 +464,28 @@ func (s *solver) component(c int, members []*definition, ans *Answer) error {
 	recursive := len(members) > 1 || s.deps[members[0]][members[0]]
 	stats := map[*definition]*RelStats{}
 	simple, allPositive := true, true
+	var started []string
 	for _, d := range members {
 		s.mark(d.body, c)
 		stats[d] = &RelStats{Name: d.name, Kind: d.kind}
-		s.val[d] = s.m.Keep(s.init(d, recursive))
+		init := s.init(d, recursive)
+		if s.started[d] != nil {
+			init = s.startValue(d)
+			if err := s.m.Err(); err != nil {
+				return fmt.Errorf("%s: the start value: %w", d.name, err)
+			}
+			s.starts[d] = s.m.Keep(init)
+			defer s.releaseStart(d)
+			started = append(started, d.name)
+		}
+		s.val[d] = s.m.Keep(init)
 		s.roots = append(s.roots, s.val[d])
 		pos := s.positive(d.body, c, true)
 		simple = simple && d.kind == members[0].kind && pos
 		allPositive = allPositive && pos
+	}
+	if len(started) > 0 && !allPositive {
+		return fmt.Errorf("fix: %s has a start value (Solver.Start), but its group of relations uses itself under a negation: no monotone iteration to start", strings.Join(started, ", "))
 	}
 	var err error
 	s.monotone = allPositive
@@ -561,6 +580,19 @@ func (s *solver) init(d *definition, recursive bool) bdd.Node {
 	return bdd.False
 }
 
+// inflate returns v joined with old for a relation with a start value
+// (see StartLayers: its iteration is inflationary), v otherwise.
+func (s *solver) inflate(d *definition, v, old bdd.Node) (bdd.Node, error) {
+	if s.starts[d] == nil {
+		return v, nil
+	}
+	v = s.m.Or(v, old)
+	if err := s.m.Err(); err != nil {
+		return bdd.Invalid, fmt.Errorf("%s: %w", d.name, err)
+	}
+	return v, nil
+}
+
 // step evaluates d's body once with the current values of the relations.
 func (s *solver) step(d *definition, st *RelStats) (bdd.Node, error) {
 	if err := s.ctx.Err(); err != nil {
@@ -606,6 +638,9 @@ func (s *solver) simultaneous(members []*definition, recursive bool, stats map[*
 			seen[d] = last
 			v, err := s.step(d, stats[d])
 			if err != nil {
+				return err
+			}
+			if v, err = s.inflate(d, v, s.val[d].Node()); err != nil {
 				return err
 			}
 			if v != s.val[d].Node() {
@@ -668,13 +703,23 @@ func (s *solver) frontier(members []*definition, stats map[*definition]*RelStats
 		}
 	}()
 	for _, d := range members {
+		// With a start value, the whole body over it; the tuples it
+		// adds are the first delta.
+		old := s.val[d].Node()
 		v, err := s.step(d, stats[d])
 		if err != nil {
 			return err
 		}
-		s.record(d, v, bdd.False)
+		if v, err = s.inflate(d, v, old); err != nil {
+			return err
+		}
+		nd := s.m.And(v, s.m.Not(old))
+		if err := s.m.Err(); err != nil {
+			return fmt.Errorf("%s: %w", d.name, err)
+		}
+		s.record(d, v, old)
 		s.val[d].Set(v)
-		delta[d] = s.m.Keep(v)
+		delta[d] = s.m.Keep(nd)
 		s.m.Safepoint()
 	}
 	for {
@@ -729,7 +774,15 @@ func (s *solver) frontier(members []*definition, stats map[*definition]*RelStats
 // current value; then evaluate r's body; stop when r's value no longer
 // changes. fixed holds the values the enclosing evaluations hold fixed.
 func (s *solver) nested(r *definition, members []*definition, fixed map[*definition]*bdd.Root, stats map[*definition]*RelStats) (*bdd.Root, error) {
-	cur := s.m.Keep(s.init(r, true))
+	// Only the outermost evaluation of r starts from r's start value:
+	// an inner one holds the relations around it at values below their
+	// final ones, and its least fixed point may lie below the start.
+	seeded := fixed == nil && s.starts[r] != nil
+	start := s.init(r, true)
+	if seeded {
+		start = s.starts[r].Node()
+	}
+	cur := s.m.Keep(start)
 	inner := map[*definition]*bdd.Root{}
 	// A non-monotone body may make the values cycle: the earlier values
 	// are kept to see it (they are few when the iteration converges).
@@ -769,6 +822,9 @@ func (s *solver) nested(r *definition, members []*definition, fixed map[*definit
 			s.val[d].Set(v.Node())
 		}
 		v, err := s.step(r, stats[r])
+		if err == nil && seeded {
+			v, err = s.inflate(r, v, cur.Node())
+		}
 		if err != nil {
 			cur.Release()
 			return nil, err

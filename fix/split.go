@@ -32,8 +32,8 @@ import (
 // equations of the parts do not change (Bekić's lemma: adding equations
 // whose variables are defined by the others keeps the solution). Any
 // other component is left whole, as are relations the caller tracks
-// (Solver.Track) or gives (Solver.Provide), and components evaluated by
-// #frontier.
+// (Solver.Track), gives (Solver.Provide) or starts (Solver.Start), and
+// components evaluated by #frontier.
 
 // parts describes the split of one relation.
 type splitRel struct {
@@ -61,7 +61,7 @@ func (s *solver) split() {
 			if !ok {
 				break
 			}
-			ok = d.kind == ms[0].kind && d.body != nil && s.provided[d] == nil && !s.tracked[d] &&
+			ok = d.kind == ms[0].kind && d.body != nil && s.provided[d] == nil && !s.tracked[d] && s.started[d] == nil &&
 				!in.frontier[d] && undistributive(in, d.body, c, false) == nil
 		}
 		splittable[c] = ok

@@ -3,14 +3,18 @@ package concfix_test
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"boolprog/engine"
 	"boolprog/engine/concfix"
+	"boolprog/internal/testsuite"
+	"boolprog/ir"
 	"boolprog/result"
 )
 
@@ -105,4 +109,68 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkGrowth runs conc-fix on programs whose runs create more
+// threads than one per creation site, so that the thread count grows
+// (SATABS Threads3 and Threads5, and random programs that create their
+// worker in a loop, see growing; the product, and for those also §5.1's
+// strata), with the solves of more threads starting from the levels
+// solved with fewer (reuse) and from scratch, and reports the CPU seconds
+// per check and the time of the last solve (final-solve-s). Run with
+// -benchtime 5x.
+func BenchmarkGrowth(b *testing.B) {
+	type input struct {
+		name      string
+		p         func(b *testing.B) *ir.Program
+		bound     result.Bound
+		summaries bool
+	}
+	satabs := func(name string) func(b *testing.B) *ir.Program {
+		return func(b *testing.B) *ir.Program {
+			return testsuite.LowerFile(b, "../../../shared/benchmarks/satabs-boppo/"+name+"/main.bp", "")
+		}
+	}
+	inputs := []input{
+		{"Threads3/rounds2", satabs("Threads3"), rounds(2), false},
+		{"Threads3/cs5", satabs("Threads3"), cs(5), false},
+		{"Threads5/rounds2", satabs("Threads5"), rounds(2), false},
+		{"Threads5/cs5", satabs("Threads5"), cs(5), false},
+	}
+	for _, seed := range []int64{7000, 7004, 7015} {
+		p := func(b *testing.B) *ir.Program { p, _ := growing(b, seed); return p }
+		inputs = append(inputs,
+			input{fmt.Sprintf("growing%d/rounds2", seed), p, rounds(2), false},
+			input{fmt.Sprintf("growing%d/summaries/cs2", seed), p, cs(2), true})
+	}
+	for _, in := range inputs {
+		p := (*ir.Program)(nil)
+		for _, scratch := range []bool{false, true} {
+			name := in.name + "/reuse"
+			if scratch {
+				name = in.name + "/scratch"
+			}
+			b.Run(name, func(b *testing.B) {
+				if p == nil {
+					p = in.p(b)
+				}
+				e, err := concfix.NewWithOptions(concfix.Options{FromScratch: scratch, Summaries: in.summaries})
+				if err != nil {
+					b.Fatal(err)
+				}
+				final := int64(0)
+				b.ResetTimer()
+				start := cpuTime()
+				for i := 0; i < b.N; i++ {
+					res := engine.Run(context.Background(), e, p, engine.Query{Bound: in.bound})
+					if res.Verdict == result.Unknown && !strings.Contains(res.Reason, "can create more") {
+						b.Fatalf("%s", res.Reason)
+					}
+					final += res.Stats.Counters["time_solve_ns"]
+				}
+				b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e9, "cpu-s/op")
+				b.ReportMetric(float64(final)/float64(b.N)/1e9, "final-solve-s")
+			})
+		}
+	}
 }

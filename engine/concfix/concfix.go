@@ -57,7 +57,9 @@
 // rewritten into thread slots with ghost globals (see dynamic.go; at most
 // Options.MaxThreads threads, and an Unknown answer that says so when a
 // run could create more; without it, one more per creation site, raised
-// one at a time up to MaxMoreThreads more while a run creates more);
+// one at a time up to MaxMoreThreads more while a run creates more, each
+// solve starting from the relations the one before solved: see
+// reuse.go);
 // recursion everywhere. start_thread goto L gets an Unknown answer that
 // names it. Bounded queries only: cs:K or rounds:K, and a query without a
 // bound is DefaultBound's (the verdict names it), as conc-eager and
@@ -103,6 +105,10 @@ type Options struct {
 	// where the engine otherwise tracks the product of the threads'
 	// states (see product.go): for comparisons and tests.
 	Summaries bool
+	// FromScratch solves each model of a growing thread count from
+	// scratch instead of starting its levels from those the model with
+	// one thread fewer solved (see reuse.go): for comparisons and tests.
+	FromScratch bool
 }
 
 // Engine is the conc-fix engine.
@@ -127,6 +133,7 @@ func init() {
 			var o Options
 			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site)")
 			fs.BoolVar(&o.Summaries, "summaries", false, "keep §5.1's summaries where the threads call no procedure (there conc-fix tracks the product of the threads' states)")
+			fs.BoolVar(&o.FromScratch, "from-scratch", false, "when a run creates more threads than the model has, solve the model with one more from scratch, not from the levels already solved (for comparisons)")
 			return func() (engine.Engine, error) { return NewWithOptions(o) }
 		},
 		NodeLimited: true,
@@ -217,35 +224,34 @@ func (e *Engine) Check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	// up to MaxMoreThreads more (as conc-eager and conc-lazy do when they
 	// deepen): an error that needs a third thread is then found.
 	//
-	// Each solve starts from scratch. What the solve with M slots found
-	// would be sound to reuse as the start of the solve with M+1: its
-	// tuples without a thread at an overflow location, with slot M+1
-	// unborn (its created flag 0, pc and locals free), are runs of the
-	// M+1 model (the models differ only where a creation finds every
-	// slot taken), so they lie below each relation's least fixed point,
-	// and iterating a monotone formula from below its least fixed point
-	// reaches that fixed point. But the two solves have their own BDD
-	// managers and encodings (slot M+1 adds ghost globals), so that
-	// needs a transfer between managers and a way to start a mu relation
-	// from a given value, which package fix does not offer, and it would
-	// save only the final solve's re-derivation of those tuples, never
-	// the solves before it. Stopping a solve at the first stratum where a
-	// run creates more (the other reuse: nothing above it is solved in
-	// vain) was tried and reverted (7d95217): it grows the limit to its
-	// end on programs that create threads in a loop, and the solve with
-	// the most threads can be the slow one. What growth costs is in the
-	// stats (time_before_growth_ns): with the product encoding, SATABS
-	// Threads5 spends 0.06-0.4 s there (CPU s, loaded 2-core machine), and
-	// 122 random SATABS programs at rounds:2 never grew.
+	// With the product encoding, the solve with M+1 slots starts its
+	// levels from what the solve with M found (see reuse.go): its tuples
+	// without a thread at an overflow location, with slot M+1 unborn,
+	// are runs of the M+1 model, so they lie below each relation's least
+	// fixed point, and iterating a monotone formula from below its least
+	// fixed point reaches that fixed point. That saves the final solve's
+	// re-derivation of those tuples, never the solves before it.
+	// Stopping a solve at the first stratum where a run creates more (the
+	// other reuse: nothing above it is solved in vain) was tried and
+	// reverted (7d95217): it grows the limit to its end on programs that
+	// create threads in a loop, and the solve with the most threads can
+	// be the slow one. What growth costs is in the stats
+	// (time_before_growth_ns, and strata_reused, time_reuse_ns for the
+	// levels carried over).
 	limit := m.n
 	if e.opts.MaxThreads == 0 && m.dyn != nil {
 		limit += MaxMoreThreads
 	}
 	prev := "" // what the solve with fewer threads showed
 	grown, before := 0, time.Duration(0)
+	var carry *carried // the last solve's, while the next one takes its levels
+	defer func() { carry.release() }()
 	for {
 		t0 := time.Now()
-		res, overflow, err := e.solve(ctx, q, m)
+		grow := m.n < limit && !e.opts.FromScratch
+		res, overflow, next, err := e.solve(ctx, q, m, carry, grow)
+		carry.release()
+		carry = next
 		if err != nil {
 			return nil, err
 		}
@@ -280,11 +286,33 @@ const MaxMoreThreads = 4
 
 // solve runs the strata of model m for q and says whether the answer
 // (Safe, or Unknown with the reason) is limited by the threads a run
-// could create beyond m's.
-func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.Result, bool, error) {
+// could create beyond m's. If prev holds the solve of the model with one
+// thread fewer, m's levels start from its values (see reuse.go); prev's
+// solver is released as soon as they are taken. If keep and the answer is
+// so limited, the solve is returned for the next one to start from (the
+// caller releases it).
+func (e *Engine) solve(ctx context.Context, q engine.Query, m *model, prev *carried, keep bool) (*result.Result, bool, *carried, error) {
+	res, overflow, sv, err := e.solveKeep(ctx, q, m, prev)
+	if sv == nil {
+		return res, overflow, nil, err
+	}
+	if err == nil && overflow && keep {
+		return res, overflow, &carried{sv: sv, m: m}, nil
+	}
+	sv.Release()
+	return res, overflow, nil, err
+}
+
+// solveKeep is solve, which returns the solver (if it made one) instead
+// of releasing it.
+func (e *Engine) solveKeep(ctx context.Context, q engine.Query, m *model, prev *carried) (_ *result.Result, _ bool, sv *fix.Solver, _ error) {
+	// whole, and the returns below, leave sv as it is: named, it is
+	// returned with every answer.
+	whole := func(r *result.Result, err error) (*result.Result, bool, *fix.Solver, error) { return r, false, sv, err }
 	// Writing, parsing and checking the model of a high bound take
 	// seconds (6 MB for Bluetooth at 20 rounds): the context is polled
 	// between them and while parsing.
+	m.frontier = prev != nil && reusable(prev.m, m)
 	var alg bytes.Buffer
 	m.write(&alg, false)
 	if ctx.Err() != nil {
@@ -292,7 +320,7 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.R
 	}
 	var src bytes.Buffer
 	if err := program.WritePrelude(&src, m.enc, alg.String()); err != nil {
-		return nil, false, err
+		return nil, false, nil, err
 	}
 	src.Write(alg.Bytes())
 	f, err := fix.ParseFileContext(ctx, "conc-fix model", src.Bytes())
@@ -300,7 +328,7 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.R
 		return whole(stopped(ctx, q, &result.Result{}, ctx.Err(), -1))
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("conc-fix: the formula does not parse: %v", err)
+		return nil, false, nil, fmt.Errorf("conc-fix: the formula does not parse: %v", err)
 	}
 	start := time.Now()
 	err = fix.CheckContext(ctx, f)
@@ -308,13 +336,12 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.R
 		return whole(stopped(ctx, q, &result.Result{}, ctx.Err(), -1))
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("conc-fix: %v", err)
+		return nil, false, nil, fmt.Errorf("conc-fix: %v", err)
 	}
-	sv, err := fix.NewSolver(f, fix.Options{MaxNodes: q.MaxNodes})
+	sv, err = fix.NewSolver(f, fix.Options{MaxNodes: q.MaxNodes})
 	if err != nil {
-		return nil, false, fmt.Errorf("conc-fix: %v", err)
+		return nil, false, nil, fmt.Errorf("conc-fix: %v", err)
 	}
-	defer sv.Release()
 	// Safe means safe up to the bound (the bound the user gave, or the
 	// default): the formula says nothing beyond it.
 	res := &result.Result{Verdict: result.Safe, Engine: Name, Bound: q.Bound}
@@ -329,7 +356,26 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.R
 		res.Stats.Set("product", 1)
 	}
 	if err := watch(); err != nil {
-		return nil, false, err
+		return nil, false, sv, err
+	}
+	if prev != nil && prev.sv != nil {
+		t := time.Now()
+		n, unmapped, err := st.reuse(prev)
+		prev.release()
+		if err != nil && !errors.Is(err, bdd.ErrNodeLimit) {
+			return nil, false, sv, err
+		}
+		// Out of nodes while carrying the levels over: whatever was
+		// started stays (each is below its fixed point), the others start
+		// from false; the solve itself meets the limit again if it must.
+		sv.Manager().ClearErr()
+		if n > 0 {
+			res.Stats.Set("strata_reused", int64(n))
+			res.Stats.Set("time_reuse_ns", int64(time.Since(t)))
+		}
+		if unmapped > 0 {
+			res.Stats.Set("strata_not_carried", int64(unmapped))
+		}
 	}
 	q.Report(result.PhaseReach, "")
 	t0 := time.Now()
@@ -344,15 +390,15 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.R
 		return whole(stopped(ctx, q, res, err, st.done))
 	}
 	if st.err != nil {
-		return nil, false, st.err
+		return nil, false, sv, st.err
 	}
 	if st.found < 0 && !st.inInit {
 		if st.overflow() {
 			u := result.NewUnknown(Name, fmt.Sprintf("no error up to %s with at most %d threads, but the program can create more (max-threads %d)", q.Bound, m.n, m.n))
 			u.Stats = res.Stats
-			return u, true, nil
+			return u, true, sv, nil
 		}
-		return res, false, nil
+		return res, false, sv, nil
 	}
 	res.Verdict = result.Unsafe
 	res.Bound = st.bound(q.Bound.Kind)
@@ -374,17 +420,14 @@ func (e *Engine) solve(ctx context.Context, q engine.Query, m *model) (*result.R
 				u.Verdict, u.Bound, u.TraceCut = result.Unsafe, res.Bound, true
 				u.Reason = "the trace was cut: " + u.Reason
 			}
-			return u, false, err2
+			return u, false, sv, err2
 		}
-		return nil, false, err
+		return nil, false, sv, err
 	}
 	res.Trace = tr
 	res.Stats.Set("trace_steps", int64(len(tr.Steps)))
-	return res, false, nil
+	return res, false, sv, nil
 }
-
-// whole is stopped's answer, which no thread limit cut short.
-func whole(r *result.Result, err error) (*result.Result, bool, error) { return r, false, err }
 
 // stopped turns a solver error into an Unknown verdict with the reason, or
 // returns it as an internal error.

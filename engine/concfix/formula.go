@@ -31,6 +31,13 @@ type model struct {
 	// product says the formula tracks the product of the threads' states
 	// (see product.go) instead of §5.1's summaries.
 	product bool
+	// frontier asks for the semi-naive evaluation of the strata or the
+	// product's relations (#frontier): a solve that starts them from
+	// those of a solve with fewer threads (see reuse.go) then evaluates
+	// the body over the carried tuples once, and later rounds only over
+	// the tuples each round adds, where the simultaneous iteration would
+	// evaluate the body over the carried tuples again in every round.
+	frontier bool
 }
 
 // supported reports why p cannot be checked by conc-fix, or "" if it can:
@@ -407,7 +414,11 @@ func (m *model) write(w io.Writer, query bool) {
 			}
 			pf("    ))\n")
 		}
-		pf(");\n\n")
+		pf(");\n")
+		if m.frontier {
+			pf("#frontier %s;\n", reachName(c))
+		}
+		pf("\n")
 	}
 	if !query {
 		return

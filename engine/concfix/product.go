@@ -246,6 +246,9 @@ func (m *model) writeProduct(w io.Writer, query bool) {
 				guard = fmt.Sprintf(" & %s.%s = 1", x, m.bornField(i))
 			}
 			pf("  | (exists State %s. (%s(%s) & ProgramInt(%s, %s)%s))\n);\n", x, name, m.prodArgs(i, x), x, prodArg(i), guard)
+			if m.frontier {
+				pf("#frontier %s;\n", name)
+			}
 		}
 	}
 	pf("\n")
@@ -524,19 +527,21 @@ func (t *tracer) runProduct() (*result.Trace, error) {
 			}
 			preds = t.m.Replace(preds, t.m.NewPairs(program.Vars(t.X), program.Vars(vs[i])))
 			step := t.m.And(t.m.And(earlier, t.prodCube(vs, a, -1, i)), preds)
-			prev := t.pick(step, vs[i])
-			if prev == nil {
-				return nil, fmt.Errorf("conc-fix: internal error: no step into round %d of %s", layer, prodName(l, i))
+			if prev := t.pick(step, vs[i]); prev != nil {
+				edge, err := t.internalEdge(prev[0], a[i])
+				if err != nil {
+					return nil, err
+				}
+				rev = append(rev, threadStep{tstep{st: prev[0], edge: edge, ctx: -ctx}, i})
+				a[i] = prev[0]
+				continue
 			}
-			edge, err := t.internalEdge(prev[0], a[i])
-			if err != nil {
-				return nil, err
-			}
-			rev = append(rev, threadStep{tstep{st: prev[0], edge: edge, ctx: -ctx}, i})
-			a[i] = prev[0]
-			continue
+			// No step: a relation started from the levels of a solve
+			// with fewer threads (see reuse.go) adds the tuples of a
+			// switch in its first own round, after the carried layers.
 		}
-		// Round 0: the start, or a switch from the level before.
+		// Round 0, or a switch's tuple in a later round: the start, or a
+		// switch from the level before.
 		if t.mod.isStart(l, i) {
 			ok, err := t.prodStart(a, i)
 			if err != nil {
@@ -570,7 +575,7 @@ func (t *tracer) runProduct() (*result.Trace, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("conc-fix: internal error: no context before %s", prodName(l, i))
+			return nil, fmt.Errorf("conc-fix: internal error: no step into round %d of %s and no context before it", layer, prodName(l, i))
 		}
 		ctx++
 	}
