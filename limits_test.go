@@ -10,6 +10,7 @@ import (
 	"boolprog"
 	"boolprog/gen"
 	"boolprog/internal/testflags"
+	"boolprog/internal/testsuite"
 )
 
 // TestNodeLimitNeverUnsafe runs every engine that uses BDDs on safe
@@ -24,36 +25,21 @@ func TestNodeLimitNeverUnsafe(t *testing.T) {
 		name  string
 		src   string
 		bound boolprog.Bound
-		// limits from first to last in steps of step (fine steps in the
+		// limits from first to last in steps of step (finer steps in the
 		// long tier): below what the engines need.
 		first, last, step int
 	}
-	// The Bebop template with an unreachable error: every engine explores
-	// what it can reach before it answers.
-	tn, tlast := 120, 12000
-	if testflags.Long() {
-		tn, tlast = 400, 60000
-	}
-	programs := []program{
-		{fmt.Sprintf("T(%d)", tn), gen.BebopTemplateWith(tn, gen.UnreachableError), boolprog.Bound{}, 1000, tlast, 1500},
-	}
-	// Safe at 4 rounds (Getafix's model says so too).
-	if fib, err := os.ReadFile(filepath.Join("..", "shared", "benchmarks", "getafix", "fib_3_safe.bp")); err == nil {
-		programs = append(programs, program{"fib_3_safe", string(fib), boolprog.Bound{Kind: boolprog.Rounds, K: 4}, 2000, 20000, 1500})
-	} else {
-		t.Logf("without fib_3_safe: %v", err)
-	}
-	for _, e := range boolprog.Engines() {
-		if !e.NodeLimited {
-			continue
+	sweep := func(t *testing.T, p program) {
+		step := p.step
+		if testflags.Long() {
+			step = max(step/3, 250)
 		}
-		for _, p := range programs {
-			step := p.step
-			if testflags.Long() {
-				step = max(step/6, 250)
+		for _, e := range boolprog.Engines() {
+			if !e.NodeLimited {
+				continue
 			}
 			for n := p.first; n <= p.last; n += step {
-				t.Run(fmt.Sprintf("%s/%s/%d", e.Name, p.name, n), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/%d", e.Name, n), func(t *testing.T) {
 					o := boolprog.Options{Filename: p.name + ".bp", Engine: e.Name, MaxNodes: n, Bound: p.bound}
 					res, err := boolprog.Check(context.Background(), []byte(p.src), o)
 					if err != nil {
@@ -66,4 +52,22 @@ func TestNodeLimitNeverUnsafe(t *testing.T) {
 			}
 		}
 	}
+	// The Bebop template with an unreachable error: every engine explores
+	// what it can reach before it answers.
+	tn, tlast := 120, 12000
+	if testflags.Long() {
+		tn, tlast = 200, 24000
+	}
+	name := fmt.Sprintf("T(%d)", tn)
+	t.Run(name, func(t *testing.T) {
+		sweep(t, program{name, gen.BebopTemplateWith(tn, gen.UnreachableError), boolprog.Bound{}, 1000, tlast, 1500})
+	})
+	// Safe at 4 rounds (Getafix's model says so too).
+	t.Run("fib_3_safe", func(t *testing.T) {
+		src, err := os.ReadFile(filepath.Join(testsuite.ConcBenchDir(t), "getafix", "fib_3_safe.bp"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sweep(t, program{"fib_3_safe", string(src), boolprog.Bound{Kind: boolprog.Rounds, K: 4}, 2000, 20000, 1500})
+	})
 }
