@@ -147,26 +147,9 @@ func (sv *Solver) Params(rel string) ([]string, error) {
 // ignored. Provide must be called before Solve.
 func (sv *Solver) Provide(rel string, v bdd.Node) error {
 	s := sv.s
-	if sv.solved {
-		return fmt.Errorf("fix: Provide(%s) after Solve", rel)
-	}
-	d, ok := s.in.rels[rel]
-	if !ok {
-		return fmt.Errorf("fix: no relation %s", rel)
-	}
-	if d.kind != Plain {
-		return fmt.Errorf("fix: %s is a %v relation: only plain relations can be provided", rel, d.kind)
-	}
-	own := map[int]bool{}
-	for _, p := range d.params {
-		for _, b := range s.bits[p] {
-			own[b] = true
-		}
-	}
-	for _, b := range s.m.Support(v) {
-		if !own[b] {
-			return fmt.Errorf("fix: the value provided for %s mentions BDD variable %d, which is not a bit of its parameters", rel, b)
-		}
+	d, err := sv.valueFor("Provide", rel, Plain, "only plain relations can be provided", "the value provided for", v)
+	if err != nil {
+		return err
 	}
 	if old := s.provided[d]; old != nil {
 		old.Set(v)
@@ -175,6 +158,41 @@ func (sv *Solver) Provide(rel string, v bdd.Node) error {
 	s.provided[d] = s.m.Keep(v)
 	s.roots = append(s.roots, s.provided[d])
 	return nil
+}
+
+// valueFor checks a value given from Go for relation rel (Provide,
+// StartLayers) before Solve: rel exists, is of the kind the call takes
+// (else the error says kindMsg), and each of vs is a BDD over the bits of
+// rel's parameters only (else the error names what as the value's).
+func (sv *Solver) valueFor(call, rel string, kind RelKind, kindMsg, what string, vs ...bdd.Node) (*definition, error) {
+	s := sv.s
+	if sv.solved {
+		return nil, fmt.Errorf("fix: %s(%s) after Solve", call, rel)
+	}
+	d, ok := s.in.rels[rel]
+	if !ok {
+		return nil, fmt.Errorf("fix: no relation %s", rel)
+	}
+	if d.kind != kind {
+		return nil, fmt.Errorf("fix: %s is a %v relation: %s", rel, d.kind, kindMsg)
+	}
+	own := map[int]bool{}
+	for _, p := range d.params {
+		for _, b := range s.bits[p] {
+			own[b] = true
+		}
+	}
+	for i, v := range vs {
+		if v == bdd.Invalid {
+			return nil, fmt.Errorf("fix: %s %s: value %d is Invalid", what, rel, i)
+		}
+		for _, b := range s.m.Support(v) {
+			if !own[b] {
+				return nil, fmt.Errorf("fix: %s %s mentions BDD variable %d, which is not a bit of its parameters", what, rel, b)
+			}
+		}
+	}
+	return d, nil
 }
 
 // Track asks Solve to keep, for relation rel, the tuples each round of its

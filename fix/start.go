@@ -1,10 +1,6 @@
 package fix
 
-import (
-	"fmt"
-
-	"boolprog/bdd"
-)
+import "boolprog/bdd"
 
 // Start makes Solve iterate the mu relation rel from v instead of from
 // false: v is a BDD of Manager() over the bits of rel's parameters (see
@@ -48,31 +44,9 @@ func (sv *Solver) Start(rel string, v bdd.Node) error {
 // a second call for rel replaces the first.
 func (sv *Solver) StartLayers(rel string, layers []bdd.Node) error {
 	s := sv.s
-	if sv.solved {
-		return fmt.Errorf("fix: Start(%s) after Solve", rel)
-	}
-	d, ok := s.in.rels[rel]
-	if !ok {
-		return fmt.Errorf("fix: no relation %s", rel)
-	}
-	if d.kind != Least {
-		return fmt.Errorf("fix: %s is a %v relation: only mu relations start from a given value", rel, d.kind)
-	}
-	own := map[int]bool{}
-	for _, p := range d.params {
-		for _, b := range s.bits[p] {
-			own[b] = true
-		}
-	}
-	for i, v := range layers {
-		if v == bdd.Invalid {
-			return fmt.Errorf("fix: the start value of %s: layer %d is Invalid", rel, i)
-		}
-		for _, b := range s.m.Support(v) {
-			if !own[b] {
-				return fmt.Errorf("fix: the start value of %s mentions BDD variable %d, which is not a bit of its parameters", rel, b)
-			}
-		}
+	d, err := sv.valueFor("Start", rel, Least, "only mu relations start from a given value", "the start value of", layers...)
+	if err != nil {
+		return err
 	}
 	for _, r := range s.started[d] {
 		r.Release()

@@ -79,15 +79,7 @@ func upTo(n int) []int {
 // layers, as sets, and R's iterations.
 func solveChain(t *testing.T, evaluation string, layers ...[]int) (val []int, ls [][]int, iterations int, err error) {
 	t.Helper()
-	f, err := ParseFile("chain.mu", []byte(chainSrc(evaluation)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv, err := NewSolver(f, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sv.Release()
+	sv := newTestSolver(t, chainSrc(evaluation))
 	if err := sv.Track("R"); err != nil {
 		t.Fatal(err)
 	}
@@ -194,16 +186,7 @@ func TestStart(t *testing.T) {
 }
 
 func TestStartRejects(t *testing.T) {
-	src := chainSrc("nested") + "bool P(N x) (x=1);\n"
-	f, err := ParseFile("chain.mu", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sv, err := NewSolver(f, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sv.Release()
+	sv := newTestSolver(t, chainSrc("nested")+"bool P(N x) (x=1);\n")
 	gBits, _ := sv.Bits("G", "x")
 	tests := []struct {
 		name, rel string
