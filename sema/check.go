@@ -607,9 +607,10 @@ func (c *checker) resolve(id *syntax.Ident) *Var {
 
 func (c *checker) unusedGlobals() {
 	for _, v := range c.info.Globals {
-		// Getafix's concurrent semantics read the globals `atomic`
-		// and `super_atomic` implicitly (T forbids a context switch),
-		// and its rules say to declare both first; declaring them
+		// Getafix's concurrent semantics read the global `atomic`
+		// implicitly (T forbids a context switch), and Getafix's
+		// experiment programs declare `super_atomic` first (its
+		// translator's atomic flag is the first global); declaring them
 		// without mentioning them is the convention, not a slip.
 		if !c.used[v] && v.Name != "atomic" && v.Name != "super_atomic" {
 			c.warnf(v.Decl.Pos(), "global variable %s declared and not used", v)

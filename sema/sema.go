@@ -69,7 +69,9 @@
 //     not used; parameter x declared and not used. Any mention counts as a use
 //     (read, assignment target, dead). Globals named `atomic` and
 //     `super_atomic` are exempt: under the Getafix convention the
-//     concurrent engines read them.
+//     concurrent engines read `atomic`, and Getafix's experiment programs
+//     declare `super_atomic` first for its translator, whose atomic flag
+//     is the first global.
 //   - primed variable 'x is not assigned by this assignment (it equals x):
 //     in `a := e constrain 'x` with x not among the targets, 'x is the new
 //     value of x, which is the old one. SATABS accepts this and c2bp emits it
