@@ -609,19 +609,15 @@ func (s *search) runChained() (*found, error) {
 // or a thread at a target label that may take the next step (a final step
 // of that thread, at its cost).
 //
-// An operation of an interrupted manager (or one out of nodes) returns
-// bdd.Invalid, which is not bdd.False: so that a timeout never reads as
-// an error found, such a result ends the test with nil (the caller's next
-// poll reports why).
+// On a stopped manager (interrupted, out of nodes) every operation gives
+// bdd.Invalid, which is not bdd.False: what errorIn then finds is not an
+// error, and Check, which sees the manager's error, does not take it as
+// one.
 func (s *search) errorIn(i int) *found {
 	m := s.x.m
 	r := s.rings[i]
 	for c, set := range r.sets {
-		z := m.And(set.Node(), s.fail.Node())
-		if z == bdd.Invalid {
-			return nil
-		}
-		if z != bdd.False {
+		if z := m.And(set.Node(), s.fail.Node()); z != bdd.False {
 			return &found{ring: i, class: c, actor: -1, cost: r.layer, set: m.Keep(z)}
 		}
 	}
@@ -637,9 +633,6 @@ func (s *search) errorIn(i int) *found {
 			z := m.And(set.Node(), s.label[u].Node())
 			if s.switching(c, u) {
 				z = m.And(z, s.noSwitch.Node())
-			}
-			if z == bdd.Invalid {
-				return nil
 			}
 			if z == bdd.False {
 				continue
