@@ -380,6 +380,14 @@ func (e *Engine) solveKeep(ctx context.Context, q engine.Query, m *model, prev *
 	q.Report(result.PhaseReach, "")
 	t0 := time.Now()
 	_, err = sv.Solve(ctx)
+	if err == nil || errors.Is(err, errFound) {
+		// On a stopped manager (interrupted, out of nodes) every BDD
+		// operation gives Invalid, which is not False: what the watchers
+		// saw after the stop (an error, an overflow) is not so.
+		if e := sv.Manager().Err(); e != nil {
+			err = e
+		}
+	}
 	res.Stats.Set("time_solve_ns", int64(time.Since(t0)))
 	res.Stats.AddPhase(result.PhaseReach, time.Since(start))
 	ms := sv.Manager().Stats()

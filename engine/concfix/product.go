@@ -355,11 +355,7 @@ func (st *strata) prodOverflow(l, i int) error {
 		return err
 	}
 	m := st.sv.Manager()
-	z := m.And(m.And(st.sv.Value(name), st.running(i, a)), st.atOverflow(a))
-	if z == bdd.Invalid {
-		return m.Err() // a stopped manager: Invalid is not False, and no overflow is known
-	}
-	st.overflowed = z != bdd.False
+	st.overflowed = m.And(m.And(st.sv.Value(name), st.running(i, a)), st.atOverflow(a)) != bdd.False
 	return nil
 }
 
