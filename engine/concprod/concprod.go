@@ -245,15 +245,18 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 		}
 		return res, nil
 	}
+	if !p.ErrorReachableInThreads() {
+		// No thread can reach an error location, whatever the data: a
+		// proof, found before the relations are built (merging a large
+		// program's blocks can take seconds).
+		res.Stats.Set("cfg_unreachable_error", 1)
+		return res, nil
+	}
 	q.Report(result.PhaseReach, "building the relations")
 	if err := s.prepare(); err != nil {
 		return fail(err)
 	}
 	res.Stats.AddPhase("build", time.Since(start))
-	if !s.cfgError {
-		res.Stats.Set("cfg_unreachable_error", 1) // no thread can reach an error location, whatever the data: a proof
-		return res, nil
-	}
 	stats := func() {
 		st := m.Stats()
 		res.Stats.Set("threads", int64(len(x.slots)))

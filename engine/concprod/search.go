@@ -93,10 +93,7 @@ type search struct {
 	// clusterNodes bounds the merged relations (0: no merging).
 	clusterNodes int
 	layer        int // the layer being searched
-	// cfgError says that an error location is reachable in the
-	// control-flow graph (see errorReachable).
-	cfgError bool
-	relNode  int // nodes of the relations
+	relNode      int // nodes of the relations
 }
 
 func (s *search) initClass() int { return s.n }
@@ -289,7 +286,6 @@ func (s *search) prepare() error {
 		}
 	}
 	// The initial states.
-	s.cfgError = x.p.ErrorReachableInThreads()
 	start := bdd.True
 	initial := func(a *slot) {
 		v := x.unborn()
