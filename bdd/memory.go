@@ -97,9 +97,10 @@ func SetMemoryLimit(bytes int64) int64 {
 // MemoryLimit returns the budget of SetMemoryLimit (0: none).
 func MemoryLimit() int64 { return memoryLimit.Load() }
 
-// heapBytes returns the bytes of the Go heap's objects (live or not yet
-// swept).
-func heapBytes() int64 {
+// HeapBytes returns the bytes of the Go heap's objects (live or not yet
+// swept): what the budget of SetMemoryLimit is measured against, and
+// what a search that keeps its states in the heap can measure itself by.
+func HeapBytes() int64 {
 	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
@@ -143,12 +144,12 @@ func (m *Manager) budgetSize(n, want int) int {
 	growMu.Lock()
 	defer growMu.Unlock()
 	fits := func(heap int64, k int) bool { return heap+m.tableBytes(k) <= limit }
-	heap := heapBytes()
+	heap := HeapBytes()
 	if !fits(heap, want) {
 		// The heap may hold the garbage of old tables and of other
 		// managers: collect it before deciding.
 		runtime.GC()
-		heap = heapBytes()
+		heap = HeapBytes()
 	}
 	if fits(heap, want) {
 		return want

@@ -14,7 +14,7 @@ import (
 // "memory limit"), not with a crash and not with the node limit, which
 // is far away.
 func TestMemoryLimit(t *testing.T) {
-	budget := heapBytes() + 24<<20
+	budget := HeapBytes() + 24<<20
 	prev := SetMemoryLimit(budget)
 	defer SetMemoryLimit(prev)
 	const n = 24

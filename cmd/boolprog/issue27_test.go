@@ -37,6 +37,10 @@ func TestMemoryFlag(t *testing.T) {
 	t.Cleanup(func() { memlimit.Apply(memlimit.Limit{}) })
 	p := genProgram(t, "P.bp", "random", "--seed", "1", "--globals", "64", "--locals", "8", "--procs", "20", "--stmts", "20", "--depth", "8")
 	q := genProgram(t, "Q.bp", "random", "--seed", "1", "--globals", "64", "--locals", "8", "--procs", "6", "--stmts", "10", "--depth", "6")
+	// Programs the explicit engine cannot finish: about 1.8M path edges;
+	// 2M configurations of three threads.
+	seq := genProgram(t, "S.bp", "random", "--seed", "3", "--globals", "12", "--locals", "6", "--procs", "30", "--stmts", "25", "--depth", "6")
+	conc := genProgram(t, "C.bp", "random", "--threads", "3", "--style", "getafix", "--seed", "1", "--globals", "49", "--locals", "12", "--stmts", "130", "--depth", "3", "--procs", "1")
 	var model bytes.Buffer
 	if code := run([]string{"mucke", "--emit", "summary", q}, &model, &bytes.Buffer{}); code != exitOK {
 		t.Fatalf("mucke --emit: exit %d", code)
@@ -48,6 +52,14 @@ func TestMemoryFlag(t *testing.T) {
 	runCases(t, []cliCase{
 		{name: "check --memory 40M", args: []string{"check", "-q", "--memory", "40M", p}, code: exitUnknown,
 			stdout: []string{"\nVERIFICATION UNKNOWN: memory limit (22 MiB: the BDD node table cannot grow beyond "}},
+		// The explicit engine's states live in the Go heap, not in node
+		// tables: it measures the heap against 70% of the limit, where
+		// it used to grow past the limit up to its state budget (about
+		// 1 GiB) and, under a cgroup's limit, be killed.
+		{name: "check --engine explicit --memory 40M", args: []string{"check", "-q", "--engine", "explicit", "--memory", "40M", seq}, code: exitUnknown,
+			stdout: []string{"\nVERIFICATION UNKNOWN: memory limit (", "in the Go heap: more than 70% of the 40 MiB limit)"}},
+		{name: "check --engine explicit --memory 64M, concurrent", args: []string{"check", "-q", "--engine", "explicit", "--bound", "rounds:4", "--memory", "64M", conc}, code: exitUnknown,
+			stdout: []string{"\nVERIFICATION UNKNOWN: memory limit (", "in the Go heap: more than 70% of the 64 MiB limit)"}},
 		{name: "check --memory 0 is no limit", args: []string{"check", "-q", "--memory", "0", q}, code: exitOK, last: "VERIFICATION SUCCESSFUL"},
 		{name: "check: a bad size", args: []string{"check", "--memory", "lots", q}, code: exitUsage, stderr: []string{`bad size "lots"`}},
 		{name: "check -h documents it", args: []string{"check", "-h"}, code: exitOK, stdout: []string{"-memory", "80% of it", "55%"}},

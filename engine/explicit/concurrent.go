@@ -149,7 +149,7 @@ func (e *Engine) checkConcurrent(ctx context.Context, p *ir.Program, q engine.Qu
 		switch {
 		case errors.As(err, new(errStop)):
 			r.Reason = engine.StopReason(ctx)
-		case errors.As(err, &b):
+		case errors.As(err, &b), errors.As(err, new(errMemory)):
 			r.Reason = err.Error()
 		case errors.Is(err, interp.ErrTooManyChoices):
 			r.Reason = "too many initial configurations for the explicit engine: " + err.Error()
@@ -221,6 +221,9 @@ func (s *csearch) poll() error {
 	}
 	if s.ctx.Err() != nil {
 		return errStop{s.ctx.Err()}
+	}
+	if err := memoryLeft(); err != nil {
+		return err
 	}
 	if s.report != nil && s.tick&4095 == 0 {
 		s.report(result.PhaseReach, fmt.Sprintf("%d configurations, cost %d (budget %d)", len(s.nodes), s.maxLayer, s.maxStates))

@@ -71,7 +71,9 @@ import (
 	"slices"
 	"time"
 
+	"boolprog/bdd"
 	"boolprog/engine"
+	"boolprog/internal/memlimit"
 	"boolprog/ir"
 	"boolprog/result"
 )
@@ -265,7 +267,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 		switch {
 		case errors.As(err, new(errStop)):
 			r.Reason = engine.StopReason(ctx)
-		case errors.As(err, new(errBudget)):
+		case errors.As(err, new(errBudget)), errors.As(err, new(errMemory)):
 			r.Reason = err.Error()
 		default:
 			return nil, err
@@ -286,6 +288,26 @@ type errBudget struct{ n int }
 
 func (e errBudget) Error() string { return fmt.Sprintf("state budget exhausted (%d states)", e.n) }
 
+// errMemory reports that the Go heap, where the search keeps its states,
+// has outgrown the share of the process's memory limit that such a search
+// may use (memlimit.Over): past it the process would outgrow the limit
+// (the state budget does not know the limit) and, under a cgroup's, be
+// killed.
+type errMemory struct{ heap, limit int64 }
+
+func (e errMemory) Error() string {
+	return fmt.Sprintf("memory limit (%s of states and other data in the Go heap: more than 70%% of the %s limit)", bdd.FormatBytes(e.heap), bdd.FormatBytes(e.limit))
+}
+
+// memoryLeft returns errMemory when the heap has outgrown the search's
+// share of the memory limit, else nil.
+func memoryLeft() error {
+	if heap, limit, over := memlimit.Over(); over {
+		return errMemory{heap, limit}
+	}
+	return nil
+}
+
 // stopped turns the error of an unfinished search into an Unknown result
 // with the statistics so far.
 func (s *search) stopped(r *result.Result, err error) (*result.Result, error) {
@@ -293,7 +315,7 @@ func (s *search) stopped(r *result.Result, err error) (*result.Result, error) {
 	switch {
 	case errors.As(err, new(errStop)):
 		r.Reason = engine.StopReason(s.ctx)
-	case errors.As(err, new(errBudget)):
+	case errors.As(err, new(errBudget)), errors.As(err, new(errMemory)):
 		r.Reason = err.Error()
 	default:
 		return nil, err
@@ -371,6 +393,9 @@ func (s *search) cancelled() error {
 		s.tick = 0
 		if s.ctx.Err() != nil {
 			return errStop{s.ctx.Err()}
+		}
+		if err := memoryLeft(); err != nil {
+			return err
 		}
 		if s.report != nil {
 			s.report(s.phase, fmt.Sprintf("%d states (budget %d)", s.used, s.budget))

@@ -12,9 +12,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"boolprog/bdd"
 )
@@ -70,17 +72,54 @@ func Detect() Limit {
 const (
 	goShare  = 0.80
 	bddShare = 0.55
+	// searchShare is the part past which a search that keeps its states
+	// in the Go heap (the explicit engine's maps) stops (Over): above the
+	// node tables' budget, so that beside a BDD engine at its budget the
+	// search still has room, and below the collector's soft limit, so
+	// that the collector is not left thrashing at it.
+	searchShare = 0.70
 )
 
+// applied is the limit Apply set, in bytes (0: none).
+var applied atomic.Int64
+
+// Over reports whether the Go heap's objects (bdd.HeapBytes) take more
+// than 70% of the process's memory limit (Apply), after a collection of
+// its garbage (then more than 95% of that 70%); it returns the heap and
+// the limit. A search that keeps its
+// states in the heap checks it every few thousand steps and, when over,
+// stops with "memory limit" instead of growing past the limit. Without a
+// limit it is never over.
+func Over() (heap, limit int64, over bool) {
+	limit = applied.Load()
+	if limit <= 0 {
+		return 0, 0, false
+	}
+	allowed := int64(float64(limit) * searchShare)
+	heap = bdd.HeapBytes()
+	if heap <= allowed {
+		return heap, limit, false
+	}
+	// Objects not yet swept count too: collect before deciding. What is
+	// left within 5% of the share counts as over: a search that far has
+	// no room left, and each call would collect again.
+	runtime.GC()
+	heap = bdd.HeapBytes()
+	return heap, limit, heap > allowed-allowed/20
+}
+
 // Apply makes l the process's memory limit: runtime/debug.SetMemoryLimit
-// to 80% of it and bdd.SetMemoryLimit to 55%, the BDD budget, which it
-// returns. A zero limit removes both (the Go limit back to none).
+// to 80% of it, bdd.SetMemoryLimit to 55%, the BDD budget, which it
+// returns, and 70% for searches that keep their states in the Go heap
+// (Over). A zero limit removes them (the Go limit back to none).
 func Apply(l Limit) int64 {
 	if l.Bytes <= 0 {
 		debug.SetMemoryLimit(math.MaxInt64)
 		bdd.SetMemoryLimit(0)
+		applied.Store(0)
 		return 0
 	}
+	applied.Store(l.Bytes)
 	debug.SetMemoryLimit(int64(float64(l.Bytes) * goShare))
 	budget := int64(float64(l.Bytes) * bddShare)
 	bdd.SetMemoryLimit(budget)

@@ -2,6 +2,7 @@ package memlimit
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"testing"
 
@@ -68,4 +69,25 @@ func TestDetect(t *testing.T) {
 	if l.Bytes <= 0 || l.Bytes > phys || l.Source == "" {
 		t.Errorf("Detect() = %v, physical memory %d", l, phys)
 	}
+}
+
+// TestOver: without a limit the heap is never over; with a limit it is
+// over once the heap holds more than 70% of it, and Over names the limit.
+func TestOver(t *testing.T) {
+	t.Cleanup(func() { Apply(Limit{}) })
+	Apply(Limit{})
+	if _, _, over := Over(); over {
+		t.Error("over without a limit")
+	}
+	keep := make([]byte, 8<<20) // 8 MiB live, so the heap is at least that
+	Apply(Limit{Bytes: 4 << 20, Source: "test"})
+	heap, limit, over := Over()
+	if !over || limit != 4<<20 || heap < int64(len(keep)) {
+		t.Errorf("4 MiB limit, 8 MiB held: heap %d, limit %d, over %v", heap, limit, over)
+	}
+	Apply(Limit{Bytes: 1 << 40, Source: "test"})
+	if heap, _, over := Over(); over {
+		t.Errorf("1 TiB limit: over with a heap of %d", heap)
+	}
+	runtime.KeepAlive(keep)
 }
