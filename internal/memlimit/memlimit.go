@@ -1,9 +1,10 @@
 // Package memlimit derives the memory the process may use from the limits
 // it runs under (its address-space limit, its cgroup, the machine) and
-// applies a limit: the Go collector's soft limit and the budget of the BDD
-// node tables (bdd.SetMemoryLimit), so that a program whose BDDs outgrow
-// the memory is answered "VERIFICATION UNKNOWN: memory limit (...)"
-// instead of the process dying out of memory.
+// applies a limit: the Go collector's soft limit, the budget of the BDD
+// node tables (bdd.SetMemoryLimit) and the share of a search that keeps
+// its states in the Go heap (Over), so that a program whose BDDs or
+// states outgrow the memory is answered "VERIFICATION UNKNOWN: memory
+// limit (...)" instead of the process dying out of memory.
 package memlimit
 
 import (
@@ -86,10 +87,9 @@ var applied atomic.Int64
 // Over reports whether the Go heap's objects (bdd.HeapBytes) take more
 // than 70% of the process's memory limit (Apply), after a collection of
 // its garbage (then more than 95% of that 70%); it returns the heap and
-// the limit. A search that keeps its
-// states in the heap checks it every few thousand steps and, when over,
-// stops with "memory limit" instead of growing past the limit. Without a
-// limit it is never over.
+// the limit. A search that keeps its states in the heap checks it every
+// few thousand steps and, when over, stops with "memory limit" instead of
+// growing past the limit. Without a limit it is never over.
 func Over() (heap, limit int64, over bool) {
 	limit = applied.Load()
 	if limit <= 0 {
