@@ -55,11 +55,10 @@ import (
 //     (Getafix's translator places its switch points by the text: before
 //     a statement that touches a global, unless an `atomic := T` comes
 //     before it in the text with no `atomic := F` between; the no-op ends
-//     every such stretch where the run ends it, so in the thread procedures
-//     its switch points are ours, every step that may touch a global while
-//     `atomic` is F; a called procedure still runs as one step there), each
-//     thread
-//     ends with `assume(T);`, `!!e` is written e, init's `*` values
+//     every such stretch where the run ends it, so in the thread
+//     procedures its switch points are ours, every step that may touch a
+//     global while `atomic` is F; a called procedure still runs as one
+//     step there), each thread ends with `assume(T);`, `!!e` is written e, init's `*` values
 //     become constants, init ends at the label endinit, and every void
 //     procedure ends with an explicit `return;` (the fork's Exit relation
 //     is the pc of return statements). Both tools read the adjusted text.
@@ -174,18 +173,18 @@ var (
 )
 
 // normalizeForGetafix rewrites a program written for Getafix's translator
-// so that its model asks our question (bench/RESULTS.md, "Why Getafix
-// decides its SafeStack programs fast"), without changing what the
-// program means to us:
+// so that its model asks a question close to ours (bench/RESULTS.md, "Why
+// Getafix decides its SafeStack programs fast"; calls still run as one
+// step there), without changing what the program means to us:
 //   - a void procedure that reaches `end` without `return;` gets one:
 //     the translator's Exit relation is the pc of return statements, so
 //     without it the procedure never returns and its caller's thread
 //     blocks at the call;
 //   - `atomic, x := T, T;` becomes `atomic := T; x := T;` (constants only,
-//     so the two steps equal the one): the translator takes an assignment
-//     to `atomic` as the start or end of an atomic stretch, and one that
-//     is not a switch point, only when it has that single target, so
-//     without the split back-to-back atomic blocks run as one.
+//     so the two steps equal the one): the translator makes an assignment
+//     to `atomic` a switch point (and the start of an atomic stretch) only
+//     when `atomic` is its single target, so without the split no switch
+//     happens between back-to-back atomic blocks.
 func normalizeForGetafix(src string) string {
 	lines := strings.Split(src, "\n")
 	var out []string
