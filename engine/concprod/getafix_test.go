@@ -165,12 +165,9 @@ func forGetafix(src string) string {
 	return strings.Join(out, "\n")
 }
 
-var (
-	voidHead = regexp.MustCompile(`^\s*void\s+\w+\s*\(`)
-	// atomicWith is an assignment of constants to `atomic` and one other
-	// variable, as Getafix's SafeStack experiments write it.
-	atomicWith = regexp.MustCompile(`^(\s*)atomic\s*,\s*(\w+)\s*:=\s*([TF])\s*,\s*([TF])\s*;`)
-)
+// atomicWith is an assignment of constants to `atomic` and one other
+// variable, as Getafix's SafeStack experiments write it.
+var atomicWith = regexp.MustCompile(`^(\s*)atomic\s*,\s*(\w+)\s*:=\s*([TF])\s*,\s*([TF])\s*;`)
 
 // normalizeForGetafix rewrites a program written for Getafix's translator
 // so that its model asks a question close to ours (bench/RESULTS.md, "Why
@@ -191,17 +188,18 @@ func normalizeForGetafix(src string) string {
 	void, last := false, ""
 	for _, l := range lines {
 		trimmed := strings.TrimSpace(l)
+		m := procHead.FindStringSubmatch(l)
 		switch {
-		case procHead.MatchString(l):
-			void = voidHead.MatchString(l)
+		case m != nil:
+			void = m[1] == "void"
 		case trimmed == "end" && void:
 			if !strings.HasPrefix(last, "return") {
 				out = append(out, "    return;")
 			}
 			void = false
 		}
-		if m := atomicWith.FindStringSubmatch(l); m != nil {
-			l = m[1] + "atomic := " + m[3] + "; " + m[2] + " := " + m[4] + ";" + l[len(m[0]):]
+		if a := atomicWith.FindStringSubmatch(l); a != nil {
+			l = a[1] + "atomic := " + a[3] + "; " + a[2] + " := " + a[4] + ";" + l[len(a[0]):]
 		}
 		out = append(out, l)
 		if trimmed != "" && !strings.HasPrefix(trimmed, "//") {
