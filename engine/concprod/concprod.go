@@ -21,6 +21,10 @@
 // may pop several frames at once. The default order is every thread's pcs
 // and locals, thread by thread, then the globals (--product-order).
 //
+// A frame that arrives at a location frees its locals that are dead there
+// (deadlocals.go: no path from there reads them before writing them), so
+// the sets do not carry stale values; traces get the real values back.
+//
 // The transition relation is partitioned per thread and, within a thread,
 // into blocks: the edges that change the same variables form a group, and
 // groups merge, with explicit frame conditions, while a block stays under
@@ -97,6 +101,10 @@ type Options struct {
 	// location, transparent ones included (see transparent.go): the same
 	// answers, more states; for checking the reduction.
 	AllSwitchPoints bool
+	// KeepDeadLocals keeps the values of locals where they are dead
+	// (deadlocals.go: the default frees them): the same answers, larger
+	// BDDs; for checking the reduction.
+	KeepDeadLocals bool
 }
 
 // DefaultClusterNodes is the default Options.ClusterNodes.
@@ -125,6 +133,7 @@ func init() {
 			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site, raised up to 4 more while a run creates more); a program that can create more: UNKNOWN unless an error is found")
 			fs.IntVar(&o.ClusterNodes, "cluster-nodes", 0, fmt.Sprintf("merge the blocks of a thread's transition relation while one stays under `n` BDD nodes (0: %d; negative: one block per set of changed variables)", DefaultClusterNodes))
 			fs.BoolVar(&o.AllSwitchPoints, "all-switch-points", false, "switch threads at every location, also where the running thread's next step can only be local (the default skips those switch points: same answers, fewer states)")
+			fs.BoolVar(&o.KeepDeadLocals, "keep-dead-locals", false, "keep the values of locals where they are dead (the default frees them where no path reads them before writing them: same answers and traces with real values, smaller BDDs)")
 			fs.Var(&o.Order, "product-order", "BDD variable `order`: threads (each thread's pc and locals, then the globals), affinity (every thread's pc, then the variables in affinity order, each local's copies in all threads side by side) or globals (the globals, then the threads)")
 			return func() (engine.Engine, error) { return NewWithOptions(o) }
 		},
@@ -217,6 +226,9 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 	x, err := newProd(p, model, m, limit, order)
 	if err != nil {
 		return result.NewUnknown(Name, err.Error()), nil
+	}
+	if !e.opts.KeepDeadLocals {
+		x.dead = newDeadLocals(p, q.AnalysesFor(p))
 	}
 	s := &search{x: x, ctx: ctx, q: q, limit: unlimited, clusterNodes: e.opts.ClusterNodes, allSwitchPoints: e.opts.AllSwitchPoints}
 	if s.clusterNodes == 0 {

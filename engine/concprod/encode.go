@@ -44,7 +44,13 @@ type prod struct {
 
 	sets  map[string]*bdd.VarSet
 	pairs map[string]*bdd.Pairs
-	exits map[[3]int]rel // (slot, depth, proc) → arriving at the exit without returned values
+	exits map[[4]int]rel // (slot, depth, proc, realRels) → arriving at the exit without returned values
+
+	// dead, if set, frees the locals dead where their frame arrives
+	// (deadlocals.go); realRels builds the real relations instead, for
+	// the repair of traces.
+	dead     *deadLocals
+	realRels bool
 }
 
 const none = 0
@@ -250,6 +256,9 @@ type step struct {
 	depth, proc, edge int
 	from              int // pc value
 	r                 rel
+	// real is the edge's relation without the freeing of dead locals
+	// (deadlocals.go), or r where nothing is freed.
+	real rel
 }
 
 // steps returns the relations of every edge of every procedure at every
@@ -267,7 +276,16 @@ func (x *prod) steps(s *slot) ([]step, error) {
 				if err != nil {
 					return nil, err
 				}
-				out = append(out, step{depth: d, proc: f, edge: e.ID, from: x.val(f, e.From), r: r})
+				real := r
+				if x.dead != nil {
+					x.realRels = true
+					real, err = x.edge(s, d, proc, e)
+					x.realRels = false
+					if err != nil {
+						return nil, err
+					}
+				}
+				out = append(out, step{depth: d, proc: f, edge: e.ID, from: x.val(f, e.From), r: r, real: real})
 			}
 		}
 	}
@@ -303,7 +321,7 @@ func (x *prod) edge(s *slot, d int, proc *ir.Proc, e *ir.Edge) (rel, error) {
 		if callee.Entry == callee.Exit {
 			return x.seq(r, x.pop(s, d+1, op, nil), x.arrive(s, d, proc, e.To, nil)), nil
 		}
-		return x.compose(r, x.setPC(s, d+1, x.val(op.Proc, callee.Entry))), nil
+		return x.freeDead(x.compose(r, x.setPC(s, d+1, x.val(op.Proc, callee.Entry))), s, d+1, callee, callee.Entry), nil
 	case *ir.EndThread:
 		return x.compose(g, x.endThread(s)), nil
 	case *ir.StartThread:
@@ -322,12 +340,15 @@ func (x *prod) edge(s *slot, d int, proc *ir.Proc, e *ir.Edge) (rel, error) {
 // turn; the frame of depth 0 returning ends the thread.
 func (x *prod) arrive(s *slot, d int, proc *ir.Proc, loc int, rets []ir.Expr) rel {
 	if loc != proc.Exit {
-		return x.setPC(s, d, x.val(proc.Index, loc))
+		return x.freeDead(x.setPC(s, d, x.val(proc.Index, loc)), s, d, proc, loc)
 	}
 	if d == 0 {
 		return x.endThread(s)
 	}
-	key := [3]int{slices.Index(x.slots, s), d, proc.Index}
+	key := [4]int{slices.Index(x.slots, s), d, proc.Index, 0}
+	if x.realRels {
+		key[3] = 1
+	}
 	if rets == nil {
 		if r, ok := x.exits[key]; ok {
 			return r
@@ -437,7 +458,7 @@ func (x *prod) start(s *slot, d int, proc *ir.Proc, op *ir.StartThread) (rel, er
 // variables. It reports a *recursionError for a recursive thread.
 func newProd(p *ir.Program, model *conc.Model, m *bdd.Manager, maxThreads int, order Order) (*prod, error) {
 	x := &prod{p: p, m: m, ev: symbolic.Evaluator(m), model: model,
-		sets: make(map[string]*bdd.VarSet), pairs: make(map[string]*bdd.Pairs), exits: make(map[[3]int]rel)}
+		sets: make(map[string]*bdd.VarSet), pairs: make(map[string]*bdd.Pairs), exits: make(map[[4]int]rel)}
 	mk := func(roots []int) (*slot, error) {
 		at, err := depths(p, roots)
 		if err != nil {

@@ -129,6 +129,9 @@ func (s *search) trace(f *found) (*result.Trace, error) {
 		}
 		m.Safepoint()
 	}
+	if err := s.repair(rev); err != nil {
+		return nil, err
+	}
 	// Forward, with the context switches marked.
 	running := 0 // thread 0 runs first: main, or Getafix's init
 	if x.init == nil && len(x.p.Threads) > 0 {
