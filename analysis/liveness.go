@@ -36,8 +36,9 @@ var Liveness = &Analysis[*Live]{
 // the others; Liveness uses the latter). A call reads its arguments and the globals live at the
 // callee's entry, overwrites its targets, and lets the caller's other
 // variables pass (globals, since the callee need not overwrite them).
-// Thread operations are not followed (a started thread's reads are not
-// counted): the analysis is for sequential programs.
+// A start_thread reads its arguments; the started thread's own reads are
+// not followed (the analysis is sequential: callers that use it for a
+// concurrent program rely on a frame's locals being its thread's own).
 // Error locations have no live slots: executions stop there. Returned-value
 // slots are live only at the exit (no statement reads them).
 func ComputeLiveness(p *ir.Program, calls *Calls, exitLive func(proc *ir.Proc) Set) *Live {
@@ -143,7 +144,14 @@ func liveProc(p *ir.Program, sl Slots, pr *ir.Proc, exit Set, entryG []Set, rets
 			for _, v := range op.Values {
 				uses(v)
 			}
-		default: // Skip and (unsupported) thread operations: nothing read
+		case *ir.StartThread:
+			// The arguments are read here, in the starting frame (the
+			// explicit search once took a local read only by them as
+			// dead and started the thread with one value of it).
+			for _, a := range op.Args {
+				uses(a)
+			}
+		default: // Skip and the other thread operations: nothing read
 		}
 		gk[i] = genKill{g, k, callee}
 	}

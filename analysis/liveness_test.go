@@ -39,6 +39,31 @@ end
 	}
 }
 
+// TestLivenessStartThread checks that a start_thread reads its
+// arguments: a local read only there is live before it.
+func TestLivenessStartThread(t *testing.T) {
+	p := testsuite.Lower(t, "t.bp", `void main()
+begin
+  decl l, m;
+L1: l := m;
+L2: start_thread t(l);
+end
+void t(x) begin assert(!x); end
+`, "")
+	sl := analysis.SlotsOf(p)
+	lv := analysis.ComputeLiveness(p, analysis.Of(analysis.NewCache(p), analysis.CallGraph), func(*ir.Proc) analysis.Set { return analysis.NewSet(sl.N()) })
+	main := p.Procs[p.Main]
+	for label, want := range map[string][]string{"L1": {"m"}, "L2": {"l"}} {
+		var got []string
+		for _, s := range lv.Live[p.Main][main.Labels[label][0]].Elems() {
+			got = append(got, main.Locals[s-sl.G])
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("live at %s: %v, want %v", label, got, want)
+		}
+	}
+}
+
 // TestModRefAndCalls checks MOD/REF through calls and the liveness of
 // globals read by callees.
 func TestModRefAndCalls(t *testing.T) {

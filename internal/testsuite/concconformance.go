@@ -19,7 +19,10 @@ import (
 type ConcBench struct {
 	Name string
 	// File is the path below shared/benchmarks.
-	File   string
+	File string
+	// Src, if set, is the program's text instead (a case of ours, read
+	// with the CProver precedence).
+	Src    string
 	Target string // the error label ("" : SLIC_ERROR)
 	// Getafix says to read the file with the Getafix precedence (as the
 	// CLI's auto dialect does for the Getafix convention).
@@ -37,7 +40,7 @@ type ConcBench struct {
 	Slow bool
 }
 
-// ConcBenchmarks are the 14 concurrent satabs-boppo tests and Getafix's
+// ConcBenchmarks are the 14 concurrent satabs-boppo tests, cases of ours (Src) and Getafix's
 // fib programs with their first-error bounds. Threads3 and Threads5 start
 // threads in a loop and fail with 3 and 5 of them; Threads4 starts them in
 // a loop too (safe with 5).
@@ -56,11 +59,27 @@ var ConcBenchmarks = []ConcBench{
 	{Name: "n-peterson", File: "satabs-boppo/n-peterson/n-peterson.bp", Target: "SLIC_ERROR", Switches: 1, Rounds: 1},
 	{Name: "p-conc", File: "satabs-boppo/p-conc/p-conc.bp", Target: "SLIC_ERROR", Safe: true},
 	{Name: "p-peterson", File: "satabs-boppo/p-peterson/p-peterson.bp", Target: "SLIC_ERROR", Safe: true, Slow: true},
+	// A thread started with a local of the starting frame that is read
+	// by nothing else: the explicit search once took it as dead there and
+	// started the thread with one value of it (SUCCESSFUL).
+	{Name: "start-argument", Src: startArgument, Target: "ERROR", Switches: 1, Rounds: 1},
 	{Name: "fib_3_safe", File: "getafix/fib_3_safe.bp", Getafix: true, Safe: true, Slow: true},
 	{Name: "fib_3_unsafe", File: "getafix/fib_3_unsafe.bp", Getafix: true, Switches: 6, Rounds: 4, Slow: true},
 	{Name: "fib_4_unsafe", File: "getafix/fib_4_unsafe.bp", Getafix: true, Switches: 8, Rounds: 5, Slow: true},
 	{Name: "fib_5_unsafe", File: "getafix/fib_5_unsafe.bp", Getafix: true, Switches: 10, Rounds: 6, Slow: true},
 }
+
+const startArgument = `void main()
+begin
+  decl l;
+  l := *;
+  start_thread t(l);
+end
+void t(x)
+begin
+  if (x) then ERROR: skip; fi
+end
+`
 
 // SafeBounds are the bounds at which ConcurrentConformance checks the safe
 // benchmarks.
@@ -172,6 +191,9 @@ func ConcBenchDir(t testing.TB) string {
 // LowerConcBench reads and lowers a benchmark.
 func LowerConcBench(t testing.TB, b ConcBench) *ir.Program {
 	t.Helper()
+	if b.Src != "" {
+		return LowerDialect(t, b.Name+".bp", b.Src, syntax.CProver, b.Target)
+	}
 	path := filepath.Join(ConcBenchDir(t), filepath.FromSlash(b.File))
 	if !b.Getafix {
 		return LowerFile(t, path, b.Target)
