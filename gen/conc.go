@@ -19,7 +19,8 @@ const (
 	Getafix
 	// Satabs: main is thread 0 and starts the others (worker1, …) by
 	// `start_thread worker1();` or `ASYNC_1: worker1();` at the top level
-	// of its body; atomic_begin; … atomic_end; sections.
+	// of its body, some passing an argument (`start_thread worker1(l0);`);
+	// atomic_begin; … atomic_end; sections.
 	Satabs
 )
 
@@ -189,6 +190,7 @@ func buildConcurrent(seed int64, opt ConcOptions) *program {
 		// random top-level position after the previous one.
 		m := mains[0]
 		pos := 0
+		var starts []*st
 		for i := 1; i < len(mains); i++ {
 			pos += r.IntN(len(m.body) - pos + 1)
 			callee := indexOf(out.procs, mains[i])
@@ -201,6 +203,23 @@ func buildConcurrent(seed int64, opt ConcOptions) *program {
 			copy(m.body[pos+1:], m.body[pos:])
 			m.body[pos] = s
 			pos++
+			starts = append(starts, s)
+		}
+		// Some threads take an argument from main (a local of main's, or
+		// any value): the first local of the thread's procedure becomes
+		// its parameter. Drawn after the positions, so that the rest of
+		// each program is what the seed gave before.
+		for _, s := range starts {
+			w := out.procs[s.callee]
+			if len(w.locals) == 0 || r.IntN(2) == 0 {
+				continue
+			}
+			w.params, w.locals = append(w.params, w.locals[0]), w.locals[1:]
+			arg := &ex{kind: eNondet}
+			if len(m.locals) > 0 && r.IntN(4) != 0 {
+				arg = &ex{kind: eVar, name: m.locals[r.IntN(len(m.locals))]}
+			}
+			s.args = []*ex{arg}
 		}
 	}
 	return out

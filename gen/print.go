@@ -132,7 +132,7 @@ func (p *printer) stmt(prog *program, s *st, indent int) {
 			p.line(indent, lp+"return "+exprList(s.results)+";")
 		}
 	case sStart:
-		p.line(indent, lp+"start_thread "+prog.procs[s.callee].name+"();")
+		p.line(indent, lp+"start_thread "+prog.procs[s.callee].name+"("+exprList(s.args)+");")
 	case sAtomicBegin:
 		p.line(indent, lp+"atomic_begin;")
 	case sAtomicEnd:

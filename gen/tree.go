@@ -38,7 +38,7 @@ const (
 	sDead
 	sGoto
 	sReturn
-	sStart       // start_thread callee();
+	sStart       // start_thread callee(args);
 	sAtomicBegin // atomic_begin;
 	sAtomicEnd   // atomic_end;
 )
@@ -52,7 +52,7 @@ type st struct {
 	rhs       []*ex    // sAssign
 	constrain *ex      // sAssign, or nil
 	callee    int      // sCall, sStart: index into program.procs
-	args      []*ex    // sCall
+	args      []*ex    // sCall, sStart
 	cond      *ex      // sIf, sWhile, sAssume, sAssert
 	then      []*st    // sIf
 	els       []*st    // sIf: nil, a block, or one sIf with elsif set

@@ -92,9 +92,9 @@ func TestReuseKinds(t *testing.T) {
 // The rewriting of growing: main's thread creation (an ASYNC_n call or
 // a start_thread), the declaration of the globals, a worker's start.
 var (
-	creation   = regexp.MustCompile(`(?m)^(\s*)(?:ASYNC_\d+: |start_thread )(worker\d+)\(\);$`)
+	creation   = regexp.MustCompile(`(?m)^(\s*)(?:ASYNC_\d+: |start_thread )(worker\d+\([^)]*\));$`)
 	globalDecl = regexp.MustCompile(`(?m)^decl (.*);$`)
-	workerBody = regexp.MustCompile(`(void worker\d+\(\)\nbegin\n(?:\s*decl [^;]*;\n)*)`)
+	workerBody = regexp.MustCompile(`(void worker\d+\([^)]*\)\nbegin\n(?:\s*decl [^;]*;\n)*)`)
 )
 
 // growing returns a random SATABS-style program of gen.RandomConcurrent
@@ -107,7 +107,7 @@ var (
 func growing(t testing.TB, seed int64) (*ir.Program, string) {
 	src := gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 2, Style: gen.Satabs, Thread: gen.Options{Stmts: 4, Procs: 1, MaxLocals: 2}})
 	src = globalDecl.ReplaceAllString(src, "decl $1, c0, c1;")
-	src = creation.ReplaceAllString(src, "${1}c0, c1 := F, F;\n${1}while (*) do start_thread ${2}(); od\n${1}assert(!c1);")
+	src = creation.ReplaceAllString(src, "${1}c0, c1 := F, F;\n${1}while (*) do start_thread ${2}; od\n${1}assert(!c1);")
 	src = workerBody.ReplaceAllString(src, "${1}  c1 := c0;\n  c0 := T;\n")
 	return testsuite.Lower(t, fmt.Sprintf("growing-seed%d.bp", seed), src, ""), src
 }
