@@ -24,9 +24,10 @@ import (
 // with dead values forgotten, and a step's guard, the values it computes
 // and where it goes read only live values. Traces are built in the
 // reduced states and then given the real values (repair): forward from
-// the initial state, each step's own relation, not the reduced one,
-// gives the values of the locals dead after it, from the real values
-// before it; every other value is the reduced state's.
+// the initial state, each step's own relation, not the reduced one (built
+// then, for the steps of the trace only), gives the values of the locals
+// dead after it, from the real values before it; every other value is the
+// reduced state's.
 //
 // Liveness is sequential: a local of a frame is private to its thread, so
 // it is exact for frames, unless a `start_thread goto` copies a frame into
@@ -119,6 +120,9 @@ func (s *search) repair(rev []tstep) error {
 		return nil
 	}
 	x, m := s.x, s.x.m
+	// The real relations, by actor and step: built here, used until the
+	// end of the repair, which takes no Safepoint.
+	rels := make(map[[2]int]rel)
 	real := rev[len(rev)-1].before // the initial state: its locals are any values
 	for i := len(rev) - 1; i >= 0; i-- {
 		ts := &rev[i]
@@ -127,18 +131,27 @@ func (s *search) repair(rev []tstep) error {
 			ts.after = real
 			continue
 		}
-		full := s.steps[ts.actor][ts.step].real
+		key := [2]int{ts.actor, ts.step}
+		full, ok := rels[key]
+		if !ok {
+			st := s.steps[ts.actor][ts.step]
+			proc := x.p.Procs[st.proc]
+			x.realRels = true
+			r, err := x.edge(s.actors[ts.actor], st.depth, proc, proc.Edges[st.edge])
+			x.realRels = false
+			if err != nil {
+				return err
+			}
+			full, rels[key] = r, r
+		}
 		dead := s.deadIn(ts.after)
 		// The real state before, the reduced values after of what the step
 		// changes and matters after it; the rest it changes is chosen.
-		cond := full.r
+		var vars []int
+		var vals []bool
 		var free []bool
 		for j, v := range x.vars {
-			lit := m.Ithvar(v.cur)
-			if !real[j] {
-				lit = m.NIthvar(v.cur)
-			}
-			cond = m.And(cond, lit)
+			vars, vals = append(vars, v.cur), append(vals, real[j])
 			if !full.ch[j] {
 				continue
 			}
@@ -149,12 +162,9 @@ func (s *search) repair(rev []tstep) error {
 				free[j] = true
 				continue
 			}
-			lit = m.Ithvar(v.next)
-			if !ts.after[j] {
-				lit = m.NIthvar(v.next)
-			}
-			cond = m.And(cond, lit)
+			vars, vals = append(vars, v.next), append(vals, ts.after[j])
 		}
+		cond := m.And(m.Assignment(vars, vals), full.r)
 		if cond == bdd.False {
 			return errors.New("trace: a step of the reduced states has no real counterpart")
 		}

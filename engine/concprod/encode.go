@@ -256,9 +256,6 @@ type step struct {
 	depth, proc, edge int
 	from              int // pc value
 	r                 rel
-	// real is the edge's relation without the freeing of dead locals
-	// (deadlocals.go), or r where nothing is freed.
-	real rel
 }
 
 // steps returns the relations of every edge of every procedure at every
@@ -276,16 +273,7 @@ func (x *prod) steps(s *slot) ([]step, error) {
 				if err != nil {
 					return nil, err
 				}
-				real := r
-				if x.dead != nil {
-					x.realRels = true
-					real, err = x.edge(s, d, proc, e)
-					x.realRels = false
-					if err != nil {
-						return nil, err
-					}
-				}
-				out = append(out, step{depth: d, proc: f, edge: e.ID, from: x.val(f, e.From), r: r, real: real})
+				out = append(out, step{depth: d, proc: f, edge: e.ID, from: x.val(f, e.From), r: r})
 			}
 		}
 	}

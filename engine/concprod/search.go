@@ -197,7 +197,6 @@ func (s *search) prepare() error {
 		for i := range steps {
 			st := &steps[i]
 			st.r.r = m.Keep(st.r.r).Node() // kept: traces need each edge's relation
-			st.real.r = m.Keep(st.real.r).Node()
 			k := chKey(st.r.ch)
 			gi, ok := byKey[k]
 			if !ok {
