@@ -1,8 +1,6 @@
 package concprod_test
 
 import (
-	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -63,32 +61,15 @@ end
 // TestDeadLocalsDifferential compares the search with and without the
 // freeing of dead locals on random programs rich in locals and calls:
 // the same answers at the same least bounds, traces replayed (-long: 60
-// programs).
+// programs, and without a bound too: seed 1's every interleaving takes
+// seconds).
 func TestDeadLocalsDifferential(t *testing.T) {
 	n := testflags.N(2, 3, 60, 400)
-	freed, kept, unsafe := 0, 0, 0
-	for seed := int64(1); seed <= int64(n); seed++ {
-		src := gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 2 + int(seed%2), Thread: gen.Options{
-			Globals: 3, MaxLocals: 6, Procs: 3, Stmts: 6, Omit: gen.Recursion}})
-		p := testsuite.LowerDialect(t, fmt.Sprintf("dl%d.bp", seed), src, syntax.CProver, "")
-		for _, b := range []result.Bound{cs(1), rounds(2), {}} {
-			ctx, cancel := context.WithTimeoutCause(context.Background(), 5*time.Second, engine.ErrTimeout)
-			q := engine.Query{Bound: b}
-			got := testsuite.CheckContext(ctx, t, concprod.New(), p, q)
-			want := testsuite.CheckContext(ctx, t, newEngine(t, concprod.Options{KeepDeadLocals: true}), p, q)
-			cancel()
-			if got.Verdict == result.Unknown || want.Verdict == result.Unknown {
-				continue
-			}
-			if got.Verdict != want.Verdict || got.Bound != want.Bound {
-				t.Errorf("seed %d at %s: %s %s, keeping dead locals %s %s\n%s", seed, b, got.Verdict, got.Bound, want.Verdict, want.Bound, src)
-			}
-			if got.Verdict == result.Unsafe {
-				unsafe++
-			}
-			freed += int(got.Stats.Counters["peak_nodes"])
-			kept += int(want.Stats.Counters["peak_nodes"])
-		}
+	bounds := []result.Bound{cs(1), rounds(2)}
+	if testflags.Long() {
+		bounds = append(bounds, result.Bound{})
 	}
+	freed, kept, unsafe := reductionDifferential(t, n, gen.Options{Globals: 3, MaxLocals: 6, Procs: 3, Stmts: 6, Omit: gen.Recursion},
+		bounds, 5*time.Second, concprod.Options{KeepDeadLocals: true})
 	t.Logf("%d programs, %d unsafe answers: peak BDD nodes summed, freed %d, kept %d", n, unsafe, freed, kept)
 }

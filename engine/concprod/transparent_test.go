@@ -65,26 +65,41 @@ func TestTransparentLocations(t *testing.T) {
 // programs).
 func TestSwitchPointsDifferential(t *testing.T) {
 	n := testflags.N(2, 6, 200, 600)
-	reduced, all := 0, 0
+	reduced, all, _ := reductionDifferential(t, n, gen.Options{Globals: 3, MaxLocals: 6, Procs: 2, Stmts: 6, Omit: gen.Recursion},
+		[]result.Bound{cs(1), cs(2), rounds(2)}, 10*time.Second, concprod.Options{AllSwitchPoints: true})
+	t.Logf("%d programs: peak BDD nodes summed, reduced %d, switching everywhere %d", n, reduced, all)
+}
+
+// reductionDifferential checks a reduction of the search, on by default,
+// against the search with options off (the reduction turned off) on n
+// random concurrent programs (seeds 1..n, 2 or 3 threads shaped by
+// thread, CProver precedence), at each bound with the time limit each:
+// the same answers at the same least bounds, every trace replayed. It
+// returns the peak BDD nodes summed with the reduction and without, and
+// the number of unsafe answers compared.
+func reductionDifferential(t *testing.T, n int, thread gen.Options, bounds []result.Bound, limit time.Duration, off concprod.Options) (reduced, full, unsafe int) {
+	t.Helper()
 	for seed := int64(1); seed <= int64(n); seed++ {
-		src := gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 2 + int(seed%2), Thread: gen.Options{
-			Globals: 3, MaxLocals: 6, Procs: 2, Stmts: 6, Omit: gen.Recursion}})
-		p := testsuite.LowerDialect(t, fmt.Sprintf("sp%d.bp", seed), src, syntax.CProver, "")
-		for _, b := range []result.Bound{cs(1), cs(2), rounds(2)} {
-			ctx, cancel := context.WithTimeoutCause(context.Background(), 10*time.Second, engine.ErrTimeout)
+		src := gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 2 + int(seed%2), Thread: thread})
+		p := testsuite.LowerDialect(t, fmt.Sprintf("r%d.bp", seed), src, syntax.CProver, "")
+		for _, b := range bounds {
+			ctx, cancel := context.WithTimeoutCause(context.Background(), limit, engine.ErrTimeout)
 			q := engine.Query{Bound: b}
 			got := testsuite.CheckContext(ctx, t, concprod.New(), p, q)
-			want := testsuite.CheckContext(ctx, t, newEngine(t, concprod.Options{AllSwitchPoints: true}), p, q)
+			want := testsuite.CheckContext(ctx, t, newEngine(t, off), p, q)
 			cancel()
 			if got.Verdict == result.Unknown || want.Verdict == result.Unknown {
 				continue
 			}
 			if got.Verdict != want.Verdict || got.Bound != want.Bound {
-				t.Errorf("seed %d at %s: %s %s, switching everywhere %s %s\n%s", seed, b, got.Verdict, got.Bound, want.Verdict, want.Bound, src)
+				t.Errorf("seed %d at %s: %s %s, without the reduction %s %s\n%s", seed, b, got.Verdict, got.Bound, want.Verdict, want.Bound, src)
+			}
+			if got.Verdict == result.Unsafe {
+				unsafe++
 			}
 			reduced += int(got.Stats.Counters["peak_nodes"])
-			all += int(want.Stats.Counters["peak_nodes"])
+			full += int(want.Stats.Counters["peak_nodes"])
 		}
 	}
-	t.Logf("%d programs: peak BDD nodes summed, reduced %d, switching everywhere %d", n, reduced, all)
+	return reduced, full, unsafe
 }
