@@ -40,10 +40,10 @@ type ConcBench struct {
 	Slow bool
 }
 
-// ConcBenchmarks are the 14 concurrent satabs-boppo tests, cases of ours (Src) and Getafix's
-// fib programs with their first-error bounds. Threads3 and Threads5 start
-// threads in a loop and fail with 3 and 5 of them; Threads4 starts them in
-// a loop too (safe with 5).
+// ConcBenchmarks are the 14 concurrent satabs-boppo tests, cases of ours
+// (Src) and Getafix's fib programs with their first-error bounds. Threads3
+// and Threads5 start threads in a loop and fail with 3 and 5 of them;
+// Threads4 starts them in a loop too (safe with 5).
 var ConcBenchmarks = []ConcBench{
 	{Name: "Simple4", File: "satabs-boppo/Simple4/main.bp", Switches: 2, Rounds: 2},
 	{Name: "Threads1", File: "satabs-boppo/Threads1/main.bp", Switches: 1, Rounds: 1},
