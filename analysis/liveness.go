@@ -193,3 +193,38 @@ func liveProc(p *ir.Program, sl Slots, pr *ir.Proc, exit Set, entryG []Set, rets
 		}
 	}
 }
+
+// ThreadLive is the liveness that the concurrent engines use to forget
+// values that cannot matter: ComputeLiveness with every procedure's exit
+// reading the globals (the other threads go on) and its returned values.
+// A frame's locals are its thread's own, so their liveness is exact,
+// unless a `start_thread goto` copies a frame into a new thread
+// (CopiesFrames): then the new thread may read a local the old frame no
+// longer does.
+type ThreadLive struct {
+	*Live
+	CopiesFrames bool
+}
+
+// ThreadLiveness computes ThreadLive, once per cache for all the engines
+// of a portfolio.
+var ThreadLiveness = &Analysis[*ThreadLive]{
+	Title:    "thread liveness",
+	Doc:      "the slots live at each location, a procedure's exit reading every global and its returned values; whether a start_thread goto copies frames",
+	Requires: []Key{CallGraph},
+	Run: func(p *Pass) *ThreadLive {
+		exit := p.Slots.Globals()
+		for i := 0; i < p.Slots.R; i++ {
+			exit.Add(p.Slots.Ret(i))
+		}
+		tl := &ThreadLive{Live: ComputeLiveness(p.Prog, Result(p, CallGraph), func(*ir.Proc) Set { return exit })}
+		for _, proc := range p.Prog.Procs {
+			for _, e := range proc.Edges {
+				if st, ok := e.Op.(*ir.StartThread); ok && st.Goto >= 0 {
+					tl.CopiesFrames = true
+				}
+			}
+		}
+		return tl
+	},
+}

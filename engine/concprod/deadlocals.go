@@ -29,9 +29,10 @@ import (
 // dead after it, from the real values before it; every other value is the
 // reduced state's.
 //
-// Liveness is sequential: a local of a frame is private to its thread, so
-// it is exact for frames, unless a `start_thread goto` copies a frame into
-// a new thread; then no local is freed (newDeadLocals returns nil).
+// The liveness is package analysis's ThreadLiveness, which the explicit
+// engine's deadness shares: exact for a frame's locals, unless a
+// `start_thread goto` copies a frame into a new thread; then no local is
+// freed (newDeadLocals returns nil).
 type deadLocals struct {
 	live  *analysis.Live
 	slots analysis.Slots
@@ -40,22 +41,11 @@ type deadLocals struct {
 // newDeadLocals returns the liveness the reduction needs, or nil for a
 // program with `start_thread goto`.
 func newDeadLocals(p *ir.Program, an *analysis.Cache) *deadLocals {
-	for _, proc := range p.Procs {
-		for _, e := range proc.Edges {
-			if st, ok := e.Op.(*ir.StartThread); ok && st.Goto >= 0 {
-				return nil
-			}
-		}
+	tl := analysis.Of(an, analysis.ThreadLiveness)
+	if tl.CopiesFrames {
+		return nil
 	}
-	d := &deadLocals{slots: analysis.SlotsOf(p)}
-	// What matters at a procedure's exit: the globals (the threads go
-	// on) and the returned values; the locals of the callers are theirs.
-	exit := d.slots.Globals()
-	for i := 0; i < d.slots.R; i++ {
-		exit.Add(d.slots.Ret(i))
-	}
-	d.live = analysis.ComputeLiveness(p, analysis.Of(an, analysis.CallGraph), func(*ir.Proc) analysis.Set { return exit })
-	return d
+	return &deadLocals{live: tl.Live, slots: analysis.SlotsOf(p)}
 }
 
 // dead reports whether local j of a frame of proc at location loc cannot

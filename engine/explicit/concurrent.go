@@ -451,22 +451,9 @@ func (d *deadness) frameID(f *interp.Frame) int32 {
 }
 
 func newDeadness(p *ir.Program, an *analysis.Cache) *deadness {
-	d := &deadness{ng: len(p.Globals), slots: analysis.SlotsOf(p), locals: true,
+	tl := analysis.Of(an, analysis.ThreadLiveness)
+	return &deadness{ng: len(p.Globals), slots: analysis.SlotsOf(p), locals: !tl.CopiesFrames, live: tl.Live,
 		ids: make(map[*interp.Frame]int32), byKey: make(map[string]int32)}
-	for _, proc := range p.Procs {
-		for _, e := range proc.Edges {
-			if st, ok := e.Op.(*ir.StartThread); ok && st.Goto >= 0 {
-				d.locals = false
-			}
-		}
-	}
-	calls := analysis.Of(an, analysis.CallGraph)
-	all := d.slots.Globals()
-	for i := 0; i < d.slots.R; i++ {
-		all.Add(d.slots.Ret(i))
-	}
-	d.live = analysis.ComputeLiveness(p, calls, func(*ir.Proc) analysis.Set { return all })
-	return d
 }
 
 // globalLive reports whether global i of c can matter.
