@@ -50,20 +50,29 @@
 // holds an error: the answer's bound is the least at which the error
 // appears.
 //
-// Without a bound the search is breadth first over all threads at once
-// and computes every reachable state of the product: a SUCCESSFUL answer
-// is a proof for the program's threads and, for a program that creates
-// threads (start_thread, ASYNC_n), for runs with at most --max-threads
-// threads; if a run could create more, the
-// answer is UNKNOWN and says so, as the explicit engine's.
+// Without a bound the search is the same, by rounds, with no last round:
+// it stops when a layer adds no state, having computed every reachable
+// state of the product. A SUCCESSFUL answer is a proof for the program's
+// threads and, for a program that creates threads (start_thread,
+// ASYNC_n), for runs with at most --max-threads threads; if a run could
+// create more, the answer is UNKNOWN and says so, as the explicit
+// engine's. An error is found in the fewest rounds, at the cost of the
+// bounded search that reaches it: a breadth-first search over all the
+// threads at once (run, kept for shortest traces) interleaves every
+// thread's frontier in every ring and takes far longer on large programs
+// (SafeStack's old/goto: an error in the fourth round found after 108 CPU
+// s, where the breadth-first search did not finish in 300 s).
 //
 // # Traces
 //
-// A trace within the least bound from the frontiers (trace.go: the
-// shortest one without a bound; with one, each context is shortest),
-// with the threads and the context switches marked, built with the
-// result package's step constructors; interp.Replay judges it as any
-// engine's.
+// A trace within the least bound from the frontiers (trace.go: each
+// context is shortest), with the threads and the context switches marked,
+// built with the result package's step constructors; interp.Replay judges
+// it as any engine's. Without a bound (with a bound, if
+// Options.ShortestBounded) a second search, breadth first over all the
+// threads, then looks for a shortest trace within a budget
+// (Options.ShortestBudget, the --shortest flag shared with the summary
+// engine); past it the first trace stands and the stats say so.
 package concprod
 
 import (
@@ -105,6 +114,21 @@ type Options struct {
 	// (deadlocals.go: the default frees them): the same answers, larger
 	// BDDs; for checking the reduction.
 	KeepDeadLocals bool
+	// ShortestBudget bounds the search by distance for a shortest trace
+	// after the first search, stratified by rounds (or, with a bound, by
+	// cost), has found the error: each context of its trace is shortest,
+	// not the whole. Zero: engine.ShortestBudget's default; negative: no
+	// second search; engine.ShortestAlways: the search is by distance from
+	// the start (the run's time limit still holds). Past the budget the
+	// first search's trace is given, and the stats say so. It applies to
+	// bounded queries only with ShortestBounded.
+	ShortestBudget time.Duration
+	// ShortestBounded applies ShortestBudget to bounded queries too
+	// (--shortest given): a shortest trace within the least bound. Without
+	// it a bounded query's trace is its first search's, as before the
+	// budget existed: the bounded search is the one compared with
+	// Getafix's, trace included.
+	ShortestBounded bool
 }
 
 // DefaultClusterNodes is the default Options.ClusterNodes.
@@ -134,8 +158,12 @@ func init() {
 			fs.IntVar(&o.ClusterNodes, "cluster-nodes", 0, fmt.Sprintf("merge the blocks of a thread's transition relation while one stays under `n` BDD nodes (0: %d; negative: one block per set of changed variables)", DefaultClusterNodes))
 			fs.BoolVar(&o.AllSwitchPoints, "all-switch-points", false, "switch threads at every location, also where the running thread's next step can only be local (the default skips those switch points: same answers, fewer states)")
 			fs.BoolVar(&o.KeepDeadLocals, "keep-dead-locals", false, "keep the values of locals where they are dead (the default frees them where no path reads them before writing them: same answers and traces with real values, smaller BDDs)")
+			fs.Var((*engine.ShortestFlag)(&o.ShortestBudget), "shortest", engine.ShortestUsage)
 			fs.Var(&o.Order, "product-order", "BDD variable `order`: threads (each thread's pc and locals, then the globals), affinity (every thread's pc, then the variables in affinity order, each local's copies in all threads side by side) or globals (the globals, then the threads)")
-			return func() (engine.Engine, error) { return NewWithOptions(o) }
+			return func() (engine.Engine, error) {
+				fs.Visit(func(f *flag.Flag) { o.ShortestBounded = o.ShortestBounded || f.Name == "shortest" })
+				return NewWithOptions(o)
+			}
 		},
 		NodeLimited: true,
 	})
@@ -234,6 +262,10 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 	if s.clusterNodes == 0 {
 		s.clusterNodes = DefaultClusterNodes
 	}
+	budget := e.opts.ShortestBudget
+	if q.Bound.Kind != result.Unbounded && !e.opts.ShortestBounded {
+		budget = -1
+	}
 	switch q.Bound.Kind {
 	case result.ContextSwitches:
 		s.limit = q.Bound.K
@@ -242,7 +274,11 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 		s.limit = q.Bound.K - 1
 	default:
 		s.unbounded = true
-		s.collapsed = model.AtomicGlobal < 0 && !model.AtomicSections
+		if budget == engine.ShortestAlways {
+			s.collapsed = model.AtomicGlobal < 0 && !model.AtomicSections
+		} else {
+			s.stratified, s.rounds = true, true
+		}
 	}
 	res := &result.Result{Verdict: result.Safe, Engine: Name}
 	fail := func(err error) (*result.Result, error) {
@@ -288,12 +324,13 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 	}
 	reach := time.Now()
 	q.Report(result.PhaseReach, "")
-	run := s.run
-	if !s.unbounded {
-		run = s.runChained
+	run := s.runChained
+	if budget == engine.ShortestAlways {
+		run = s.run // by distance from the start: its first error is a shortest trace's
 	}
 	f, err := run()
-	res.Stats.AddPhase(result.PhaseReach, time.Since(reach))
+	reachTime := time.Since(reach)
+	res.Stats.AddPhase(result.PhaseReach, reachTime)
 	stats()
 	if err == nil {
 		// A search that ends with an error found on a manager that was
@@ -309,6 +346,9 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 		traced := time.Now()
 		tr, err := s.trace(f)
 		res.Stats.AddPhase(result.PhaseTrace, time.Since(traced))
+		if err == nil {
+			tr, err = shortest(ctx, s, f, tr, budget, reachTime, res)
+		}
 		if err != nil {
 			if errors.Is(err, bdd.ErrNodeLimit) || ctx.Err() != nil {
 				res.Verdict, res.TraceCut = result.Unsafe, true
@@ -345,4 +385,77 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 		res.Stats.Set("exhaustive", 1) // every reachable state of the product: a proof for these threads
 	}
 	return res, nil
+}
+
+// shortest returns a shortest trace to the error f that the search s found
+// with tr, its own trace, when s is not a search by distance (runChained:
+// each context of tr is shortest, not the whole) and the budget allows:
+// the search again by distance (run) within f's bound, on the same
+// relations, for at most the budget (engine.ShortestBudget of budget, the
+// Options.ShortestBudget that applies, and first, the first search's
+// time). Past the
+// budget, or the BDD node limit, it returns tr, and the stats say so
+// (trace_shortest 0 and trace_shortest_over_budget or
+// trace_shortest_node_limit, with trace_shortest_budget_ns). A stop of ctx
+// there is not the run's: the error is found, and tr is its trace.
+func shortest(ctx context.Context, s *search, f *found, tr *result.Trace, budget, first time.Duration, res *result.Result) (*result.Trace, error) {
+	if budget == engine.ShortestAlways {
+		res.Stats.Set("trace_shortest", 1) // s searched by distance
+		return tr, nil
+	}
+	budget = engine.ShortestBudget(budget, first)
+	if budget < 0 || len(tr.Steps) <= 1 {
+		res.Stats.Set("trace_shortest", boolStat(len(tr.Steps) <= 1))
+		return tr, nil
+	}
+	m := s.x.m
+	start := time.Now()
+	defer func() { res.Stats.AddPhase("shortest", time.Since(start)) }()
+	s.q.Report(result.PhaseTrace, fmt.Sprintf("%d steps; the shortest trace", len(tr.Steps)))
+	bctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	s.release()
+	f.set.Release()
+	m.GC()
+	d := s.byDistance(f.cost)
+	d.ctx = bctx
+	m.SetInterrupt(func() bool { return bctx.Err() != nil })
+	defer m.SetInterrupt(func() bool { return ctx.Err() != nil })
+	over := func(why string) (*result.Trace, error) {
+		res.Stats.Set("trace_shortest", 0)
+		res.Stats.Set("trace_shortest_budget_ns", int64(budget))
+		res.Stats.Set("trace_shortest_"+why, 1)
+		return tr, nil
+	}
+	g, err := d.run()
+	if err == nil {
+		err = m.Err()
+	}
+	if err == nil && g != nil {
+		var short *result.Trace
+		short, err = d.trace(g)
+		if err == nil {
+			if len(short.Steps) > len(tr.Steps) {
+				return nil, fmt.Errorf("%s: internal error: the search by distance found a trace of %d steps, the first search one of %d", Name, len(short.Steps), len(tr.Steps))
+			}
+			res.Stats.Set("trace_shortest", 1)
+			return short, nil
+		}
+	}
+	switch {
+	case errors.Is(err, bdd.ErrNodeLimit):
+		return over("node_limit")
+	case err != nil && bctx.Err() != nil:
+		return over("over_budget")
+	case err != nil:
+		return nil, err
+	}
+	return nil, fmt.Errorf("%s: internal error: the search by distance found no error within %d", Name, f.cost)
+}
+
+func boolStat(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -111,8 +111,16 @@ func (s *search) repair(rev []tstep) error {
 	}
 	x, m := s.x, s.x.m
 	// The real relations, by actor and step: built here, used until the
-	// end of the repair, which takes no Safepoint.
+	// end of the repair, which takes no Safepoint. So are the real exits
+	// that arrive caches: they go with them.
 	rels := make(map[[2]int]rel)
+	defer func() {
+		for k := range x.exits {
+			if k[3] == 1 {
+				delete(x.exits, k)
+			}
+		}
+	}()
 	real := rev[len(rev)-1].before // the initial state: its locals are any values
 	for i := len(rev) - 1; i >= 0; i-- {
 		ts := &rev[i]

@@ -66,8 +66,11 @@ type search struct {
 	q         engine.Query
 	rounds    bool
 	unbounded bool
-	collapsed bool
-	limit     int
+	// stratified: an unbounded search stratified by rounds (runChained
+	// without a limit).
+	stratified bool
+	collapsed  bool
+	limit      int
 
 	n        int // threads
 	actors   []*slot
@@ -85,8 +88,8 @@ type search struct {
 	capGuard        []*bdd.Root // by actor; nil: creates no thread
 	initDone        *bdd.Root
 
-	start   bdd.Node // the initial states
-	startAt int      // their class
+	start   *bdd.Root // the initial states
+	startAt int       // their class
 	reach   []*bdd.Root
 	rings   []ring
 	capped  bool
@@ -110,7 +113,7 @@ func (s *search) allowed(t, u int) bool {
 
 // cost is the cost of a step by actor u from class t.
 func (s *search) cost(t, u int) int {
-	if s.unbounded || t >= s.n {
+	if (s.unbounded && !s.stratified) || t >= s.n {
 		return 0
 	}
 	if s.rounds {
@@ -320,7 +323,7 @@ func (s *search) prepare() error {
 	if s.collapsed && s.startAt < s.n {
 		s.startAt = s.free()
 	}
-	s.start = start
+	s.start = m.Keep(start) // kept: a second search (byDistance) starts from it too
 	return m.Err()
 }
 
@@ -344,12 +347,13 @@ func (s *search) run() (*found, error) {
 	for c := range front {
 		front[c] = m.Keep(bdd.False)
 	}
-	front[s.startAt].Set(s.start)
-	s.reach[s.startAt].Set(s.start)
+	front[s.startAt].Set(s.start.Node())
+	s.reach[s.startAt].Set(s.start.Node())
 	seeds := make([]*bdd.Root, nc)
 	for c := range seeds {
 		seeds[c] = m.Keep(bdd.False)
 	}
+	defer releaseAll(front, seeds)
 	var pending *found
 	first := true
 	for layer := 0; ; s.layer = layer {
@@ -476,7 +480,8 @@ func (s *search) runChained() (*found, error) {
 		layerSet[c] = m.Keep(bdd.False)
 		seeds[c] = m.Keep(bdd.False)
 	}
-	seeds[s.startAt].Set(s.start)
+	defer releaseAll(layerSet, seeds)
+	seeds[s.startAt].Set(s.start.Node())
 	order := []int{s.initClass(), s.free()}
 	for u := 0; u < s.n; u++ {
 		order = append(order, u)
@@ -640,6 +645,46 @@ func (s *search) errorIn(i int) *found {
 		}
 	}
 	return best
+}
+
+// byDistance returns a search by distance (run) on s's relations, whose
+// sets are new, for the errors within cost limit (an unbounded query's
+// stratified search: within any).
+func (s *search) byDistance(limit int) *search {
+	d := *s
+	d.reach, d.rings, d.capped, d.layer = nil, nil, false, 0
+	if s.stratified {
+		d.stratified, d.rounds = false, false
+		d.collapsed = s.x.model.AtomicGlobal < 0 && !s.x.model.AtomicSections
+		if d.collapsed && d.startAt < d.n {
+			d.startAt = d.free()
+		}
+	} else {
+		d.limit = limit
+	}
+	return &d
+}
+
+// release releases the search's sets (not the relations).
+func (s *search) release() {
+	for _, r := range s.reach {
+		r.Release()
+	}
+	for _, r := range s.rings {
+		for _, set := range r.sets {
+			set.Release()
+		}
+	}
+	s.reach, s.rings = nil, nil
+}
+
+// releaseAll releases the roots of the sets.
+func releaseAll(sets ...[]*bdd.Root) {
+	for _, rs := range sets {
+		for _, r := range rs {
+			r.Release()
+		}
+	}
 }
 
 // unlimited is the limit of an unbounded search.

@@ -90,7 +90,7 @@ end
 	}
 	for i, p := range progs {
 		c := struct{ name string }{names[i]}
-		short := testsuite.Check(t, summary.New(summary.Options{ShortestBudget: summary.ShortestAlways}), p, engine.Query{})
+		short := testsuite.Check(t, summary.New(summary.Options{ShortestBudget: engine.ShortestAlways}), p, engine.Query{})
 		hist := testsuite.Check(t, historyOnly(), p, engine.Query{})
 		// A spent budget: the ring search stops at its first step, and
 		// the search runs again to record its history.

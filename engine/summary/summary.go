@@ -80,7 +80,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"boolprog/bdd"
@@ -126,9 +125,9 @@ type Options struct {
 	// again to the first error recording it: a real, replayed execution,
 	// not necessarily a shortest (see history.go); the stats say so
 	// (trace_shortest 0 and the reason).
-	// Zero: DefaultShortestBudget times the reachability search's time,
-	// plus DefaultShortestSlack; negative: no ring search (always the
-	// history trace, recorded by the first search); ShortestAlways: no
+	// Zero: engine.DefaultShortestFactor times the reachability search's
+	// time, plus engine.DefaultShortestSlack; negative: no ring search (always the
+	// history trace, recorded by the first search); engine.ShortestAlways: no
 	// bound (the time limit of the run still holds: past it the trace is
 	// cut).
 	ShortestBudget time.Duration
@@ -188,26 +187,6 @@ func (w *Worklist) Set(s string) error {
 	}
 	return nil
 }
-
-// The ring search's default budget, as a multiple of the reachability
-// search's time plus a constant (Options.ShortestBudget). The ring search
-// is a second search by distance, from the start, whatever the first
-// search's order; the history trace costs about one first search more.
-// The constant was 1 s while the first search went callees first; since it
-// alternates (Worklist), it reaches the hard set's errors 10-100 times
-// sooner, and its errors' ring searches (0.1-9.4 s on five of the six
-// measured) went over a budget of twice the first search plus 1 s on four
-// of them. With 5 s they fit, and the shortest trace costs less than the
-// history trace would after the spent budget (g24l4-s3: 3.7 s search, 9.4 s
-// rings).
-const (
-	DefaultShortestBudget = 2
-	DefaultShortestSlack  = 5 * time.Second
-)
-
-// ShortestAlways is the Options.ShortestBudget that never gives up the
-// search for a shortest trace.
-const ShortestAlways = time.Duration(math.MaxInt64)
 
 // DefaultReorder is the reordering mode of Options.Reorder's zero value.
 const DefaultReorder = bdd.ReorderAuto
@@ -394,13 +373,13 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	defer func() { res.Stats.AddPhase(result.PhaseTrace, time.Since(traceStart)) }()
 	budget := e.opts.ShortestBudget
 	if budget == 0 {
-		budget = DefaultShortestBudget*reachTime + DefaultShortestSlack
+		budget = engine.ShortestBudget(0, reachTime)
 	}
 	var tr *result.Trace
 	if budget > 0 {
 		q.Report(result.PhaseTrace, fmt.Sprintf("%d path edges; the shortest trace", pe))
 		var why string
-		tr, why, err = e.shortest(ctx, md, budget, budget != ShortestAlways, res, &found)
+		tr, why, err = e.shortest(ctx, md, budget, budget != engine.ShortestAlways, res, &found)
 		if err != nil {
 			return stopped(err)
 		}
@@ -455,7 +434,7 @@ func (e *Engine) shortest(ctx context.Context, md *model, budget time.Duration, 
 	m := md.m
 	start := time.Now()
 	rctx, cancel := ctx, context.CancelFunc(func() {})
-	if budget != ShortestAlways {
+	if budget != engine.ShortestAlways {
 		rctx, cancel = context.WithTimeout(ctx, budget)
 	}
 	defer cancel()

@@ -1,0 +1,84 @@
+package concprod_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"boolprog/engine"
+	"boolprog/engine/concprod"
+	"boolprog/gen"
+	"boolprog/internal/testflags"
+	"boolprog/internal/testsuite"
+	"boolprog/result"
+	"boolprog/syntax"
+)
+
+// TestShortest checks the search for a shortest trace on random concurrent
+// programs (-long: 150), each without a bound and at 2 rounds: by default
+// (without a bound: the search stratified by rounds, then by distance) the
+// answer is that of the search by distance from the start
+// (engine.ShortestAlways), and so is the trace's length; with no second
+// search (--shortest never) the answer is the same and the trace, replayed
+// as every trace, no shorter. With a bound the default is the first
+// search's trace; --shortest (ShortestBounded) gives the shortest within
+// the least bound. A budget too small to search gives the first search's
+// trace and says so.
+func TestShortest(t *testing.T) {
+	n := testflags.N(3, 12, 150, 500)
+	auto := newEngine(t, concprod.Options{})
+	autoBounded := newEngine(t, concprod.Options{ShortestBounded: true})
+	always := newEngine(t, concprod.Options{ShortestBudget: engine.ShortestAlways, ShortestBounded: true})
+	never := newEngine(t, concprod.Options{ShortestBudget: -1, ShortestBounded: true})
+	tiny := newEngine(t, concprod.Options{ShortestBudget: time.Nanosecond, ShortestBounded: true})
+	unsafe, longer, overBudget := 0, 0, 0
+	for seed := int64(1); seed <= int64(n); seed++ {
+		src := gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 2 + int(seed%2), Thread: gen.Options{Omit: gen.Recursion}})
+		p := testsuite.LowerDialect(t, fmt.Sprintf("r%d.bp", seed), src, syntax.CProver, "")
+		for _, b := range []result.Bound{{}, rounds(2)} {
+			ctx, cancel := context.WithTimeoutCause(context.Background(), 20*time.Second, engine.ErrTimeout)
+			q := engine.Query{Bound: b}
+			want := testsuite.CheckContext(ctx, t, always, p, q)
+			first := auto
+			if b.Kind != result.Unbounded {
+				first = autoBounded
+			}
+			got := testsuite.CheckContext(ctx, t, first, p, q)
+			rough := testsuite.CheckContext(ctx, t, never, p, q)
+			cut := testsuite.CheckContext(ctx, t, tiny, p, q)
+			cancel()
+			if want.Verdict == result.Unknown || got.Verdict == result.Unknown || rough.Verdict == result.Unknown || cut.Verdict == result.Unknown {
+				continue
+			}
+			for _, r := range []*result.Result{got, rough, cut} {
+				if r.Verdict != want.Verdict || r.Bound != want.Bound {
+					t.Fatalf("seed %d at %s: %s %s, by distance %s %s\n%s", seed, b, r.Verdict, r.Bound, want.Verdict, want.Bound, src)
+				}
+			}
+			if want.Verdict != result.Unsafe {
+				continue
+			}
+			unsafe++
+			w := want.Trace.Len()
+			if g := got.Trace.Len(); g != w || got.Stats.Counters["trace_shortest"] != 1 {
+				t.Errorf("seed %d at %s: a trace of %d steps (trace_shortest %d), by distance %d\n%s", seed, b, g, got.Stats.Counters["trace_shortest"], w, src)
+			}
+			if r := rough.Trace.Len(); r < w {
+				t.Errorf("seed %d at %s: the first search's trace has %d steps, fewer than the shortest's %d", seed, b, r, w)
+			} else if r > w {
+				longer++
+			}
+			if cut.Trace.Len() > 1 {
+				if cut.Stats.Counters["trace_shortest"] != 0 || cut.Stats.Counters["trace_shortest_over_budget"] != 1 {
+					t.Errorf("seed %d at %s: a budget of 1ns: stats %v, want the first search's trace, over budget", seed, b, cut.Stats.Counters)
+				}
+				overBudget++
+			}
+		}
+	}
+	t.Logf("%d programs, %d unsafe answers, the first search's trace longer in %d, over budget in %d", n, unsafe, longer, overBudget)
+	if unsafe == 0 || overBudget == 0 {
+		t.Errorf("no unsafe answer with a trace to shorten: the test means nothing")
+	}
+}
