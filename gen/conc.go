@@ -19,8 +19,9 @@ const (
 	Getafix
 	// Satabs: main is thread 0 and starts the others (worker1, …) by
 	// `start_thread worker1();` or `ASYNC_1: worker1();` at the top level
-	// of its body, some passing an argument (`start_thread worker1(l0);`);
-	// atomic_begin; … atomic_end; sections.
+	// of its body, some passing arguments (`start_thread worker1(l0);`),
+	// some programs also a copy of main from a later statement
+	// (`start_thread goto L;`); atomic_begin; … atomic_end; sections.
 	Satabs
 )
 
@@ -214,12 +215,32 @@ func buildConcurrent(seed int64, opt ConcOptions) *program {
 			if len(w.locals) == 0 || r.IntN(2) == 0 {
 				continue
 			}
-			w.params, w.locals = append(w.params, w.locals[0]), w.locals[1:]
-			arg := &ex{kind: eNondet}
-			if len(m.locals) > 0 && r.IntN(4) != 0 {
-				arg = &ex{kind: eVar, name: m.locals[r.IntN(len(m.locals))]}
+			// One argument, or (one time in three) every local of the
+			// thread's procedure.
+			n := 1
+			if r.IntN(3) == 0 {
+				n = len(w.locals)
 			}
-			s.args = []*ex{arg}
+			w.params, w.locals = append(w.params, w.locals[:n]...), w.locals[n:]
+			for range n {
+				arg := &ex{kind: eNondet}
+				if len(m.locals) > 0 && r.IntN(4) != 0 {
+					arg = &ex{kind: eVar, name: m.locals[r.IntN(len(m.locals))]}
+				}
+				s.args = append(s.args, arg)
+			}
+		}
+		// One program of two threads or more in four also starts a copy
+		// of main from a later top-level statement of its own (`start_thread goto L;`: the new
+		// thread gets a copy of main's frame, as in SATABS's Boppo).
+		if len(mains) > 1 && len(m.body) > 1 && r.IntN(4) == 0 {
+			at := r.IntN(len(m.body) - 1)
+			to := m.body[at+1+r.IntN(len(m.body)-at-1)]
+			if to.label == "" {
+				to.label = "S0"
+			}
+			s := &st{kind: sStart, callee: -1, targets: []*st{to}}
+			m.body = append(m.body[:at+1], append([]*st{s}, m.body[at+1:]...)...)
 		}
 	}
 	return out

@@ -16,7 +16,7 @@ import (
 // the seed determines the program.
 func TestRandomConcurrent(t *testing.T) {
 	n := testflags.N(60, 100, 300, 300)
-	starts, atomics := 0, 0
+	starts, copies, atomics := 0, 0, 0
 	for seed := int64(0); seed < int64(n); seed++ {
 		for _, style := range []Style{Getafix, Satabs} {
 			threads := 1 + int(seed%3)
@@ -38,11 +38,15 @@ func TestRandomConcurrent(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v\n%s", err, src)
 			}
-			sites := 0
+			sites, gotos := 0, 0
 			for _, proc := range p.Procs {
 				for _, e := range proc.Edges {
-					switch e.Op.(type) {
+					switch op := e.Op.(type) {
 					case *ir.StartThread:
+						if op.Goto >= 0 {
+							gotos++
+							continue
+						}
 						sites++
 					case *ir.AtomicBegin:
 						atomics++
@@ -58,14 +62,15 @@ func TestRandomConcurrent(t *testing.T) {
 					atomics++
 				}
 			case Satabs:
-				if sites != threads-1 || (threads > 1 && !p.Concurrent) || len(p.Threads) != 0 {
-					t.Fatalf("%s: %d thread-creation sites, want %d\n%s", name, sites, threads-1, src)
+				if sites != threads-1 || (threads > 1 && !p.Concurrent) || len(p.Threads) != 0 || gotos > 1 || (threads == 1 && gotos > 0) {
+					t.Fatalf("%s: %d thread-creation sites and %d start_thread goto, want %d and at most 1 (none with one thread)\n%s", name, sites, gotos, threads-1, src)
 				}
 				starts += sites
+				copies += gotos
 			}
 		}
 	}
-	if starts == 0 || atomics == 0 {
-		t.Errorf("%d thread starts and %d atomic stretches: the generator lost a feature", starts, atomics)
+	if starts == 0 || copies == 0 || atomics == 0 {
+		t.Errorf("%d thread starts, %d start_thread goto and %d atomic stretches: the generator lost a feature", starts, copies, atomics)
 	}
 }

@@ -132,7 +132,11 @@ func (p *printer) stmt(prog *program, s *st, indent int) {
 			p.line(indent, lp+"return "+exprList(s.results)+";")
 		}
 	case sStart:
-		p.line(indent, lp+"start_thread "+prog.procs[s.callee].name+"("+exprList(s.args)+");")
+		if len(s.targets) > 0 {
+			p.line(indent, lp+"start_thread goto "+s.targets[0].label+";")
+		} else {
+			p.line(indent, lp+"start_thread "+prog.procs[s.callee].name+"("+exprList(s.args)+");")
+		}
 	case sAtomicBegin:
 		p.line(indent, lp+"atomic_begin;")
 	case sAtomicEnd:

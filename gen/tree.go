@@ -38,7 +38,7 @@ const (
 	sDead
 	sGoto
 	sReturn
-	sStart       // start_thread callee(args);
+	sStart       // start_thread callee(args); or, with a target, start_thread goto L;
 	sAtomicBegin // atomic_begin;
 	sAtomicEnd   // atomic_end;
 )
@@ -60,7 +60,7 @@ type st struct {
 	body      []*st    // sWhile
 	vars      []string // sDead
 	results   []*ex    // sReturn
-	targets   []*st    // sGoto, resolved after the procedure is built
+	targets   []*st    // sGoto, resolved after the procedure is built; sStart: the goto's one target
 }
 
 // proc is a procedure.
