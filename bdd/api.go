@@ -163,6 +163,45 @@ func (m *Manager) AndExists(f, g Node, s *VarSet) Node {
 	})
 }
 
+// AndExistsReplace returns Replace(AndExists(f, g, s), p) in one pass: the
+// image of a set under a relation, renamed back to the set's variables, as
+// a model checker computes it with current and next copies, without
+// building the image under the next copies first (that intermediate BDD and
+// the renaming's pass over it cost conc-product's search about a fifth of
+// its time).
+func (m *Manager) AndExistsReplace(f, g Node, s *VarSet, p *Pairs) Node {
+	if p.m != m {
+		panic("bdd: Pairs of another manager")
+	}
+	s.check(m)
+	op := m.relOp(p)
+	return m.run(f, g, True, func() Node {
+		p.refresh(m)
+		c := s.cubeFrom(m, min(m.nodes[f].level, m.nodes[g].level))
+		if op < 0 {
+			return m.replace(m.andExists(f, g, c), p, p.last)
+		}
+		return m.andExistsReplace(f, g, c, p, op)
+	})
+}
+
+// relOp returns the operation code of AndExistsReplace with p, or -1 when
+// every code is taken (the operation then runs unfused).
+func (m *Manager) relOp(p *Pairs) int32 {
+	if op, ok := m.relOps[p.id]; ok {
+		return op
+	}
+	op := opRelBase + int32(len(m.relOps))
+	if op > opRelMax {
+		return -1
+	}
+	if m.relOps == nil {
+		m.relOps = make(map[int32]int32)
+	}
+	m.relOps[p.id] = op
+	return op
+}
+
 // ---------------------------------------------------------------------
 // Renaming and substitution
 
@@ -276,6 +315,7 @@ func (m *Manager) newID() int32 {
 	if m.nextID == 1<<31-1 {
 		m.nextID = 1
 		m.clearCache()
+		m.relOps = nil // keyed by ids that may now be given again
 	}
 	m.nextID++
 	return m.nextID
@@ -287,15 +327,20 @@ func (m *Manager) Replace(f Node, p *Pairs) Node {
 		panic("bdd: Pairs of another manager")
 	}
 	return m.run(f, True, True, func() Node {
-		if p.lastEpoch != m.orderEpoch {
-			p.last = -1
-			for _, v := range p.from {
-				p.last = max(p.last, m.var2level[v])
-			}
-			p.lastEpoch = m.orderEpoch
-		}
+		p.refresh(m)
 		return m.replace(f, p, p.last)
 	})
+}
+
+// refresh computes p.last for the current order, if it changed.
+func (p *Pairs) refresh(m *Manager) {
+	if p.lastEpoch != m.orderEpoch {
+		p.last = -1
+		for _, v := range p.from {
+			p.last = max(p.last, m.var2level[v])
+		}
+		p.lastEpoch = m.orderEpoch
+	}
 }
 
 // Compose substitutes g for variable v in f: f[v := g].

@@ -611,3 +611,47 @@ func TestAssignmentOrder(t *testing.T) {
 		t.Errorf("a variable given twice with different values: not False")
 	}
 }
+
+// TestAndExistsReplace checks the fused relational product and renaming
+// against AndExists then Replace (canonical BDDs: the same node), on
+// random functions, sets and renamings: the next → current renaming of
+// interleaved copies it is made for, permutations that do not keep the
+// order, and more renamings than it has operation codes for (the rest
+// run unfused).
+func TestAndExistsReplace(t *testing.T) {
+	w := newWorld(t, 10, Config{})
+	m := w.m
+	rng := rand.New(rand.NewSource(7))
+	for i := 0; i < 400; i++ {
+		f, g := w.randFunc(rng, 5), w.randFunc(rng, 5)
+		var from, to, quant []int
+		switch i % 3 {
+		case 0: // variables 2k (current) and 2k+1 (next), adjacent
+			for k := 0; k < w.nv/2; k++ {
+				if rng.Intn(2) == 0 {
+					quant = append(quant, 2*k)
+					from, to = append(from, 2*k+1), append(to, 2*k)
+				}
+			}
+		default:
+			quant = w.randSet(rng)
+			perm := rng.Perm(w.nv)
+			for v := range perm {
+				if rng.Intn(3) == 0 {
+					from, to = append(from, v), append(to, perm[v])
+				}
+			}
+		}
+		s, p := m.VarSet(quant...), m.NewPairs(from, to)
+		want := m.Replace(m.AndExists(f.n, g.n, s), p)
+		if got := m.AndExistsReplace(f.n, g.n, s, p); got != want {
+			t.Fatalf("case %d: AndExistsReplace gives node %d, AndExists then Replace %d", i, got, want)
+		}
+		if i%50 == 0 {
+			m.GC()
+		}
+	}
+	if n := len(m.relOps); n != int(opRelMax-opRelBase+1) {
+		t.Errorf("%d operation codes taken, want all %d", n, opRelMax-opRelBase+1)
+	}
+}

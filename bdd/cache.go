@@ -35,7 +35,25 @@ const (
 	numCaches
 )
 
-// cacheOf maps an operation code to its cache.
+// The fused relational product and renaming (AndExistsReplace) takes one
+// operation code per renaming it is used with, from opRelBase to opRelMax,
+// so that the renaming is part of the cache key (the third key is the
+// quantified cube); past opRelMax renamings it runs unfused. Its codes are
+// served by the quantifier cache.
+const (
+	opRelBase int32 = 32
+	opRelMax  int32 = 255
+)
+
+// cacheFor returns the cache of an operation code.
+func cacheFor(op int32) uint8 {
+	if op >= opRelBase {
+		return cacheQuant
+	}
+	return cacheOf[op]
+}
+
+// cacheOf maps an operation code below opRelBase to its cache.
 var cacheOf = [...]uint8{
 	opNone: cacheBool, opAnd: cacheBool, opOr: cacheBool, opXor: cacheBool,
 	opImp: cacheBool, opEquiv: cacheBool, opNot: cacheBool,

@@ -109,6 +109,7 @@ type Manager struct {
 	level2var []int32
 
 	caches     [numCaches][]cacheEntry
+	relOps     map[int32]int32 // AndExistsReplace's operation code by Pairs id
 	cShift     uint
 	cacheRatio int
 	cacheFixed int

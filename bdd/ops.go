@@ -7,7 +7,7 @@ package bdd
 // never reallocated during an operation, so cache-entry pointers stay valid.
 
 func (m *Manager) lookup(op int32, a, b, c Node) (*cacheEntry, bool) {
-	e := &m.caches[cacheOf[op]][cacheHash(op, a, b, c)>>m.cShift]
+	e := &m.caches[cacheFor(op)][cacheHash(op, a, b, c)>>m.cShift]
 	m.st.CacheLookups++
 	if e.a == a && e.b == b && e.c == c && e.op == op {
 		m.st.CacheHits++
@@ -319,6 +319,67 @@ func (m *Manager) andExists(f, g, c Node) Node {
 	return r
 }
 
+// andExistsReplace is replace(andExists(f, g, c), p) in one recursion, op
+// being p's operation code: the nodes of the product are made under their
+// new names directly (renamed), so that the product under the old names is
+// never built.
+func (m *Manager) andExistsReplace(f, g, c Node, p *Pairs, op int32) Node {
+	if f == False || g == False {
+		return False
+	}
+	if f == True && g == True {
+		return True
+	}
+	if f == True || f == g {
+		return m.replace(m.exists(g, c), p, p.last)
+	}
+	if g == True {
+		return m.replace(m.exists(f, c), p, p.last)
+	}
+	if f > g {
+		f, g = g, f
+	}
+	l := min(m.nodes[f].level, m.nodes[g].level)
+	c = m.advance(c, l)
+	if c == True {
+		return m.replace(m.and(f, g), p, p.last)
+	}
+	e, hit := m.lookup(op, f, g, c)
+	if hit {
+		return e.r
+	}
+	_, f0, f1, g0, g1 := m.cofactors2(f, g)
+	var r Node
+	if m.nodes[c].level == l {
+		cn := m.nodes[c].high
+		r = m.andExistsReplace(f0, g0, cn, p, op)
+		if r != True {
+			r = m.or(r, m.andExistsReplace(f1, g1, cn, p, op))
+		}
+	} else {
+		lo := m.andExistsReplace(f0, g0, c, p, op)
+		hi := m.andExistsReplace(f1, g1, c, p, op)
+		r = m.renamed(l, lo, hi, p)
+	}
+	*e = cacheEntry{op: op, a: f, b: g, c: c, r: r}
+	return r
+}
+
+// renamed returns the node at level l with children lo and hi (already
+// renamed) under the renaming p: made directly when the new variable is
+// above both children, else rebuilt as ite(newvar, hi, lo), which is
+// correct for any renaming.
+func (m *Manager) renamed(l int32, lo, hi Node, p *Pairs) Node {
+	nl := l
+	if nv, ok := p.lookup(m.level2var[l]); ok {
+		nl = m.var2level[nv]
+	}
+	if nl < m.nodes[lo].level && nl < m.nodes[hi].level {
+		return m.mk(nl, lo, hi)
+	}
+	return m.ite(m.mk(nl, False, True), hi, lo)
+}
+
 // replace renames the variables of f by p. Levels below last (the deepest
 // renamed level) are unchanged, so the recursion stops there. When the new
 // variable is above both renamed children the node is made directly;
@@ -338,16 +399,7 @@ func (m *Manager) replace(f Node, p *Pairs, last int32) Node {
 	}
 	lo := m.replace(nf.low, p, last)
 	hi := m.replace(nf.high, p, last)
-	nl := nf.level
-	if nv, ok := p.lookup(m.level2var[nf.level]); ok {
-		nl = m.var2level[nv]
-	}
-	var r Node
-	if nl < m.nodes[lo].level && nl < m.nodes[hi].level {
-		r = m.mk(nl, lo, hi)
-	} else {
-		r = m.ite(m.mk(nl, False, True), hi, lo)
-	}
+	r := m.renamed(nf.level, lo, hi, p)
 	*e = cacheEntry{op: opReplace, a: f, c: Node(p.id), r: r}
 	return r
 }

@@ -302,7 +302,7 @@ func (t *tracer) layerOf(fm *family, u, v cstate) int {
 
 // fromU returns the states x with (u, x) in set (over U, V), over X.
 func (t *tracer) fromU(u cstate, set bdd.Node) bdd.Node {
-	return t.m.Replace(t.m.AndExists(set, t.cube(t.U, u), t.setU), t.vx)
+	return t.m.AndExistsReplace(set, t.cube(t.U, u), t.setU, t.vx)
 }
 
 // across returns the tuples (x, y, z, v) over X, Y, Z, V of a return to
@@ -402,7 +402,7 @@ func (t *tracer) walk(u, v cstate, f fam, depth int) ([]tstep, fam, error) {
 		pf := fm.prefix[L]
 		cv := t.cube(t.V, v)
 		// An internal step from an earlier tuple.
-		pre := m.Replace(m.AndExists(t.intXV, cv, t.setV), t.xToV)
+		pre := m.AndExistsReplace(t.intXV, cv, t.setV, t.xToV)
 		if s := t.pick(m.And(m.And(pf, t.cube(t.U, u)), pre), t.V); s != nil {
 			x := s[0]
 			e, err := t.internalEdge(x, v)

@@ -149,11 +149,7 @@ func (s *search) image(u int, src bdd.Node) bdd.Node {
 	m := s.x.m
 	acc := bdd.False
 	for _, g := range s.groups[u] {
-		y := m.AndExists(src, g.r.Node(), g.cur)
-		if y == bdd.False {
-			continue
-		}
-		acc = m.Or(acc, m.Replace(y, g.toCur))
+		acc = m.Or(acc, m.AndExistsReplace(src, g.r.Node(), g.cur, g.toCur))
 	}
 	return acc
 }
@@ -523,9 +519,11 @@ func (s *search) runChained() (*found, error) {
 			}
 			front := m.Keep(m.Ite(s.reach[c].Node(), bdd.False, in))
 			seeds[c].Set(bdd.False)
+			// The class's new states, taken once its fixed point is
+			// reached: one difference instead of a union per ring.
+			before := m.Keep(s.reach[c].Node())
 			for front.Node() != bdd.False {
 				s.reach[c].Set(m.Or(s.reach[c].Node(), front.Node()))
-				layerSet[c].Set(m.Or(layerSet[c].Node(), front.Node()))
 				r := ring{layer: layer, sets: make([]*bdd.Root, nc)}
 				for k := range r.sets {
 					r.sets[k] = m.Keep(bdd.False)
@@ -534,6 +532,7 @@ func (s *search) runChained() (*found, error) {
 				s.rings = append(s.rings, r)
 				if f := s.errorIn(len(s.rings) - 1); f != nil {
 					if f.cost == layer {
+						before.Release()
 						front.Release()
 						return f, nil
 					}
@@ -557,12 +556,15 @@ func (s *search) runChained() (*found, error) {
 				}
 				front.Set(m.Ite(s.reach[c].Node(), bdd.False, img))
 				if err := s.poll(); err != nil {
+					before.Release()
 					front.Release()
 					return nil, err
 				}
 				m.Safepoint()
 			}
 			front.Release()
+			layerSet[c].Set(m.Ite(before.Node(), bdd.False, s.reach[c].Node()))
+			before.Release()
 		}
 		if pending != nil {
 			return pending, nil

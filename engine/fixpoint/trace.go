@@ -191,7 +191,7 @@ func (t *tracer) release() {
 
 // fromU returns the states x with (u, x) in prefix k, over X.
 func (t *tracer) fromU(u cstate, k int) bdd.Node {
-	return t.m.Replace(t.m.AndExists(t.prefix[k], t.cube(t.U, u), t.setU), t.vx)
+	return t.m.AndExistsReplace(t.prefix[k], t.cube(t.U, u), t.setU, t.vx)
 }
 
 // calleePairs returns the pairs (y, z) of prefix k with y in ys (over Y)
@@ -380,7 +380,7 @@ func (t *tracer) path(u, v cstate, k, depth int) ([]tstep, error) {
 		// An internal step from an earlier pair? The predecessors of v
 		// (a small set, over X) are renamed onto V and met with the
 		// pairs of u in prefix k.
-		pre := m.Replace(m.AndExists(t.intXV, cv, t.setV), t.xToV)
+		pre := m.AndExistsReplace(t.intXV, cv, t.setV, t.xToV)
 		if s := t.pick(m.And(m.And(t.prefix[k], t.cube(t.U, u)), pre), t.V); s != nil {
 			x := s[0]
 			e, err := t.internalEdge(x, v)

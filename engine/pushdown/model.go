@@ -362,7 +362,7 @@ func (md *model) full(w symbolic.Rel) bdd.Node { return md.l.Full(w, md.all) }
 // image returns the states (Cur) that w leads to from the states f (Cur).
 func (md *model) image(f bdd.Node, w symbolic.Rel) bdd.Node {
 	m := md.m
-	return m.Replace(m.AndExists(f, md.full(w), md.allCur), md.nextToCur)
+	return m.AndExistsReplace(f, md.full(w), md.allCur, md.nextToCur)
 }
 
 // preimage returns the states (Cur) from which w leads into the states f (Cur).
