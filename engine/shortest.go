@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
@@ -69,10 +70,16 @@ func (f *ShortestFlag) Set(s string) error {
 
 // ShortestBudget returns the budget of the search for a shortest trace
 // that the flag value budget (0: auto) gives after a first search that took
-// first: negative for none, ShortestAlways for no bound.
-func ShortestBudget(budget, first time.Duration) time.Duration {
+// first: negative for none, ShortestAlways for no bound. With a deadline in
+// ctx, a budget other than ShortestAlways is at most half the time left, so
+// that the first search's trace, and its replay, still fit when the search
+// for a shorter one gives up.
+func ShortestBudget(ctx context.Context, budget, first time.Duration) time.Duration {
 	if budget == 0 {
-		return DefaultShortestFactor*first + DefaultShortestSlack
+		budget = DefaultShortestFactor*first + DefaultShortestSlack
+	}
+	if d, ok := ctx.Deadline(); ok && budget > 0 && budget != ShortestAlways {
+		budget = max(min(budget, time.Until(d)/2), time.Nanosecond)
 	}
 	return budget
 }

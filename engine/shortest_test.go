@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -34,7 +35,8 @@ func TestShortestFlag(t *testing.T) {
 }
 
 // TestShortestBudget: auto is twice the first search plus the slack; the
-// other values are kept.
+// other values are kept; with a deadline, a budget is at most half the time
+// left, except always.
 func TestShortestBudget(t *testing.T) {
 	for _, c := range []struct{ flag, first, want time.Duration }{
 		{0, 3 * time.Second, 11 * time.Second},
@@ -43,8 +45,22 @@ func TestShortestBudget(t *testing.T) {
 		{engine.ShortestAlways, time.Second, engine.ShortestAlways},
 		{10 * time.Second, time.Hour, 10 * time.Second},
 	} {
-		if got := engine.ShortestBudget(c.flag, c.first); got != c.want {
+		if got := engine.ShortestBudget(context.Background(), c.flag, c.first); got != c.want {
 			t.Errorf("ShortestBudget(%v, %v) = %v, want %v", c.flag, c.first, got, c.want)
 		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer cancel()
+	if got := engine.ShortestBudget(ctx, 0, time.Second); got > 2*time.Second || got <= 0 {
+		t.Errorf("auto with 4 s left: %v, want at most 2 s", got)
+	}
+	if got := engine.ShortestBudget(ctx, time.Second, time.Hour); got != time.Second {
+		t.Errorf("1 s with 4 s left: %v, want 1 s", got)
+	}
+	if got := engine.ShortestBudget(ctx, engine.ShortestAlways, time.Second); got != engine.ShortestAlways {
+		t.Errorf("always with 4 s left: %v, want always", got)
+	}
+	if got := engine.ShortestBudget(ctx, -1, time.Second); got != -1 {
+		t.Errorf("never with 4 s left: %v, want never", got)
 	}
 }

@@ -403,7 +403,7 @@ func shortest(ctx context.Context, s *search, f *found, tr *result.Trace, budget
 		res.Stats.Set("trace_shortest", 1) // s searched by distance
 		return tr, nil
 	}
-	budget = engine.ShortestBudget(budget, first)
+	budget = engine.ShortestBudget(ctx, budget, first)
 	if budget < 0 || len(tr.Steps) <= 1 {
 		res.Stats.Set("trace_shortest", boolStat(len(tr.Steps) <= 1))
 		return tr, nil

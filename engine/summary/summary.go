@@ -371,10 +371,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 
 	traceStart := time.Now()
 	defer func() { res.Stats.AddPhase(result.PhaseTrace, time.Since(traceStart)) }()
-	budget := e.opts.ShortestBudget
-	if budget == 0 {
-		budget = engine.ShortestBudget(0, reachTime)
-	}
+	budget := engine.ShortestBudget(ctx, e.opts.ShortestBudget, reachTime)
 	var tr *result.Trace
 	if budget > 0 {
 		q.Report(result.PhaseTrace, fmt.Sprintf("%d path edges; the shortest trace", pe))
