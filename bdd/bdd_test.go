@@ -655,3 +655,59 @@ func TestAndExistsReplace(t *testing.T) {
 		t.Errorf("%d operation codes taken, want all %d", n, opRelMax-opRelBase+1)
 	}
 }
+
+// TestCacheAcrossCollections: no computed-cache entry about a node that a
+// collection freed survives it (a freed index is given to another node).
+// Random functions are built, some kept as roots and some released, with a
+// collection after every step; every result is checked against its truth
+// table. (Keeping the entries whose nodes all survive, instead of clearing
+// the caches, was measured on conc-product's search and gained nothing
+// measurable: 16 collections in a 23 s search.)
+func TestCacheAcrossCollections(t *testing.T) {
+	w := newWorld(t, 9, Config{InitialNodes: 512})
+	m := w.m
+	rng := rand.New(rand.NewSource(11))
+	type kept struct {
+		r *Root
+		t tt
+	}
+	var pool []kept
+	for i := 0; i < 600; i++ {
+		f := w.randFunc(rng, 5)
+		if len(pool) > 0 && rng.Intn(2) == 0 {
+			k := pool[rng.Intn(len(pool))]
+			g := fn{k.r.Node(), k.t}
+			and := ttMap2(f.t, g.t, func(x, y uint64) uint64 { return x & y })
+			w.check("and across collections", m.And(f.n, g.n), and)
+			vs := w.randSet(rng)
+			want := w.fromFunc(func(a int) bool {
+				for sub := 0; sub < 1<<len(vs); sub++ {
+					b := a
+					for j, v := range vs {
+						b &^= 1 << v
+						if sub>>j&1 != 0 {
+							b |= 1 << v
+						}
+					}
+					if and.get(b) {
+						return true
+					}
+				}
+				return false
+			})
+			w.check("andexists across collections", m.AndExists(f.n, g.n, m.VarSet(vs...)), want)
+		}
+		if rng.Intn(3) == 0 {
+			pool = append(pool, kept{m.Keep(f.n), f.t})
+		}
+		if len(pool) > 8 {
+			j := rng.Intn(len(pool))
+			pool[j].r.Release()
+			pool = append(pool[:j], pool[j+1:]...)
+		}
+		m.GC()
+	}
+	if m.Stats().GCs < 600 {
+		t.Errorf("%d collections, want at least 600", m.Stats().GCs)
+	}
+}
