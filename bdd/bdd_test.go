@@ -196,29 +196,32 @@ func TestQuantifiers(t *testing.T) {
 		f, g := w.randFunc(rng, 5), w.randFunc(rng, 5)
 		vs := w.randSet(rng)
 		s := m.VarSet(vs...)
-		quant := func(t tt, all bool) tt {
-			return w.fromFunc(func(a int) bool {
-				// enumerate the values of the quantified variables
-				for sub := 0; sub < 1<<len(vs); sub++ {
-					b := a
-					for j, v := range vs {
-						b &^= 1 << v
-						if sub>>j&1 != 0 {
-							b |= 1 << v
-						}
-					}
-					if t.get(b) != all {
-						return !all
-					}
-				}
-				return all
-			})
-		}
-		w.check("exists", m.Exists(f.n, s), quant(f.t, false))
-		w.check("forall", m.Forall(f.n, s), quant(f.t, true))
+		w.check("exists", m.Exists(f.n, s), w.quant(f.t, vs, false))
+		w.check("forall", m.Forall(f.n, s), w.quant(f.t, vs, true))
 		and := ttMap2(f.t, g.t, func(x, y uint64) uint64 { return x & y })
-		w.check("andexists", m.AndExists(f.n, g.n, s), quant(and, false))
+		w.check("andexists", m.AndExists(f.n, g.n, s), w.quant(and, vs, false))
 	}
+}
+
+// quant is the truth table of t with the variables vs quantified,
+// universally if all, else existentially.
+func (w *world) quant(t tt, vs []int, all bool) tt {
+	return w.fromFunc(func(a int) bool {
+		// enumerate the values of the quantified variables
+		for sub := 0; sub < 1<<len(vs); sub++ {
+			b := a
+			for j, v := range vs {
+				b &^= 1 << v
+				if sub>>j&1 != 0 {
+					b |= 1 << v
+				}
+			}
+			if t.get(b) != all {
+				return !all
+			}
+		}
+		return all
+	})
 }
 
 func TestReplaceAndCompose(t *testing.T) {
@@ -680,22 +683,7 @@ func TestCacheAcrossCollections(t *testing.T) {
 			and := ttMap2(f.t, g.t, func(x, y uint64) uint64 { return x & y })
 			w.check("and across collections", m.And(f.n, g.n), and)
 			vs := w.randSet(rng)
-			want := w.fromFunc(func(a int) bool {
-				for sub := 0; sub < 1<<len(vs); sub++ {
-					b := a
-					for j, v := range vs {
-						b &^= 1 << v
-						if sub>>j&1 != 0 {
-							b |= 1 << v
-						}
-					}
-					if and.get(b) {
-						return true
-					}
-				}
-				return false
-			})
-			w.check("andexists across collections", m.AndExists(f.n, g.n, m.VarSet(vs...)), want)
+			w.check("andexists across collections", m.AndExists(f.n, g.n, m.VarSet(vs...)), w.quant(and, vs, false))
 		}
 		if rng.Intn(3) == 0 {
 			pool = append(pool, kept{m.Keep(f.n), f.t})
