@@ -117,7 +117,7 @@ type Options struct {
 	// ShortestBudget bounds the search by distance for a shortest trace
 	// after the first search, stratified by rounds (or, with a bound, by
 	// cost), has found the error: each context of its trace is shortest,
-	// not the whole. Zero: engine.ShortestBudget's default; negative: no
+	// not the whole. Zero: engine.DefaultShortestSlack; negative: no
 	// second search; engine.ShortestAlways: the search is by distance from
 	// the start (the run's time limit still holds). Past the budget the
 	// first search's trace is given, and the stats say so. It applies to
@@ -329,8 +329,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 		run = s.run // by distance from the start: its first error is a shortest trace's
 	}
 	f, err := run()
-	reachTime := time.Since(reach)
-	res.Stats.AddPhase(result.PhaseReach, reachTime)
+	res.Stats.AddPhase(result.PhaseReach, time.Since(reach))
 	stats()
 	if err == nil {
 		// A search that ends with an error found on a manager that was
@@ -347,7 +346,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 		tr, err := s.trace(f)
 		res.Stats.AddPhase(result.PhaseTrace, time.Since(traced))
 		if err == nil {
-			tr, err = shortest(ctx, s, f, tr, budget, reachTime, res)
+			tr, err = shortest(ctx, s, f, tr, budget, res)
 		}
 		if err != nil {
 			if errors.Is(err, bdd.ErrNodeLimit) || ctx.Err() != nil {
@@ -392,18 +391,24 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 // each context of tr is shortest, not the whole) and the budget allows:
 // the search again by distance (run) within f's bound, on the same
 // relations, for at most the budget (engine.ShortestBudget of budget, the
-// Options.ShortestBudget that applies, and first, the first search's
-// time). Past the
+// Options.ShortestBudget that applies; auto is engine.DefaultShortestSlack).
+// Past the
 // budget, or the BDD node limit, it returns tr, and the stats say so
 // (trace_shortest 0 and trace_shortest_over_budget or
 // trace_shortest_node_limit, with trace_shortest_budget_ns). A stop of ctx
 // there is not the run's: the error is found, and tr is its trace.
-func shortest(ctx context.Context, s *search, f *found, tr *result.Trace, budget, first time.Duration, res *result.Result) (*result.Trace, error) {
+func shortest(ctx context.Context, s *search, f *found, tr *result.Trace, budget time.Duration, res *result.Result) (*result.Trace, error) {
 	if budget == engine.ShortestAlways {
 		res.Stats.Set("trace_shortest", 1) // s searched by distance
 		return tr, nil
 	}
-	budget = engine.ShortestBudget(ctx, budget, first)
+	// auto: the slack alone, not a multiple of the first search's time.
+	// The first trace is in hand (summary's fallback costs a search
+	// more), and on large programs the search by distance is the slower
+	// one: on SafeStack underapprox it had not ended after 30 s, a third
+	// of the first search, while on Bluetooth and fib it ends in 0.1-0.7
+	// s, 3-50 times the first search.
+	budget = engine.ShortestBudget(ctx, budget, 0)
 	if budget < 0 || len(tr.Steps) <= 1 {
 		res.Stats.Set("trace_shortest", boolStat(len(tr.Steps) <= 1))
 		return tr, nil
