@@ -392,11 +392,10 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 // the search again by distance (run) within f's bound, on the same
 // relations, for at most the budget (engine.ShortestBudget of budget, the
 // Options.ShortestBudget that applies; auto is engine.DefaultShortestSlack).
-// Past the
-// budget, or the BDD node limit, it returns tr, and the stats say so
-// (trace_shortest 0 and trace_shortest_over_budget or
-// trace_shortest_node_limit, with trace_shortest_budget_ns). A stop of ctx
-// there is not the run's: the error is found, and tr is its trace.
+// Past the budget, or the BDD node limit, it returns tr, and the stats say
+// so (trace_shortest 0 and trace_shortest_over_budget or
+// trace_shortest_node_limit, with trace_shortest_budget_ns). A stop there
+// is not the run's: the error is found, and tr is its trace.
 func shortest(ctx context.Context, s *search, f *found, tr *result.Trace, budget time.Duration, res *result.Result) (*result.Trace, error) {
 	if budget == engine.ShortestAlways {
 		res.Stats.Set("trace_shortest", 1) // s searched by distance
@@ -458,6 +457,7 @@ func shortest(ctx context.Context, s *search, f *found, tr *result.Trace, budget
 	return nil, fmt.Errorf("%s: internal error: the search by distance found no error within %d", Name, f.cost)
 }
 
+// boolStat is a statistic's value for b.
 func boolStat(b bool) int64 {
 	if b {
 		return 1
