@@ -60,8 +60,8 @@
 // bounded search that reaches it: a breadth-first search over all the
 // threads at once (run, kept for shortest traces) interleaves every
 // thread's frontier in every ring and takes far longer on large programs
-// (SafeStack's old/goto: an error in the fourth round found after 108 CPU
-// s, where the breadth-first search did not finish in 300 s).
+// (SafeStack's old/goto: an error in the fourth round found after about 90
+// CPU s, where the breadth-first search did not finish in 300 s).
 //
 // # Traces
 //
