@@ -82,3 +82,37 @@ func TestShortest(t *testing.T) {
 		t.Errorf("no unsafe answer with a trace to shorten: the test means nothing")
 	}
 }
+
+// TestShortestFlag: the --shortest flag, given, applies to a bounded query
+// too (a second search: the stats say trace_shortest 1); not given, a
+// bounded query keeps its first trace (trace_shortest 0) and an unbounded
+// one searches for a shortest.
+func TestShortestFlag(t *testing.T) {
+	info, ok := engine.Lookup(concprod.Name)
+	if !ok {
+		t.Fatal("conc-product is not registered")
+	}
+	p := lowerGetafix(t, "../../examples/bluetooth/bluetooth_2_2.bp")
+	for _, c := range []struct {
+		settings []engine.Setting
+		bound    result.Bound
+		want     int64 // trace_shortest
+	}{
+		{nil, cs(6), 0},
+		{nil, result.Bound{}, 1},
+		{[]engine.Setting{{Name: "shortest", Value: "auto"}}, cs(6), 1},
+		{[]engine.Setting{{Name: "shortest", Value: "never"}}, result.Bound{}, 0},
+	} {
+		e, err := info.Configure(c.settings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := testsuite.Check(t, e, p, engine.Query{Bound: c.bound})
+		if res.Verdict != result.Unsafe {
+			t.Fatalf("%v at %s: %s, want unsafe", c.settings, c.bound, res.Verdict)
+		}
+		if got := res.Stats.Counters["trace_shortest"]; got != c.want {
+			t.Errorf("%v at %s: trace_shortest %d, want %d (%d steps)", c.settings, c.bound, got, c.want, res.Trace.Len())
+		}
+	}
+}
