@@ -85,4 +85,4 @@ func ShortestBudget(ctx context.Context, budget, first time.Duration) time.Durat
 }
 
 // ShortestUsage is the usage text of a --shortest flag.
-const ShortestUsage = "the search for a shortest trace once an error is found, where the first search does not give one (summary; conc-product without a bound): auto (give up past 5s, for summary past twice its first search's time plus 5s, and at most half the time left before --timeout, and give a trace of the first search, replayed but not necessarily a shortest: the stats say so), always, never, or a time budget such as 10s"
+const ShortestUsage = "the search for a shortest trace once an error is found, where the first search does not give one (summary; conc-product without a bound, or with one when this flag is given): auto (give up past 5s, for summary past twice its first search's time plus 5s, and past half the time left before --timeout, and give a trace of the first search, replayed but not necessarily a shortest: the stats say so), always, never, or a time budget such as 10s"
