@@ -21,18 +21,26 @@ import (
 const ShortestAlways = time.Duration(math.MaxInt64)
 
 // The default budget of the search for a shortest trace, as a multiple of
-// the first search's time plus a constant (see the summary engine, where
-// the figures were measured: a budget of twice the first search plus 1 s
-// was too small for four of six errors of its hard set, 5 s fitted).
+// the first search's time plus a constant (summary's; conc-product's auto
+// is the constant alone). Summary's ring search is a second search by
+// distance, from the start, whatever the first search's order; its history
+// trace costs about one first search more. The constant was 1 s while
+// summary's first search went callees first; since it alternates, it
+// reaches the hard set's errors 10-100 times sooner, and its errors' ring
+// searches (0.1-9.4 s on five of the six measured) went over a budget of
+// twice the first search plus 1 s on four of them. With 5 s they fit, and
+// the shortest trace costs less than the history trace would after the
+// spent budget (g24l4-s3: 3.7 s search, 9.4 s rings).
 const (
 	DefaultShortestFactor = 2
 	DefaultShortestSlack  = 5 * time.Second
 )
 
 // ShortestFlag is the value of a --shortest flag: a budget, written auto
-// (0: DefaultShortestFactor times the first search's time plus
-// DefaultShortestSlack), always (ShortestAlways), never (negative: no
-// search for a shortest trace) or as a positive duration.
+// (0: the default, ShortestBudget of the first search's time; an engine
+// that gives 0 for that time gets DefaultShortestSlack), always
+// (ShortestAlways), never (negative: no search for a shortest trace) or as
+// a positive duration.
 type ShortestFlag time.Duration
 
 // String returns the flag's text.

@@ -126,10 +126,11 @@ type Options struct {
 	// not necessarily a shortest (see history.go); the stats say so
 	// (trace_shortest 0 and the reason).
 	// Zero: engine.DefaultShortestFactor times the reachability search's
-	// time, plus engine.DefaultShortestSlack; negative: no ring search (always the
-	// history trace, recorded by the first search); engine.ShortestAlways: no
-	// bound (the time limit of the run still holds: past it the trace is
-	// cut).
+	// time, plus engine.DefaultShortestSlack; negative: no ring search
+	// (always the history trace, recorded by the first search);
+	// engine.ShortestAlways: no bound (the time limit of the run still
+	// holds: past it the trace is cut). With a deadline, any other budget
+	// is at most half the time left (engine.ShortestBudget).
 	ShortestBudget time.Duration
 	// Worklist orders the reachability search (WorklistAuto, the zero
 	// value: WorklistAlternate when the search stops at the first error,
