@@ -2,7 +2,6 @@ package concprod_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
 	"boolprog/result"
-	"boolprog/syntax"
 )
 
 // TestShortest checks the search for a shortest trace on random concurrent
@@ -34,8 +32,7 @@ func TestShortest(t *testing.T) {
 	tiny := newEngine(t, concprod.Options{ShortestBudget: time.Nanosecond, ShortestBounded: true})
 	unsafe, longer, overBudget := 0, 0, 0
 	for seed := int64(1); seed <= int64(n); seed++ {
-		src := gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 2 + int(seed%2), Thread: gen.Options{Omit: gen.Recursion}})
-		p := testsuite.LowerDialect(t, fmt.Sprintf("r%d.bp", seed), src, syntax.CProver, "")
+		src, p := randomProgram(t, seed, gen.Options{Omit: gen.Recursion})
 		for _, b := range []result.Bound{{}, rounds(2)} {
 			ctx, cancel := context.WithTimeoutCause(context.Background(), 20*time.Second, engine.ErrTimeout)
 			q := engine.Query{Bound: b}

@@ -11,6 +11,7 @@ import (
 	"boolprog/gen"
 	"boolprog/internal/testflags"
 	"boolprog/internal/testsuite"
+	"boolprog/ir"
 	"boolprog/result"
 	"boolprog/syntax"
 )
@@ -80,8 +81,7 @@ func TestSwitchPointsDifferential(t *testing.T) {
 func reductionDifferential(t *testing.T, n int, thread gen.Options, bounds []result.Bound, limit time.Duration, off concprod.Options) (reduced, full, unsafe int) {
 	t.Helper()
 	for seed := int64(1); seed <= int64(n); seed++ {
-		src := gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 2 + int(seed%2), Thread: thread})
-		p := testsuite.LowerDialect(t, fmt.Sprintf("r%d.bp", seed), src, syntax.CProver, "")
+		src, p := randomProgram(t, seed, thread)
 		for _, b := range bounds {
 			ctx, cancel := context.WithTimeoutCause(context.Background(), limit, engine.ErrTimeout)
 			q := engine.Query{Bound: b}
@@ -102,4 +102,13 @@ func reductionDifferential(t *testing.T, n int, thread gen.Options, bounds []res
 		}
 	}
 	return reduced, full, unsafe
+}
+
+// randomProgram is the random concurrent program of seed (2 or 3 threads,
+// each shaped by thread, CProver precedence) the package's differentials
+// check, as text and lowered.
+func randomProgram(t *testing.T, seed int64, thread gen.Options) (string, *ir.Program) {
+	t.Helper()
+	src := gen.RandomConcurrent(seed, gen.ConcOptions{Threads: 2 + int(seed%2), Thread: thread})
+	return src, testsuite.LowerDialect(t, fmt.Sprintf("r%d.bp", seed), src, syntax.CProver, "")
 }
