@@ -19,7 +19,8 @@
 // variable, adjacent in the order, and a third copy used only to compose
 // the parts of one step (encode.go, rel.go): a step of interp's semantics
 // may pop several frames at once. The default order is every thread's pcs
-// and locals, thread by thread, then the globals (--product-order).
+// (most significant bit first) and locals, thread by thread, then the
+// globals (--product-order).
 //
 // A frame that arrives at a location frees its locals that are dead there
 // (deadlocals.go: no path from there reads them before writing them), so
