@@ -29,10 +29,12 @@
 // The transition relation is partitioned per thread and, within a thread,
 // into blocks: the edges that change the same variables form a group, and
 // groups merge, with explicit frame conditions, while a block stays under
-// --cluster-nodes BDD nodes. A block's image is one relational product
-// (bdd.AndExists) that quantifies only the current copies of the
-// variables it changes, then one renaming; every other variable keeps its
-// value without a frame condition.
+// --cluster-nodes BDD nodes; unless that flag is given, a thread whose
+// whole relation is no larger as one block than as those blocks gets one
+// block (search.go, wholeBlock). A block's image is one relational
+// product (bdd.AndExistsReplace) that quantifies only the current copies
+// of the variables it changes and renames the next copies back; every
+// other variable keeps its value without a frame condition.
 //
 // # Search
 //
@@ -102,8 +104,9 @@ type Options struct {
 	// cut, and if no error is found the answer is Unknown and says so.
 	MaxThreads int
 	// ClusterNodes bounds the BDD of one block of a thread's partitioned
-	// transition relation (0: DefaultClusterNodes; negative: one block
-	// per set of changed variables).
+	// transition relation (0: DefaultClusterNodes, and a thread's whole
+	// relation as one block where that block is no larger than the
+	// blocks; negative: one block per set of changed variables).
 	ClusterNodes int
 	// Order is the BDD variable order (the zero Order is the default).
 	Order Order
@@ -156,7 +159,7 @@ func init() {
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
 			var o Options
 			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site, raised up to 4 more while a run creates more); a program that can create more: UNKNOWN unless an error is found")
-			fs.IntVar(&o.ClusterNodes, "cluster-nodes", 0, fmt.Sprintf("merge the blocks of a thread's transition relation while one stays under `n` BDD nodes (0: %d; negative: one block per set of changed variables)", DefaultClusterNodes))
+			fs.IntVar(&o.ClusterNodes, "cluster-nodes", 0, fmt.Sprintf("merge the blocks of a thread's transition relation while one stays under `n` BDD nodes (0: %d, and a thread's whole relation as one block where that is no larger than its blocks; negative: one block per set of changed variables)", DefaultClusterNodes))
 			fs.BoolVar(&o.AllSwitchPoints, "all-switch-points", false, "switch threads at every location, also where the running thread's next step can only be local (the default skips those switch points: same answers, fewer states)")
 			fs.BoolVar(&o.KeepDeadLocals, "keep-dead-locals", false, "keep the values of locals where they are dead (the default frees them where no path reads them before writing them: same answers and traces with real values, smaller BDDs)")
 			fs.Var((*engine.ShortestFlag)(&o.ShortestBudget), "shortest", engine.ShortestUsage)
@@ -261,6 +264,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 	}
 	s := &search{x: x, ctx: ctx, q: q, limit: unlimited, clusterNodes: e.opts.ClusterNodes, allSwitchPoints: e.opts.AllSwitchPoints}
 	if s.clusterNodes == 0 {
+		s.wholeThread = true
 		s.clusterNodes = DefaultClusterNodes
 	}
 	budget := e.opts.ShortestBudget

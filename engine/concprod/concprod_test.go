@@ -183,3 +183,49 @@ func TestFib(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeThreadBlocks checks the blocks of the partitioned relation: by
+// default a thread's relation is one block where that block is no larger
+// than the blocks merged by size (testdata/blocks.bp: one block for each
+// thread and one for init), never when the user sets the blocks' size;
+// and the answer, its bound and the trace do not depend on the blocks.
+func TestWholeThreadBlocks(t *testing.T) {
+	p := lowerGetafix(t, filepath.Join("testdata", "blocks.bp"))
+	tests := []struct {
+		name            string
+		cluster         int
+		atLeast, atMost int // relation_groups
+	}{
+		{"default", 0, 4, 4},
+		{"2000 given", concprod.DefaultClusterNodes, 5, 1 << 20},
+		{"one per changed set", -1, 5, 1 << 20},
+	}
+	first := make(map[result.Bound]*result.Result)
+	for _, tt := range tests {
+		for _, b := range []result.Bound{rounds(2), cs(2)} {
+			res := testsuite.Check(t, newEngine(t, concprod.Options{ClusterNodes: tt.cluster}), p, engine.Query{Bound: b})
+			if n := int(res.Stats.Counters["relation_groups"]); n < tt.atLeast || n > tt.atMost {
+				t.Errorf("%s, %s: %d blocks, want %d to %d", tt.name, b, n, tt.atLeast, tt.atMost)
+			}
+			if res.Verdict == result.Unknown {
+				t.Fatalf("%s, %s: %s (%s)", tt.name, b, res.Verdict, res.Reason)
+			}
+			f, ok := first[b]
+			if !ok {
+				first[b] = res
+				continue
+			}
+			if res.Verdict != f.Verdict || res.Bound != f.Bound || steps(res) != steps(f) {
+				t.Errorf("%s, %s: %s %s (%d steps), by default %s %s (%d steps)", tt.name, b, res.Verdict, res.Bound, steps(res), f.Verdict, f.Bound, steps(f))
+			}
+		}
+	}
+}
+
+// steps returns the length of res's trace (0: none).
+func steps(res *result.Result) int {
+	if res.Trace == nil {
+		return 0
+	}
+	return len(res.Trace.Steps)
+}

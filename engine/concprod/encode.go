@@ -224,6 +224,13 @@ func (x *prod) same(vs []svar) bdd.Node {
 
 // union returns the relation of the steps of any of alts.
 func (x *prod) union(alts []rel) rel {
+	out, _ := x.unionUnder(alts, -1)
+	return out
+}
+
+// unionUnder is union, given up (false) as soon as the union's BDD has
+// more than limit nodes (limit < 0: no limit).
+func (x *prod) unionUnder(alts []rel, limit int) (rel, bool) {
 	out := x.ident()
 	out.r = bdd.False
 	for _, a := range alts {
@@ -239,8 +246,11 @@ func (x *prod) union(alts []rel) rel {
 			}
 		}
 		out.r = x.m.Or(out.r, x.m.And(a.r, x.same(frame)))
+		if limit >= 0 && x.m.NodeCount(out.r) > limit {
+			return rel{}, false
+		}
 	}
-	return out
+	return out, true
 }
 
 // seq composes rels in order.
