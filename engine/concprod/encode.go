@@ -104,7 +104,8 @@ func (x *prod) build(order Order) {
 	// cost one node each. Measured against least significant first:
 	// conc-product at rounds:3 on Getafix's SafeStack programs 0.66-0.81x
 	// the time, and on the large random Getafix-style programs of
-	// TestGetafixComparison no slower (bench/RESULTS.md).
+	// TestGetafixComparison 0.66-0.95x where the search takes over half a
+	// second (bench/RESULTS.md).
 	pcs := func(s *slot) {
 		for _, bs := range s.pc {
 			for b := len(bs) - 1; b >= 0; b-- {

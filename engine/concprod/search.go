@@ -177,9 +177,9 @@ func (s *search) preimage(u int, dst bdd.Node) bdd.Node {
 // Why: each relational product walks the source set down to the
 // thread's variables, so one product instead of several pays wherever
 // the one block is not larger. On Getafix's SafeStack programs a thread's
-// 43 groups unite into a block of about 6,300 nodes against 7,900 for its
+// 43 groups unite into a block of about 6,300 nodes against 7,800 for its
 // five blocks under 2,000 (the pc's high bits on top let edges of every
-// group share their tests), and the search takes 0.68x the time; on
+// group share their tests), and the search takes 0.7-0.8x the time; on
 // the large random Getafix-style programs of TestGetafixComparison a
 // thread's relation in one block has 1.8-4x the nodes of its blocks
 // (63,000 against 21,000), so they keep the blocks. The union is built
