@@ -51,7 +51,13 @@
 // relation by frontiers (semi-naive), as Getafix's crossproduct formula
 // stratifies by thread and round. It stops at the first frontier that
 // holds an error: the answer's bound is the least at which the error
-// appears.
+// appears. Its steps are macro steps (macro.go): from a state, the
+// running thread's steps to where it first stops again (a switch away may
+// happen, or an error shows), through atomic stretches and transparent
+// locations at once, so that the sets keep the running thread at its
+// stops only; once a thread's macro steps have cost 100 ms their relation
+// is built, and one relational product takes one (Options.MicroSteps
+// turns macro steps off).
 //
 // Without a bound the search is the same, by rounds, with no last round:
 // it stops when a layer adds no state, having computed every reachable
@@ -69,7 +75,7 @@
 // # Traces
 //
 // A trace within the least bound from the frontiers (trace.go: each
-// context is shortest), with the threads and the context switches marked,
+// context has the fewest macro steps), with the threads and the context switches marked,
 // built with the result package's step constructors; interp.Replay judges
 // it as any engine's. Without a bound (with a bound, if
 // Options.ShortestBounded) a second search, breadth first over all the
@@ -118,6 +124,11 @@ type Options struct {
 	// (deadlocals.go: the default frees them): the same answers, larger
 	// BDDs; for checking the reduction.
 	KeepDeadLocals bool
+	// MicroSteps keeps every state of a context in the search's sets, as
+	// one step of the thread after another; the default keeps only the
+	// states where the running thread may be switched away from or an
+	// error shows (search.macroImage): the same answers, smaller sets.
+	MicroSteps bool
 	// ShortestBudget bounds the search by distance for a shortest trace
 	// after the first search, stratified by rounds (or, with a bound, by
 	// cost), has found the error: each context of its trace is shortest,
@@ -128,7 +139,9 @@ type Options struct {
 	// bounded queries only with ShortestBounded.
 	ShortestBudget time.Duration
 	// ShortestBounded applies ShortestBudget to bounded queries too
-	// (--shortest given): a shortest trace within the least bound. Without
+	// (--shortest given): within the least bound, the shorter of the
+	// first search's trace and the search by distance's (which reaches
+	// each state at its least cost first, not in the fewest steps). Without
 	// it a bounded query's trace is its first search's, as before the
 	// budget existed: the bounded search is the one compared with
 	// Getafix's, trace included.
@@ -161,6 +174,7 @@ func init() {
 			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site, raised up to 4 more while a run creates more); a program that can create more: UNKNOWN unless an error is found")
 			fs.IntVar(&o.ClusterNodes, "cluster-nodes", 0, fmt.Sprintf("merge the blocks of a thread's transition relation while one stays under `n` BDD nodes (0: %d, and a thread's whole relation as one block where that is no larger than its blocks; negative: one block per set of changed variables)", DefaultClusterNodes))
 			fs.BoolVar(&o.AllSwitchPoints, "all-switch-points", false, "switch threads at every location, also where the running thread's next step can only be local (the default skips those switch points: same answers, fewer states)")
+			fs.BoolVar(&o.MicroSteps, "micro-steps", false, "keep every state of a thread's context in the search's sets (the default keeps only those where the thread may be switched away from or an error shows, passing through atomic stretches and local steps at once: same answers, smaller sets)")
 			fs.BoolVar(&o.KeepDeadLocals, "keep-dead-locals", false, "keep the values of locals where they are dead (the default frees them where no path reads them before writing them: same answers and traces with real values, smaller BDDs)")
 			fs.Var((*engine.ShortestFlag)(&o.ShortestBudget), "shortest", engine.ShortestUsage)
 			fs.Var(&o.Order, "product-order", "BDD variable `order`: threads (each thread's pc and locals, then the globals), affinity (every thread's pc, then the variables in affinity order, each local's copies in all threads side by side) or globals (the globals, then the threads)")
@@ -262,7 +276,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 	if !e.opts.KeepDeadLocals {
 		x.dead = newDeadLocals(p, q.AnalysesFor(p))
 	}
-	s := &search{x: x, ctx: ctx, q: q, limit: unlimited, clusterNodes: e.opts.ClusterNodes, allSwitchPoints: e.opts.AllSwitchPoints}
+	s := &search{x: x, ctx: ctx, q: q, limit: unlimited, clusterNodes: e.opts.ClusterNodes, allSwitchPoints: e.opts.AllSwitchPoints, macro: !e.opts.MicroSteps}
 	if s.clusterNodes == 0 {
 		s.wholeThread = true
 		s.clusterNodes = DefaultClusterNodes
@@ -316,6 +330,10 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 		res.Stats.Set("bdd_vars", int64(m.VarNum()))
 		res.Stats.Set("rings", int64(len(s.rings)))
 		res.Stats.Set("relation_nodes", int64(s.relNode))
+		if s.macro {
+			res.Stats.Set("macro_relations", int64(s.macroBuilt))
+			res.Stats.Set("macro_relation_nodes", int64(s.macroNodes))
+		}
 		groups := 0
 		for _, g := range s.groups {
 			groups += len(g)
@@ -332,6 +350,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 	run := s.runChained
 	if budget == engine.ShortestAlways {
 		run = s.run // by distance from the start: its first error is a shortest trace's
+		s.macro = false
 	}
 	f, err := run()
 	res.Stats.AddPhase(result.PhaseReach, time.Since(reach))
@@ -445,7 +464,19 @@ func shortest(ctx context.Context, s *search, f *found, tr *result.Trace, budget
 		short, err = d.trace(g)
 		if err == nil {
 			if len(short.Steps) > len(tr.Steps) {
-				return nil, fmt.Errorf("%s: internal error: the search by distance found a trace of %d steps, the first search one of %d", Name, len(short.Steps), len(tr.Steps))
+				if f.cost == 0 || s.unbounded {
+					// Every step costs nothing: the search by distance
+					// is breadth first over the states, its trace the
+					// shortest there is.
+					return nil, fmt.Errorf("%s: internal error: the search by distance found a trace of %d steps, the first search one of %d", Name, len(short.Steps), len(tr.Steps))
+				}
+				// Within a bound the search by distance reaches each
+				// state at its least cost, then in the fewest steps: a
+				// shorter run that costs more to reach a state on the
+				// way is not among its traces, and the first search
+				// (by macro steps) may have found one.
+				res.Stats.Set("trace_shortest", 1)
+				return tr, nil
 			}
 			res.Stats.Set("trace_shortest", 1)
 			return short, nil

@@ -101,6 +101,9 @@ type search struct {
 	wholeThread bool
 	layer       int // the layer being searched
 	relNode     int // nodes of the relations
+	// macro makes runChained's images whole macro steps (macro.go).
+	macro bool
+	macroSteps
 }
 
 func (s *search) initClass() int { return s.n }
@@ -149,10 +152,13 @@ func (s *search) target(u int) int {
 }
 
 // image returns the states reached from src by one step of actor u.
-func (s *search) image(u int, src bdd.Node) bdd.Node {
+func (s *search) image(u int, src bdd.Node) bdd.Node { return s.imageBy(s.groups[u], src) }
+
+// imageBy returns the states reached from src by a step of one of gs.
+func (s *search) imageBy(gs []group, src bdd.Node) bdd.Node {
 	m := s.x.m
 	acc := bdd.False
-	for _, g := range s.groups[u] {
+	for _, g := range gs {
 		acc = m.Or(acc, m.AndExistsReplace(src, g.r.Node(), g.cur, g.toCur))
 	}
 	return acc
@@ -316,6 +322,7 @@ func (s *search) prepare() error {
 			return err
 		}
 	}
+	s.prepareMacro()
 	// The initial states.
 	start := bdd.True
 	initial := func(a *slot) {
@@ -546,7 +553,7 @@ func (s *search) runChained() (*found, error) {
 					s.capped = true
 				}
 				if src != bdd.False {
-					in = m.Or(in, s.image(u, src))
+					in = m.Or(in, s.macroImage(u, src))
 				}
 			}
 			front := m.Keep(m.Ite(s.reach[c].Node(), bdd.False, in))
@@ -580,7 +587,7 @@ func (s *search) runChained() (*found, error) {
 				if g := s.capGuard[u]; g != nil && !s.capped && m.And(front.Node(), g.Node()) != bdd.False {
 					s.capped = true
 				}
-				img := s.image(u, front.Node())
+				img := s.macroImage(u, front.Node())
 				if u == s.initClass() {
 					done := s.initDone.Node()
 					seeds[s.free()].Set(m.Or(seeds[s.free()].Node(), m.And(img, done)))
@@ -620,7 +627,7 @@ func (s *search) runChained() (*found, error) {
 			if src == bdd.False || layer >= s.limit {
 				continue
 			}
-			img := m.Ite(s.reach[u].Node(), bdd.False, s.image(u, src))
+			img := m.Ite(s.reach[u].Node(), bdd.False, s.macroImage(u, src))
 			seeds[u].Set(img)
 			if img != bdd.False {
 				any = true
@@ -687,6 +694,7 @@ func (s *search) errorIn(i int) *found {
 func (s *search) byDistance(limit int) *search {
 	d := *s
 	d.reach, d.rings, d.capped, d.layer = nil, nil, false, 0
+	d.macro = false // run takes one step at a time
 	if s.stratified {
 		d.stratified, d.rounds = false, false
 		d.collapsed = s.x.model.AtomicGlobal < 0 && !s.x.model.AtomicSections

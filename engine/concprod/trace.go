@@ -16,9 +16,13 @@ import (
 // The class of a state says which thread stepped last, so each backward
 // step is one thread's preimage intersected with the ring; one concrete
 // predecessor is picked, and the edge that relates the two is found among
-// that thread's edges from the predecessor's location. Every state is
-// concrete (all variables valued), so the steps state every value and
-// interp.Replay checks them as they are.
+// that thread's edges from the predecessor's location. Where the rings
+// hold macro steps (macro.go), a backward step is a macro step: the
+// thread's preimages are taken again through the states in between
+// (backward) until one meets the ring, and the steps from there are
+// picked forward, one concrete state each. Every state is concrete (all
+// variables valued), so the steps state every value and interp.Replay
+// checks them as they are.
 
 // tstep is a step of the trace being built: the actor, the step's index in
 // its steps (-1: the final arrival at a target label) and the state
@@ -76,7 +80,7 @@ func (s *search) trace(f *found) (*result.Trace, error) {
 			return nil, err
 		}
 		r := s.rings[ri]
-		pres := make(map[int]bdd.Node)
+		backs := make(map[int]*backward)
 		ok := false
 	search:
 		for j := ri - 1; j >= 0 && s.rings[j].layer >= r.layer-1; j-- {
@@ -92,35 +96,35 @@ func (s *search) trace(f *found) (*result.Trace, error) {
 				} else if s.target(u) != class {
 					continue
 				}
-				pre, known := pres[u]
+				b, known := backs[u]
 				if !known {
-					pre = s.preimage(u, cur.Node())
-					pres[u] = pre
+					b = &backward{s: s, u: u, b: []bdd.Node{cur.Node()}, seen: cur.Node()}
+					backs[u] = b
 				}
-				if pre == bdd.False {
-					continue
-				}
-				for t := 0; t < s.classes(); t++ {
-					if !s.allowed(t, u) || s.cost(t, u) != want {
-						continue
+				for k := 1; b.has(k); k++ {
+					pre := b.p[k-1]
+					for t := 0; t < s.classes(); t++ {
+						if !s.allowed(t, u) || s.cost(t, u) != want {
+							continue
+						}
+						y := m.And(pre, s.rings[j].sets[t].Node())
+						if s.switching(t, u) {
+							y = m.And(y, s.noSwitch.Node())
+						}
+						if y == bdd.False {
+							continue
+						}
+						yc := m.SatOneCube(y, all)
+						steps, err := b.path(yc, k)
+						if err != nil {
+							return nil, err
+						}
+						rev = append(rev, steps...)
+						cur.Set(yc)
+						ri, class = j, t
+						ok = true
+						break search
 					}
-					y := m.And(pre, s.rings[j].sets[t].Node())
-					if s.switching(t, u) {
-						y = m.And(y, s.noSwitch.Node())
-					}
-					if y == bdd.False {
-						continue
-					}
-					yc := m.SatOneCube(y, all)
-					k, err := s.edgeBetween(u, yc, cur.Node())
-					if err != nil {
-						return nil, err
-					}
-					rev = append(rev, tstep{actor: u, step: k, before: s.values(yc), after: s.values(cur.Node())})
-					cur.Set(yc)
-					ri, class = j, t
-					ok = true
-					break search
 				}
 			}
 		}
@@ -155,6 +159,65 @@ func (s *search) trace(f *found) (*result.Trace, error) {
 		tr.Steps = append(tr.Steps, st)
 	}
 	return tr, nil
+}
+
+// backward is the states from which actor u reaches a concrete state b[0]
+// of the trace: p[k-1] those k steps before it, passing on the way only
+// through states where a macro step goes on (search.inter), of which b[k]
+// are those first k steps before it. Without macro steps only p[0] is
+// asked for: the rings then hold every state of a run.
+type backward struct {
+	s    *search
+	u    int
+	p, b []bdd.Node
+	seen bdd.Node
+}
+
+// has reports whether p[k-1] exists, computing it if need be.
+func (w *backward) has(k int) bool {
+	s, m := w.s, w.s.x.m
+	for len(w.p) < k {
+		last := w.b[len(w.b)-1]
+		if last == bdd.False || (len(w.p) > 0 && !s.macro) {
+			return false
+		}
+		pre := s.preimage(w.u, last)
+		w.p = append(w.p, pre)
+		if s.macro {
+			nb := m.Ite(w.seen, bdd.False, m.And(pre, s.inter[w.u].Node()))
+			w.seen = m.Or(w.seen, nb)
+			w.b = append(w.b, nb)
+		} else {
+			w.b = append(w.b, bdd.False)
+		}
+	}
+	return true
+}
+
+// path returns the k steps of actor u from the concrete state y (in
+// p[k-1]) to b[0], last first, as the trace collects them.
+func (w *backward) path(y bdd.Node, k int) ([]tstep, error) {
+	s, m := w.s, w.s.x.m
+	all := s.x.allCur()
+	var fwd []tstep
+	z := y
+	for i := k - 1; i >= 0; i-- {
+		next := w.b[0]
+		if i > 0 {
+			next = m.SatOneCube(m.And(s.image(w.u, z), w.b[i]), all)
+		}
+		e, err := s.edgeBetween(w.u, z, next)
+		if err != nil {
+			return nil, err
+		}
+		fwd = append(fwd, tstep{actor: w.u, step: e, before: s.values(z), after: s.values(next)})
+		z = next
+	}
+	rev := make([]tstep, len(fwd))
+	for i, st := range fwd {
+		rev[len(fwd)-1-i] = st
+	}
+	return rev, nil
 }
 
 // edgeBetween returns the index of the step of actor u that leads from

@@ -71,6 +71,36 @@ func TestSwitchPointsDifferential(t *testing.T) {
 	t.Logf("%d programs: peak BDD nodes summed, reduced %d, switching everywhere %d", n, reduced, all)
 }
 
+// TestMacroStepsDifferential compares the search by macro steps (the
+// default) with the search one step at a time on random programs with
+// atomic stretches and local code, the macro steps taken through their
+// relations (built at once) and step by step: the same answers at the
+// same least bounds, traces replayed (-long: 150 programs).
+func TestMacroStepsDifferential(t *testing.T) {
+	n := testflags.N(2, 3, 150, 500)
+	bounds := []result.Bound{cs(1), cs(2), rounds(2)}
+	if testflags.Long() {
+		bounds = append(bounds, result.Bound{})
+	}
+	thread := gen.Options{Globals: 3, MaxLocals: 4, Procs: 2, Stmts: 8, Omit: gen.Recursion}
+	for _, c := range []struct {
+		name          string
+		after, budget time.Duration
+	}{
+		{"step by step", time.Hour, 0},
+		{"by their relations", 0, time.Minute},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer concprod.SetMacroRel(c.after, c.budget)()
+			macro, micro, unsafe := reductionDifferential(t, n, thread, bounds, 20*time.Second, concprod.Options{MicroSteps: true})
+			if unsafe == 0 && n >= 3 {
+				t.Errorf("%d programs: no unsafe answer compared", n)
+			}
+			t.Logf("%d programs, %d unsafe answers: peak BDD nodes summed, macro steps %d, one step at a time %d", n, unsafe, macro, micro)
+		})
+	}
+}
+
 // reductionDifferential checks a reduction of the search, on by default,
 // against the search with options off (the reduction turned off) on n
 // random concurrent programs (seeds 1..n, 2 or 3 threads shaped by
