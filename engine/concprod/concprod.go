@@ -370,7 +370,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 		tr, err := s.trace(f)
 		res.Stats.AddPhase(result.PhaseTrace, time.Since(traced))
 		if err == nil {
-			tr, err = shortest(ctx, s, f, tr, budget, res)
+			tr, err = shortest(ctx, s, f, tr, budget, time.Since(reach), res)
 		}
 		if err != nil {
 			if errors.Is(err, bdd.ErrNodeLimit) || ctx.Err() != nil {
@@ -411,16 +411,18 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 }
 
 // shortest returns a shortest trace to the error f that the search s found
-// with tr, its own trace, when s is not a search by distance (runChained:
-// each context of tr is shortest, not the whole) and the budget allows:
-// the search again by distance (run) within f's bound, on the same
-// relations, for at most the budget (engine.ShortestBudget of budget, the
-// Options.ShortestBudget that applies; auto is engine.DefaultShortestSlack).
-// Past the budget, or the BDD node limit, it returns tr, and the stats say
+// with tr, its own trace, in a first search that took first, when s is not
+// a search by distance (runChained: each context of tr has the fewest
+// macro steps, not the whole) and the budget allows: the search again by
+// distance (run) within f's bound, on the same relations, for at most the
+// budget (engine.ShortestBudget of budget, the Options.ShortestBudget that
+// applies; auto is engine.DefaultShortestSlack, and not tried after a
+// first search that took longer). Past the budget, or the BDD node limit,
+// it returns tr, and the stats say
 // so (trace_shortest 0 and trace_shortest_over_budget or
 // trace_shortest_node_limit, with trace_shortest_budget_ns). A stop there
 // is not the run's: the error is found, and tr is its trace.
-func shortest(ctx context.Context, s *search, f *found, tr *result.Trace, budget time.Duration, res *result.Result) (*result.Trace, error) {
+func shortest(ctx context.Context, s *search, f *found, tr *result.Trace, budget, first time.Duration, res *result.Result) (*result.Trace, error) {
 	if budget == engine.ShortestAlways {
 		res.Stats.Set("trace_shortest", 1) // s searched by distance
 		return tr, nil
@@ -430,10 +432,20 @@ func shortest(ctx context.Context, s *search, f *found, tr *result.Trace, budget
 	// more), and on large programs the search by distance is the slower
 	// one: on SafeStack underapprox it had not ended after 30 s, a third
 	// of the first search, while on Bluetooth and fib it ends in 0.1-0.7
-	// s, 3-50 times the first search.
+	// s, 3-50 times the first search. So auto does not start it where the
+	// first search (first) took longer than the budget: it would not end
+	// within it (SafeStack old/goto: 12.7 s, then 5 s of a search by
+	// distance given up).
+	auto := budget == 0
 	budget = engine.ShortestBudget(ctx, budget, 0)
 	if budget < 0 || len(tr.Steps) <= 1 {
 		res.Stats.Set("trace_shortest", boolStat(len(tr.Steps) <= 1))
+		return tr, nil
+	}
+	if auto && first > budget {
+		res.Stats.Set("trace_shortest", 0)
+		res.Stats.Set("trace_shortest_budget_ns", int64(budget))
+		res.Stats.Set("trace_shortest_over_budget", 1)
 		return tr, nil
 	}
 	m := s.x.m
