@@ -331,6 +331,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 		res.Stats.Set("rings", int64(len(s.rings)))
 		res.Stats.Set("relation_nodes", int64(s.relNode))
 		if s.macro {
+			res.Stats.Set("macro_step_threads", int64(s.macroActors))
 			res.Stats.Set("macro_relations", int64(s.macroBuilt))
 			res.Stats.Set("macro_relation_nodes", int64(s.macroNodes))
 		}

@@ -3,10 +3,11 @@ package concprod
 import "time"
 
 // SetMacroRel sets how long a thread's macro steps run step by step before
-// their relation is built and the least time a build may take, for the
-// tests; it returns a function that restores the defaults.
+// their relation is built and the least time a build may take, and makes
+// every thread take macro steps, for the tests; it returns a function that
+// restores the defaults.
 func SetMacroRel(after, budget time.Duration) (restore func()) {
-	oldAfter, oldBudget := macroRelAfter, macroRelBudget
-	macroRelAfter, macroRelBudget = after, budget
-	return func() { macroRelAfter, macroRelBudget = oldAfter, oldBudget }
+	oldAfter, oldBudget, oldShare := macroRelAfter, macroRelBudget, macroMinShare
+	macroRelAfter, macroRelBudget, macroMinShare = after, budget, 0
+	return func() { macroRelAfter, macroRelBudget, macroMinShare = oldAfter, oldBudget, oldShare }
 }

@@ -39,16 +39,30 @@ import (
 
 // macroRelAfter is how long a thread's macro steps run step by step before
 // their relation is built, and macroRelBudget the least time a build may
-// take (variables for the tests, which build the relations at once).
+// take; macroMinShare is the share of a thread's locations that must be
+// inside its macro steps wherever the thread is there (transparent ones)
+// for the thread to take macro steps at all (variables for the tests,
+// which take macro steps everywhere and build the relations at once).
+//
+// Why the share: the closure does not weed out, as the search's rings do,
+// the states in between that earlier macro steps passed through, and a
+// relation composed of many paths is larger than the thread's own; both
+// pay only where a thread spends many steps between its stops. A thread of
+// Getafix's SafeStack programs has 33-43% of its locations transparent
+// (and its atomic stretches besides), a thread of the large random
+// programs of TestGetafixComparison 4-5% (and one or two atomic
+// stretches), where macro steps took 2-3x the time of single steps.
 var (
 	macroRelAfter  = 100 * time.Millisecond
 	macroRelBudget time.Duration
+	macroMinShare  = 0.15
 )
 
 // macroSteps is a search's state for its macro steps, by actor.
 type macroSteps struct {
 	// inter is where a macro step of the actor goes on: no switch away is
-	// possible there and no error shows.
+	// possible there and no error shows (nil: the actor takes single
+	// steps, macroMinShare).
 	inter []*bdd.Root
 	// whole is the relation of the actor's macro steps once built
 	// (macroRel); nil: macroImage takes the steps one by one.
@@ -59,6 +73,7 @@ type macroSteps struct {
 	spent, next []time.Duration
 	macroNodes  int // nodes of the macro relations built
 	macroBuilt  int // macro relations built
+	macroActors int // actors that take macro steps
 }
 
 // prepareMacro computes where each actor's macro steps go on.
@@ -79,8 +94,34 @@ func (s *search) prepareMacro() {
 		} else {
 			stop = m.Or(stop, x.pcIs(x.init, 0, x.done(), false))
 		}
+		if inside, all := s.insideShare(u, stop); float64(inside) < macroMinShare*float64(all) {
+			continue // single steps: inter[u] stays nil
+		}
 		s.inter[u] = m.Keep(m.Not(stop))
+		s.macroActors++
 	}
+}
+
+// macroFor reports whether actor u takes macro steps.
+func (s *search) macroFor(u int) bool { return s.macro && s.inter[u] != nil }
+
+// insideShare returns how many of actor u's (depth, location) pairs are
+// inside its macro steps in every state (no state there is in stop), and
+// how many there are.
+func (s *search) insideShare(u int, stop bdd.Node) (inside, all int) {
+	x, m := s.x, s.x.m
+	a := s.actors[u]
+	for d, procs := range a.procsAt {
+		for _, f := range procs {
+			for _, l := range x.p.Procs[f].Locations {
+				all++
+				if m.And(x.at(a, d, f, l.ID), stop) == bdd.False {
+					inside++
+				}
+			}
+		}
+	}
+	return inside, all
 }
 
 // macroImage returns the states at which actor u's steps from src first
@@ -92,7 +133,7 @@ func (s *search) prepareMacro() {
 // the caller's poll says why.
 func (s *search) macroImage(u int, src bdd.Node) bdd.Node {
 	m := s.x.m
-	if !s.macro {
+	if !s.macroFor(u) {
 		return s.image(u, src)
 	}
 	if g := s.whole[u]; g != nil {

@@ -178,12 +178,12 @@ func (w *backward) has(k int) bool {
 	s, m := w.s, w.s.x.m
 	for len(w.p) < k {
 		last := w.b[len(w.b)-1]
-		if last == bdd.False || (len(w.p) > 0 && !s.macro) {
+		if last == bdd.False || (len(w.p) > 0 && !s.macroFor(w.u)) {
 			return false
 		}
 		pre := s.preimage(w.u, last)
 		w.p = append(w.p, pre)
-		if s.macro {
+		if s.macroFor(w.u) {
 			nb := m.Ite(w.seen, bdd.False, m.And(pre, s.inter[w.u].Node()))
 			w.seen = m.Or(w.seen, nb)
 			w.b = append(w.b, nb)

@@ -75,9 +75,9 @@ func TestSwitchPointsDifferential(t *testing.T) {
 // default) with the search one step at a time on random programs with
 // atomic stretches and local code, the macro steps taken through their
 // relations (built at once) and step by step: the same answers at the
-// same least bounds, traces replayed (-long: 150 programs).
+// same least bounds, traces replayed (-long: 60 programs).
 func TestMacroStepsDifferential(t *testing.T) {
-	n := testflags.N(2, 3, 150, 500)
+	n := testflags.N(2, 3, 60, 400)
 	bounds := []result.Bound{cs(1), cs(2), rounds(2)}
 	if testflags.Long() {
 		bounds = append(bounds, result.Bound{})
