@@ -276,7 +276,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 	if !e.opts.KeepDeadLocals {
 		x.dead = newDeadLocals(p, q.AnalysesFor(p))
 	}
-	s := &search{x: x, ctx: ctx, q: q, limit: unlimited, clusterNodes: e.opts.ClusterNodes, allSwitchPoints: e.opts.AllSwitchPoints, macro: !e.opts.MicroSteps}
+	s := &search{x: x, ctx: ctx, q: q, limit: unlimited, clusterNodes: e.opts.ClusterNodes, allSwitchPoints: e.opts.AllSwitchPoints}
 	if s.clusterNodes == 0 {
 		s.wholeThread = true
 		s.clusterNodes = DefaultClusterNodes
@@ -299,6 +299,9 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 			s.stratified, s.rounds = true, true
 		}
 	}
+	// Macro steps are runChained's; a search by distance from the start
+	// (run) takes one step at a time.
+	s.macro = !e.opts.MicroSteps && budget != engine.ShortestAlways
 	res := &result.Result{Verdict: result.Safe, Engine: Name}
 	fail := func(err error) (*result.Result, error) {
 		res.Verdict = result.Unknown
@@ -351,7 +354,6 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 	run := s.runChained
 	if budget == engine.ShortestAlways {
 		run = s.run // by distance from the start: its first error is a shortest trace's
-		s.macro = false
 	}
 	f, err := run()
 	res.Stats.AddPhase(result.PhaseReach, time.Since(reach))
@@ -488,8 +490,7 @@ func shortest(ctx context.Context, s *search, f *found, tr *result.Trace, budget
 				// shorter run that costs more to reach a state on the
 				// way is not among its traces, and the first search
 				// (by macro steps) may have found one.
-				res.Stats.Set("trace_shortest", 1)
-				return tr, nil
+				short = tr
 			}
 			res.Stats.Set("trace_shortest", 1)
 			return short, nil

@@ -178,8 +178,7 @@ func (s *search) buildMacro(u int) {
 	r, ok, late := s.macroRel(u, time.Now().Add(max(s.spent[u], macroRelBudget)))
 	switch {
 	case ok:
-		s.whole[u] = []group{{r: m.Keep(r.r), ch: r.ch, cur: x.varSet(r.ch, false), next: x.varSet(r.ch, true),
-			toCur: x.rename(r.ch, true), toNxt: x.rename(r.ch, false)}}
+		s.whole[u] = []group{x.group(r)}
 		s.macroNodes += m.NodeCount(r.r)
 		s.macroBuilt++
 		s.next[u] = -1

@@ -45,6 +45,12 @@ type group struct {
 	toNxt *bdd.Pairs
 }
 
+// group returns r as a block, kept, with its variable sets and renamings.
+func (x *prod) group(r rel) group {
+	return group{r: x.m.Keep(r.r), ch: r.ch, cur: x.varSet(r.ch, false), next: x.varSet(r.ch, true),
+		toCur: x.rename(r.ch, true), toNxt: x.rename(r.ch, false)}
+}
+
 // ring is one frontier: the states first reached by one breadth-first step,
 // by class.
 type ring struct {
@@ -261,8 +267,7 @@ func (s *search) prepare() error {
 			}
 		}
 		for _, c := range clusters {
-			s.groups[u] = append(s.groups[u], group{r: m.Keep(c.r), ch: c.ch, cur: x.varSet(c.ch, false), next: x.varSet(c.ch, true),
-				toCur: x.rename(c.ch, true), toNxt: x.rename(c.ch, false)})
+			s.groups[u] = append(s.groups[u], x.group(c))
 			s.relNode += m.NodeCount(c.r)
 		}
 		lab := bdd.False
@@ -322,7 +327,9 @@ func (s *search) prepare() error {
 			return err
 		}
 	}
-	s.prepareMacro()
+	if s.macro {
+		s.prepareMacro()
+	}
 	// The initial states.
 	start := bdd.True
 	initial := func(a *slot) {
