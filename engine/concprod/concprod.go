@@ -61,7 +61,10 @@
 //
 // Without a bound the search is the same, by rounds, with no last round:
 // it stops when a layer adds no state, having computed every reachable
-// state of the product. A SUCCESSFUL answer is a proof for the program's
+// state of the product. Where every thread takes macro steps, the kept
+// states have every thread at a stop, so which thread ran last does not
+// matter, and that search runs without classes (merged.go: one set, the
+// threads in turn, each from the states found since its last turn). A SUCCESSFUL answer is a proof for the program's
 // threads and, for a program that creates threads (start_thread,
 // ASYNC_n), for runs with at most --max-threads threads; if a run could
 // create more, the answer is UNKNOWN and says so, as the explicit
@@ -352,6 +355,11 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 	reach := time.Now()
 	q.Report(result.PhaseReach, "")
 	run := s.runChained
+	if s.mergeable() {
+		s.merge()
+		run = s.runMerged
+		res.Stats.Set("merged_classes", 1)
+	}
 	if budget == engine.ShortestAlways {
 		run = s.run // by distance from the start: its first error is a shortest trace's
 	}

@@ -11,3 +11,11 @@ func SetMacroRel(after, budget time.Duration) (restore func()) {
 	macroRelAfter, macroRelBudget, macroMinShare = after, budget, 0
 	return func() { macroRelAfter, macroRelBudget, macroMinShare = oldAfter, oldBudget, oldShare }
 }
+
+// SetMerge turns the unbounded search without classes (runMerged) on or
+// off, for the tests; it returns a function that restores the default.
+func SetMerge(on bool) (restore func()) {
+	old := mergeUnbounded
+	mergeUnbounded = on
+	return func() { mergeUnbounded = old }
+}

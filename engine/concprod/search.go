@@ -76,7 +76,11 @@ type search struct {
 	// without a limit).
 	stratified bool
 	collapsed  bool
-	limit      int
+	// merged: an unbounded search without classes (runMerged), which
+	// began at class unmergedStart.
+	merged        bool
+	unmergedStart int
+	limit         int
 
 	n        int // threads
 	actors   []*slot
@@ -702,9 +706,12 @@ func (s *search) byDistance(limit int) *search {
 	d := *s
 	d.reach, d.rings, d.capped, d.layer = nil, nil, false, 0
 	d.macro = false // run takes one step at a time
-	if s.stratified {
-		d.stratified, d.rounds = false, false
+	if s.stratified || s.merged {
+		d.stratified, d.rounds, d.merged = false, false, false
 		d.collapsed = s.x.model.AtomicGlobal < 0 && !s.x.model.AtomicSections
+		if s.merged {
+			d.startAt = s.unmergedStart
+		}
 		if d.collapsed && d.startAt < d.n {
 			d.startAt = d.free()
 		}

@@ -1,0 +1,168 @@
+package concprod
+
+import (
+	"fmt"
+
+	"boolprog/bdd"
+	"boolprog/result"
+)
+
+// The unbounded search without classes. Where every thread takes macro
+// steps (macro.go), every state the search keeps has each thread at a
+// stop: the running thread's macro step ended where a switch away from it
+// may happen (leave), an error shows, or init has ended, and every other
+// thread is where it was switched away from, which leave allowed then
+// and, being a matter of its own location and of the switch flags the
+// running thread left clear, still allows. So which thread ran last
+// does not matter to what may follow: any thread may step next. Without
+// a bound the classes of runChained (the running thread) then only keep
+// the same state up to once per thread; on SafeStack
+// old/..._twoforloop_ori_safe the three classes' sets had 1.4M nodes in
+// all where their union had 0.6M. (A thread that takes single steps
+// would leave the states inside its atomic stretches in the set, from
+// which no other thread may step: then the classes stay.)
+//
+// runMerged keeps one set, the free class, and runs the threads in turn,
+// each to its own fixed point (its context) from the states it has not
+// yet stepped from, until none has any: the same fixed point as
+// runChained without a limit, so SUCCESSFUL is a proof, and an error in
+// no more turns than runChained's rounds, since each turn starts from
+// every state found before it rather than from the last context's only.
+// All its steps cost nothing and every ring is of layer 0: the trace
+// (trace.go) looks for a state's predecessor in every ring before it.
+// Measured (plain check's conc-product, no bound): twoforloop proved safe
+// in 43 s against 70 s, old/..._goto and ..._underapprox FAILED in 0.75x
+// the time (bench/RESULTS.md, "Issue 25, sixth session").
+
+// mergeUnbounded lets an unbounded search run without classes where it
+// may (a variable for the tests, which compare it with runChained).
+var mergeUnbounded = true
+
+// mergeable reports whether the unbounded search may run without classes
+// (runMerged): every thread takes macro steps.
+func (s *search) mergeable() bool {
+	if !mergeUnbounded || !s.stratified || !s.macro {
+		return false
+	}
+	for u := 0; u < s.n; u++ {
+		if s.actors[u] != nil && !s.macroFor(u) {
+			return false
+		}
+	}
+	return true
+}
+
+// merge makes s a search without classes (runMerged): every step costs
+// nothing and leads to the free class.
+func (s *search) merge() {
+	s.stratified, s.rounds = false, false
+	s.collapsed, s.merged = true, true
+	s.unmergedStart = s.startAt
+	if s.startAt < s.n {
+		s.startAt = s.free()
+	}
+}
+
+// runMerged is the unbounded search without classes; it returns the first
+// error found, or nil.
+func (s *search) runMerged() (*found, error) {
+	m := s.x.m
+	nc := s.classes()
+	s.reach = make([]*bdd.Root, nc)
+	for c := range s.reach {
+		s.reach[c] = m.Keep(bdd.False)
+	}
+	// mark[u] is the free class's states when u's last turn ended: those
+	// u has stepped from, or found itself.
+	mark := make([]*bdd.Root, s.n)
+	for u := range mark {
+		mark[u] = m.Keep(bdd.False)
+	}
+	defer releaseAll(mark)
+	free := s.free()
+	// add keeps the states of set new to class c as a ring, and returns
+	// them (rooted by the ring) with the error they show, if any.
+	add := func(c int, set bdd.Node) (bdd.Node, *found) {
+		n := m.Ite(s.reach[c].Node(), bdd.False, set)
+		if n == bdd.False {
+			return n, nil
+		}
+		s.reach[c].Set(m.Or(s.reach[c].Node(), n))
+		r := ring{sets: make([]*bdd.Root, nc)}
+		for k := range r.sets {
+			r.sets[k] = m.Keep(bdd.False)
+		}
+		r.sets[c].Set(n)
+		s.rings = append(s.rings, r)
+		return n, s.errorIn(len(s.rings) - 1)
+	}
+	step := func() error {
+		if err := s.poll(); err != nil {
+			return err
+		}
+		m.Safepoint()
+		return nil
+	}
+	entered := m.Keep(s.start.Node())
+	defer entered.Release()
+	if s.startAt == s.initClass() {
+		// Init to its end: the states where it has ended enter the
+		// free class, where the threads take over.
+		init := s.initClass()
+		entered.Set(bdd.False)
+		front, f := add(init, s.start.Node())
+		for front != bdd.False {
+			if f != nil {
+				return f, nil
+			}
+			img := s.macroImage(init, front)
+			done := s.initDone.Node()
+			entered.Set(m.Or(entered.Node(), m.And(img, done)))
+			front, f = add(init, m.And(img, m.Not(done)))
+			if err := step(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if _, f := add(free, entered.Node()); f != nil {
+		return f, nil
+	}
+	for turn := 0; ; turn++ {
+		s.layer = turn
+		s.q.Report(result.PhaseReach, fmt.Sprintf("turn %d, %d rings, %d BDD nodes", turn, len(s.rings), m.Stats().Nodes))
+		moved := false
+		for u := 0; u < s.n; u++ {
+			if s.actors[u] == nil {
+				continue
+			}
+			// Its sources: the states found since its last turn ended
+			// (by the others: its own it stepped from then).
+			src := m.Ite(mark[u].Node(), bdd.False, s.reach[free].Node())
+			if src == bdd.False {
+				continue
+			}
+			moved = true
+			front := m.Keep(src)
+			for front.Node() != bdd.False {
+				if g := s.capGuard[u]; g != nil && !s.capped && m.And(front.Node(), g.Node()) != bdd.False {
+					s.capped = true
+				}
+				n, f := add(free, s.macroImage(u, front.Node()))
+				if f != nil {
+					front.Release()
+					return f, nil
+				}
+				front.Set(n)
+				if err := step(); err != nil {
+					front.Release()
+					return nil, err
+				}
+			}
+			front.Release()
+			mark[u].Set(s.reach[free].Node())
+		}
+		if !moved {
+			return nil, nil
+		}
+	}
+}
