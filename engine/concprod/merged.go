@@ -68,16 +68,10 @@ func (s *search) merge() {
 func (s *search) runMerged() (*found, error) {
 	m := s.x.m
 	nc := s.classes()
-	s.reach = make([]*bdd.Root, nc)
-	for c := range s.reach {
-		s.reach[c] = m.Keep(bdd.False)
-	}
+	s.reach = emptySets(m, nc)
 	// mark[u] is the free class's states when u's last turn ended: those
 	// u has stepped from, or found itself.
-	mark := make([]*bdd.Root, s.n)
-	for u := range mark {
-		mark[u] = m.Keep(bdd.False)
-	}
+	mark := emptySets(m, s.n)
 	defer releaseAll(mark)
 	free := s.free()
 	// add keeps the states of set new to class c as a ring, and returns
@@ -88,10 +82,7 @@ func (s *search) runMerged() (*found, error) {
 			return n, nil
 		}
 		s.reach[c].Set(m.Or(s.reach[c].Node(), n))
-		r := ring{sets: make([]*bdd.Root, nc)}
-		for k := range r.sets {
-			r.sets[k] = m.Keep(bdd.False)
-		}
+		r := ring{sets: emptySets(m, nc)}
 		r.sets[c].Set(n)
 		s.rings = append(s.rings, r)
 		return n, s.errorIn(len(s.rings) - 1)

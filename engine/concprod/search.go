@@ -385,20 +385,11 @@ func (s *search) poll() error {
 func (s *search) run() (*found, error) {
 	m := s.x.m
 	nc := s.classes()
-	s.reach = make([]*bdd.Root, nc)
-	for c := range s.reach {
-		s.reach[c] = m.Keep(bdd.False)
-	}
-	front := make([]*bdd.Root, nc)
-	for c := range front {
-		front[c] = m.Keep(bdd.False)
-	}
+	s.reach = emptySets(m, nc)
+	front := emptySets(m, nc)
 	front[s.startAt].Set(s.start.Node())
 	s.reach[s.startAt].Set(s.start.Node())
-	seeds := make([]*bdd.Root, nc)
-	for c := range seeds {
-		seeds[c] = m.Keep(bdd.False)
-	}
+	seeds := emptySets(m, nc)
 	defer releaseAll(front, seeds)
 	var pending *found
 	first := true
@@ -518,14 +509,9 @@ func (s *search) run() (*found, error) {
 func (s *search) runChained() (*found, error) {
 	m := s.x.m
 	nc := s.classes()
-	s.reach = make([]*bdd.Root, nc)
-	layerSet := make([]*bdd.Root, nc) // the states of each class new in the layer
-	seeds := make([]*bdd.Root, nc)
-	for c := range s.reach {
-		s.reach[c] = m.Keep(bdd.False)
-		layerSet[c] = m.Keep(bdd.False)
-		seeds[c] = m.Keep(bdd.False)
-	}
+	s.reach = emptySets(m, nc)
+	layerSet := emptySets(m, nc) // the states of each class new in the layer
+	seeds := emptySets(m, nc)
 	defer releaseAll(layerSet, seeds)
 	seeds[s.startAt].Set(s.start.Node())
 	order := []int{s.initClass(), s.free()}
@@ -574,10 +560,7 @@ func (s *search) runChained() (*found, error) {
 			before := m.Keep(s.reach[c].Node())
 			for front.Node() != bdd.False {
 				s.reach[c].Set(m.Or(s.reach[c].Node(), front.Node()))
-				r := ring{layer: layer, sets: make([]*bdd.Root, nc)}
-				for k := range r.sets {
-					r.sets[k] = m.Keep(bdd.False)
-				}
+				r := ring{layer: layer, sets: emptySets(m, nc)}
 				r.sets[c].Set(front.Node())
 				s.rings = append(s.rings, r)
 				if f := s.errorIn(len(s.rings) - 1); f != nil {
@@ -732,6 +715,15 @@ func (s *search) release() {
 		}
 	}
 	s.reach, s.rings = nil, nil
+}
+
+// emptySets returns n new roots of the empty set.
+func emptySets(m *bdd.Manager, n int) []*bdd.Root {
+	sets := make([]*bdd.Root, n)
+	for i := range sets {
+		sets[i] = m.Keep(bdd.False)
+	}
+	return sets
 }
 
 // releaseAll releases the roots of the sets.
