@@ -62,6 +62,12 @@ type Options struct {
 	// Dialect is the operator precedence (default DialectAuto: Getafix's
 	// for a file that follows the Getafix convention, else cprover's).
 	Dialect Dialect
+	// InterleaveAtomicCalls reads a concurrent program's calls of
+	// procedures named __VERIFIER_atomic_* as any call, a context switch
+	// possible inside the callee (`--interleave-atomic-calls`). By
+	// default such a call runs atomically, as SV-COMP's C runs those
+	// functions (conc.AtomicCalls says how, and where it cannot).
+	InterleaveAtomicCalls bool
 	// MaxInput is the largest input CheckReader and CheckFile read
 	// (default 64 MiB); a larger one is an *InputError.
 	MaxInput int64

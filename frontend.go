@@ -29,6 +29,7 @@ type Source struct {
 	DialectNote string
 
 	commandLine bool // Options.CommandLine
+	interleave  bool // Options.InterleaveAtomicCalls
 }
 
 // Load reads a program with read (as CheckFunc does) and parses and checks
@@ -57,7 +58,7 @@ func load(ctx context.Context, name string, read func(context.Context) ([]byte, 
 	}
 	warns = append(warns, f.Ambiguities()...)
 	warns.Sort()
-	s := &Source{Name: name, Text: text, File: f, Info: info, Warnings: diagnostics(warns), commandLine: opts.CommandLine}
+	s := &Source{Name: name, Text: text, File: f, Info: info, Warnings: diagnostics(warns), commandLine: opts.CommandLine, interleave: opts.InterleaveAtomicCalls}
 	if opts.Dialect == DialectAuto && f.Dialect == syntax.Getafix {
 		_, why := syntax.DetectDialect(f)
 		s.DialectNote = fmt.Sprintf("reading with the getafix operator precedence: %s (%s reads it otherwise)", why, opts.dialectHint())
@@ -85,7 +86,7 @@ func (s *Source) lower(target string, threadList []string) (*ir.Program, syntax.
 	if err := labels.CheckTarget(p, target); err != nil {
 		return nil, syntax.ErrorList{{Filename: s.Name, Msg: err.Error()}}
 	}
-	return threads.Apply(s.Name, p, threadList)
+	return threads.Apply(s.Name, p, threadList, !s.interleave)
 }
 
 // asList returns err as a list of diagnostics; the message of an error

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"boolprog/analysis"
+	"boolprog/conc"
 	"boolprog/engine"
 	"boolprog/internal/labels"
 	"boolprog/internal/product"
@@ -210,7 +211,22 @@ func (r *Result) CheckedText() string {
 	if r.prog == nil {
 		return ""
 	}
-	return labels.Checked(r.prog) + product.CheckedText(r.Observer)
+	return labels.Checked(r.prog) + product.CheckedText(r.Observer) + atomicCallsText(r.prog)
+}
+
+// atomicCallsText says, for the checked line, whether the calls of
+// __VERIFIER_atomic_* procedures ran atomically (conc.AtomicCalls), and
+// why not where they could not.
+func atomicCallsText(p *ir.Program) string {
+	switch {
+	case p.AtomicCalls == 1:
+		return "; 1 call of a " + conc.AtomicPrefix + "* procedure atomic"
+	case p.AtomicCalls > 1:
+		return fmt.Sprintf("; %d calls of %s* procedures atomic", p.AtomicCalls, conc.AtomicPrefix)
+	case p.AtomicCallsWhy != "":
+		return "; calls of " + conc.AtomicPrefix + "* procedures not atomic: " + p.AtomicCallsWhy
+	}
+	return ""
 }
 
 // NothingToCheck reports whether the program had nothing to check: no

@@ -22,6 +22,11 @@
 // A program that mixes the conventions is an *Error at the construct that
 // does it; one the sequentialisations cannot express is *Unsupported.
 //
+// AtomicCalls makes the calls of procedures named __VERIFIER_atomic_*
+// atomic, as SV-COMP's C runs those functions, by the convention's own
+// means (the global atomic, or atomic sections); the pipeline applies it
+// to every concurrent program unless told not to.
+//
 // # Sequentialisations
 //
 // Build (Eager, Lazy) writes, with package ir's builder, a sequential

@@ -75,6 +75,15 @@ func (pb *ProcBuilder) SetOp(e int, op Op) {
 	pb.p.Edges[e].Op = op
 }
 
+// SetText gives edge e the text text, for an edge whose operation SetOp
+// changed.
+func (pb *ProcBuilder) SetText(e int, text string) {
+	if !pb.edgeOK(e) {
+		return
+	}
+	pb.p.Edges[e].Text = text
+}
+
 // Retarget makes edge e lead to location to, updating the locations' In
 // lists.
 func (pb *ProcBuilder) Retarget(e, to int) {

@@ -129,6 +129,13 @@ type Program struct {
 	ConcurrentPos syntax.Pos
 	ConcurrentWhy string
 
+	// AtomicCalls is the number of calls of __VERIFIER_atomic_*
+	// procedures made atomic (conc.AtomicCalls); AtomicCallsWhy, when
+	// the program calls such procedures and they were not made atomic,
+	// says why.
+	AtomicCalls    int
+	AtomicCallsWhy string
+
 	// Init and Threads describe the Getafix convention, which applies when
 	// the program has procedures named thread<N>: init (Init, or -1) runs
 	// first, then main and every thread<N> (Threads: main first, then the

@@ -144,18 +144,19 @@ func runCheck(ctx context.Context, args []string, s *streams) int {
 	}
 	set := setFlags(fs)
 	opts := boolprog.Options{
-		Target:        cf.target,
-		EngineFlags:   engFlags.Values,
-		Timeout:       cf.timeout,
-		Bound:         cf.bound.b,
-		MaxNodes:      cf.maxNodes,
-		Dialect:       cf.load.dialect.d,
-		AllReachable:  cf.all,
-		NoReplay:      cf.noReplay,
-		Spec:          cf.spec,
-		Witness:       cf.witness.file,
-		WitnessFormat: cf.witness.format,
-		CommandLine:   true,
+		Target:                cf.target,
+		EngineFlags:           engFlags.Values,
+		Timeout:               cf.timeout,
+		Bound:                 cf.bound.b,
+		MaxNodes:              cf.maxNodes,
+		Dialect:               cf.load.dialect.d,
+		AllReachable:          cf.all,
+		InterleaveAtomicCalls: cf.load.interleave,
+		NoReplay:              cf.noReplay,
+		Spec:                  cf.spec,
+		Witness:               cf.witness.file,
+		WitnessFormat:         cf.witness.format,
+		CommandLine:           true,
 	}
 	if set["engine"] {
 		// Without --engine and engine flags, a concurrent program gets

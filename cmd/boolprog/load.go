@@ -20,8 +20,9 @@ const defaultMaxInput = boolprog.DefaultMaxInput
 
 // loadFlags are the flags of every command that reads programs.
 type loadFlags struct {
-	dialect  dialectFlag
-	maxInput bytesize.Size
+	dialect    dialectFlag
+	maxInput   bytesize.Size
+	interleave bool
 }
 
 func (lf *loadFlags) register(fs *flag.FlagSet) {
@@ -29,6 +30,7 @@ func (lf *loadFlags) register(fs *flag.FlagSet) {
 	lf.dialect.d = syntax.Auto
 	fs.Var(&lf.dialect, "dialect", "operator precedence: auto (getafix for a file that follows the Getafix convention, else cprover), cprover or getafix")
 	fs.Var(&lf.maxInput, "max-input", "largest input file read, e.g. 64MiB, 1GiB, 500000 (bytes)")
+	fs.BoolVar(&lf.interleave, "interleave-atomic-calls", false, "in a concurrent program, let a context switch come inside a procedure named __VERIFIER_atomic_* (by default its calls run atomically, as SV-COMP's C runs those functions)")
 }
 
 // dialectFlag is a flag.Value for --dialect.
@@ -47,7 +49,7 @@ func (f *dialectFlag) Set(s string) error {
 // options are the pipeline's options for the file path: its name in
 // diagnostics, the dialect, and messages worded with the command's flags.
 func (lf *loadFlags) options(path string) boolprog.Options {
-	return boolprog.Options{Filename: boolprog.DisplayName(path), Dialect: lf.dialect.d, MaxInput: int64(lf.maxInput), CommandLine: true}
+	return boolprog.Options{Filename: boolprog.DisplayName(path), Dialect: lf.dialect.d, MaxInput: int64(lf.maxInput), InterleaveAtomicCalls: lf.interleave, CommandLine: true}
 }
 
 // reader returns the pipeline's reader of the file path ("-": standard

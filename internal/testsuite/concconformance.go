@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"boolprog/conc"
 	"boolprog/engine"
 	"boolprog/ir"
 	"boolprog/result"
@@ -24,8 +25,8 @@ type ConcBench struct {
 	// with the CProver precedence).
 	Src    string
 	Target string // the error label ("" : SLIC_ERROR)
-	// Getafix says to read the file with the Getafix precedence (as the
-	// CLI's auto dialect does for the Getafix convention).
+	// Getafix says to read the file (or Src) with the Getafix precedence
+	// (as the CLI's auto dialect does for the Getafix convention).
 	Getafix bool
 	// Switches and Rounds are the smallest bounds of the error in
 	// context switches and in rounds (Rounds 0: not listed); Safe
@@ -38,6 +39,11 @@ type ConcBench struct {
 	// Slow marks a case that takes the sequentialisations minutes (run
 	// with ConcurrentConfig.Long).
 	Slow bool
+	// AtomicCalls lowers the program as the pipeline does by default,
+	// its calls of __VERIFIER_atomic_* procedures atomic
+	// (conc.AtomicCalls); without it they interleave, as with
+	// --interleave-atomic-calls.
+	AtomicCalls bool
 }
 
 // ConcBenchmarks are the 14 concurrent satabs-boppo tests, cases of ours
@@ -63,6 +69,17 @@ var ConcBenchmarks = []ConcBench{
 	// by nothing else: the explicit search once took it as dead there and
 	// started the thread with one value of it (SUCCESSFUL).
 	{Name: "start-argument", Src: startArgument, Target: "ERROR", Switches: 1, Rounds: 1},
+	// A call of a __VERIFIER_atomic_* procedure that sets a global and
+	// clears it again: atomic, no other thread sees it set; interleaved,
+	// one switch does. In both conventions, and a call inside an atomic
+	// stretch of Getafix's, which the call must not end.
+	{Name: "atomic-call", Src: atomicCall, Getafix: true, Target: "ERROR", Safe: true, AtomicCalls: true},
+	{Name: "atomic-call-interleaved", Src: atomicCall, Getafix: true, Target: "ERROR", Switches: 1, Rounds: 1},
+	{Name: "atomic-call-reached", Src: atomicCallReached, Getafix: true, Target: "ERROR", Switches: 1, Rounds: 1, AtomicCalls: true},
+	{Name: "atomic-call-started-reached", Src: atomicCallStartedReached, Target: "ERROR", Switches: 1, Rounds: 1, AtomicCalls: true},
+	{Name: "atomic-call-in-stretch", Src: atomicCallInStretch, Getafix: true, Target: "ERROR", Safe: true, AtomicCalls: true},
+	{Name: "atomic-call-started", Src: atomicCallStarted, Target: "ERROR", Safe: true, AtomicCalls: true},
+	{Name: "atomic-call-started-interleaved", Src: atomicCallStarted, Target: "ERROR", Switches: 1, Rounds: 1},
 	{Name: "fib_3_safe", File: "getafix/fib_3_safe.bp", Getafix: true, Safe: true, Slow: true},
 	{Name: "fib_3_unsafe", File: "getafix/fib_3_unsafe.bp", Getafix: true, Switches: 6, Rounds: 4, Slow: true},
 	{Name: "fib_4_unsafe", File: "getafix/fib_4_unsafe.bp", Getafix: true, Switches: 8, Rounds: 5, Slow: true},
@@ -79,6 +96,39 @@ void t(x)
 begin
   if (x) then ERROR: skip; fi
 end
+`
+
+const atomicCall = `decl atomic, g;
+void init() begin atomic, g := F, F; end
+void thread0() begin __VERIFIER_atomic_flip(); end
+void thread1() begin if (g) then ERROR: skip; fi end
+void __VERIFIER_atomic_flip() begin g := T; g := F; return; end
+`
+
+const atomicCallReached = `decl atomic, g;
+void init() begin atomic, g := F, F; end
+void thread0() begin __VERIFIER_atomic_set(); end
+void thread1() begin if (g) then ERROR: skip; fi end
+void __VERIFIER_atomic_set() begin g := T; return; end
+`
+
+const atomicCallStartedReached = `decl g;
+void main() begin g := F; start_thread t(); __VERIFIER_atomic_set(); end
+void t() begin if (g) then ERROR: skip; fi end
+void __VERIFIER_atomic_set() begin g := T; end
+`
+
+const atomicCallInStretch = `decl atomic, g;
+void init() begin atomic, g := F, F; end
+void thread0() begin atomic := T; __VERIFIER_atomic_nop(); g := T; g := F; atomic := F; end
+void thread1() begin if (g) then ERROR: skip; fi end
+void __VERIFIER_atomic_nop() begin skip; return; end
+`
+
+const atomicCallStarted = `decl g;
+void main() begin g := F; start_thread t(); __VERIFIER_atomic_flip(); end
+void t() begin if (g) then ERROR: skip; fi end
+void __VERIFIER_atomic_flip() begin g := T; g := F; end
 `
 
 // SafeBounds are the bounds at which ConcurrentConformance checks the safe
@@ -191,8 +241,28 @@ func ConcBenchDir(t testing.TB) string {
 // LowerConcBench reads and lowers a benchmark.
 func LowerConcBench(t testing.TB, b ConcBench) *ir.Program {
 	t.Helper()
+	if b.AtomicCalls {
+		p, err := conc.AtomicCalls(lowerConcBench(t, b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.AtomicCalls == 0 {
+			t.Fatalf("%s: no call made atomic (%s)", b.Name, p.AtomicCallsWhy)
+		}
+		return p
+	}
+	return lowerConcBench(t, b)
+}
+
+// lowerConcBench reads and lowers a benchmark as written.
+func lowerConcBench(t testing.TB, b ConcBench) *ir.Program {
+	t.Helper()
 	if b.Src != "" {
-		return LowerDialect(t, b.Name+".bp", b.Src, syntax.CProver, b.Target)
+		d := syntax.CProver
+		if b.Getafix {
+			d = syntax.Getafix
+		}
+		return LowerDialect(t, b.Name+".bp", b.Src, d, b.Target)
 	}
 	path := filepath.Join(ConcBenchDir(t), filepath.FromSlash(b.File))
 	if !b.Getafix {

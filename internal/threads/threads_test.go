@@ -24,7 +24,7 @@ func TestApply(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testsuite.Lower(t, "t.bp", src, "")
-			q, errs := Apply("t.bp", p, tc.names)
+			q, errs := Apply("t.bp", p, tc.names, true)
 			if tc.err != "" {
 				if len(errs) != 1 || errs[0].Filename != "t.bp" || !strings.Contains(errs[0].Msg, tc.err) {
 					t.Fatalf("errors %v, want one of t.bp with %q", errs, tc.err)

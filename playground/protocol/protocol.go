@@ -31,6 +31,8 @@ type Request struct {
 	MaxNodes    int               `json:"max_nodes,omitempty"`
 	Dialect     string            `json:"dialect,omitempty"` // auto (default), cprover or getafix
 	Threads     string            `json:"threads,omitempty"` // e.g. "f,g,g"
+	// InterleaveAtomicCalls is the command's --interleave-atomic-calls.
+	InterleaveAtomicCalls bool `json:"interleave_atomic_calls,omitempty"`
 }
 
 // Response is the answer to a Request.
@@ -154,6 +156,8 @@ func (r *Request) Options() (boolprog.Options, error) {
 		EngineFlags: r.EngineFlags,
 		Timeout:     time.Duration(r.TimeoutMS) * time.Millisecond,
 		MaxNodes:    r.MaxNodes,
+
+		InterleaveAtomicCalls: r.InterleaveAtomicCalls,
 	}
 	if r.TimeoutMS < 0 {
 		return opts, errors.New("negative timeout")

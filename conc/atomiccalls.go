@@ -1,0 +1,157 @@
+package conc
+
+import (
+	"fmt"
+	"strings"
+
+	"boolprog/ir"
+)
+
+// AtomicPrefix starts the names of the procedures whose calls run
+// atomically (AtomicCalls): SV-COMP's convention for C, where a function
+// named __VERIFIER_atomic_* runs without a context switch, and which
+// front ends such as CSeq keep when they abstract such a program into a
+// Boolean one. (Getafix's translator runs every call as one step.)
+const AtomicPrefix = "__VERIFIER_atomic_"
+
+// AtomicCalls returns a copy of the concurrent program p in which every
+// call of a procedure named AtomicPrefix+... runs atomically: no other
+// thread steps from the call until the callee has returned. The result's
+// AtomicCalls counts the calls so made atomic; where p calls such
+// procedures but they cannot be made atomic exactly, p is returned as it
+// is, with AtomicCallsWhy saying why. A program that is not concurrent or
+// calls no such procedure is returned as it is.
+//
+// In the Getafix convention (and with threads named on the command line)
+// the global `atomic` forbids switches, so a call A --f()--> B becomes
+//
+//	A --atomic := T, where atomic was F--> A1 --f()--> B1 --atomic := F--> B
+//	A --assume(atomic)--> A2 --f()--> B
+//
+// (the second for a call already inside an atomic stretch, which the
+// call must not end); without a global `atomic` the convention has no
+// way to forbid a switch, and nothing changes. With start_thread and
+// ASYNC_n the calls are wrapped in atomic_begin and atomic_end, which do
+// not nest: that is done only where no section can be open at the call
+// (the program has none of its own, and no atomic procedure calls one,
+// itself or through others).
+func AtomicCalls(p *ir.Program) (*ir.Program, error) {
+	if !p.Concurrent {
+		return p, nil
+	}
+	var sites []site
+	for _, pr := range p.Procs {
+		for _, e := range pr.Edges {
+			if c, ok := e.Op.(*ir.Call); ok && strings.HasPrefix(p.Procs[c.Proc].Name, AtomicPrefix) {
+				sites = append(sites, site{pr.Index, e.ID})
+			}
+		}
+	}
+	if len(sites) == 0 {
+		return p, nil
+	}
+	unchanged := func(why string) (*ir.Program, error) {
+		q := *p
+		q.AtomicCalls, q.AtomicCallsWhy = 0, why
+		return &q, nil
+	}
+	b := ir.Edit(p)
+	if len(p.Threads) > 0 {
+		g := -1
+		for i, name := range p.Globals {
+			if name == "atomic" {
+				g = i
+			}
+		}
+		if g < 0 {
+			return unchanged("the program has no global `atomic`, which alone forbids context switches in its convention")
+		}
+		atomic := ir.VarRef{Global: true, Index: g}
+		for _, s := range sites {
+			pb := b.ProcAt(s.proc)
+			e := *b.Program().Procs[s.proc].Edges[s.edge]
+			loc := func() int {
+				return pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: e.Pos, Text: e.Text, Origin: ir.SyntheticOrigin(s.proc)})
+			}
+			enter, inside := loc(), loc()
+			ret := pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: e.Pos, Text: "atomic := F", Origin: ir.SyntheticOrigin(s.proc)})
+			pb.SetOp(e.ID, &ir.Assign{Targets: []ir.VarRef{atomic}, Values: []ir.Expr{ir.True}, Constrain: &ir.Not{X: &ir.Var{VarRef: atomic}}})
+			pb.SetText(e.ID, "atomic := T")
+			pb.Retarget(e.ID, enter)
+			pb.Edge(ir.Edge{From: enter, To: ret, Op: e.Op, Pos: e.Pos, Text: e.Text, Origin: e.Origin})
+			pb.Edge(ir.Edge{From: ret, To: e.To, Op: &ir.Assign{Targets: []ir.VarRef{atomic}, Values: []ir.Expr{ir.False}},
+				Pos: e.Pos, Text: "atomic := F", Origin: ir.SyntheticOrigin(s.proc)})
+			pb.Edge(ir.Edge{From: e.From, To: inside, Op: &ir.Assume{Cond: &ir.Var{VarRef: atomic}},
+				Pos: e.Pos, Text: "assume(atomic)", Origin: ir.SyntheticOrigin(s.proc)})
+			pb.Edge(ir.Edge{From: inside, To: e.To, Op: e.Op, Pos: e.Pos, Text: e.Text, Origin: e.Origin})
+		}
+	} else {
+		if why := sectionsMayNest(p); why != "" {
+			return unchanged(why)
+		}
+		for _, s := range sites {
+			pb := b.ProcAt(s.proc)
+			e := *b.Program().Procs[s.proc].Edges[s.edge]
+			loc := func() int {
+				return pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: e.Pos, Text: e.Text, Origin: ir.SyntheticOrigin(s.proc)})
+			}
+			enter := loc()
+			ret := pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: e.Pos, Text: "atomic_end", Origin: ir.SyntheticOrigin(s.proc)})
+			pb.SetOp(e.ID, &ir.AtomicBegin{})
+			pb.SetText(e.ID, "atomic_begin")
+			pb.Retarget(e.ID, enter)
+			pb.Edge(ir.Edge{From: enter, To: ret, Op: e.Op, Pos: e.Pos, Text: e.Text, Origin: e.Origin})
+			pb.Edge(ir.Edge{From: ret, To: e.To, Op: &ir.AtomicEnd{}, Pos: e.Pos, Text: "atomic_end", Origin: ir.SyntheticOrigin(s.proc)})
+		}
+	}
+	q, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("conc.AtomicCalls: %w", err)
+	}
+	q.AtomicCalls, q.AtomicCallsWhy = len(sites), ""
+	return q, nil
+}
+
+// site is a call edge.
+type site struct{ proc, edge int }
+
+// sectionsMayNest says why atomic_begin and atomic_end around the calls of
+// atomic procedures could nest in p (they do not: an inner atomic_end
+// would end the outer section), or "" if they cannot.
+func sectionsMayNest(p *ir.Program) string {
+	for _, pr := range p.Procs {
+		for _, e := range pr.Edges {
+			switch e.Op.(type) {
+			case *ir.AtomicBegin, *ir.AtomicEnd:
+				return fmt.Sprintf("the program has atomic sections of its own (%s, line %d), which do not nest", pr.Name, e.Pos.Line)
+			}
+		}
+	}
+	// The procedures an atomic procedure runs, itself or through others.
+	seen := make([]bool, len(p.Procs))
+	var work []int
+	for _, pr := range p.Procs {
+		if strings.HasPrefix(pr.Name, AtomicPrefix) {
+			seen[pr.Index] = true
+			work = append(work, pr.Index)
+		}
+	}
+	for len(work) > 0 {
+		pr := p.Procs[work[len(work)-1]]
+		work = work[:len(work)-1]
+		for _, e := range pr.Edges {
+			c, ok := e.Op.(*ir.Call)
+			if !ok {
+				continue
+			}
+			if strings.HasPrefix(p.Procs[c.Proc].Name, AtomicPrefix) {
+				return fmt.Sprintf("%s calls %s (line %d): the atomic sections would nest", pr.Name, p.Procs[c.Proc].Name, e.Pos.Line)
+			}
+			if !seen[c.Proc] {
+				seen[c.Proc] = true
+				work = append(work, c.Proc)
+			}
+		}
+	}
+	return ""
+}
