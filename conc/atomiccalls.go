@@ -2,6 +2,7 @@ package conc
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"boolprog/ir"
@@ -30,7 +31,9 @@ const AtomicPrefix = "__VERIFIER_atomic_"
 //
 // (the second for a call already inside an atomic stretch, which the
 // call must not end); without a global `atomic` the convention has no
-// way to forbid a switch, and nothing changes. With start_thread and
+// way to forbid a switch, and nothing changes; nor does a call whose
+// callee sets `atomic` itself (a helper that takes the flag for its
+// caller), which the flag's clearing would undo. With start_thread and
 // ASYNC_n the calls are wrapped in atomic_begin and atomic_end, which do
 // not nest: that is done only where no section can be open at the call
 // (the program has none of its own, and no atomic procedure calls one,
@@ -67,6 +70,23 @@ func AtomicCalls(p *ir.Program) (*ir.Program, error) {
 			return unchanged("the program has no global `atomic`, which alone forbids context switches in its convention")
 		}
 		atomic := ir.VarRef{Global: true, Index: g}
+		// A call that sets `atomic` itself, in the callee (a helper such
+		// as __VERIFIER_atomic_begin that takes the flag for its caller)
+		// or by its results, keeps its own way: clearing the flag after
+		// it would undo what it does.
+		sets := setters(p, atomic)
+		kept := sites[:0]
+		for _, s := range sites {
+			e := p.Procs[s.proc].Edges[s.edge]
+			c := e.Op.(*ir.Call)
+			if !sets[c.Proc] && !slices.ContainsFunc(c.Targets, func(t ir.Target) bool { return !t.Discard && t.Var == atomic }) {
+				kept = append(kept, s)
+			}
+		}
+		if len(kept) == 0 {
+			return unchanged("each call sets `atomic` itself")
+		}
+		sites = kept
 		for _, s := range sites {
 			pb := b.ProcAt(s.proc)
 			e := *b.Program().Procs[s.proc].Edges[s.edge]
@@ -110,6 +130,34 @@ func AtomicCalls(p *ir.Program) (*ir.Program, error) {
 	}
 	q.AtomicCalls, q.AtomicCallsWhy = len(sites), ""
 	return q, nil
+}
+
+// setters returns, by procedure, whether a run of it may assign v, in an
+// assignment of its own or of a procedure it calls (results included).
+func setters(p *ir.Program, v ir.VarRef) []bool {
+	sets := make([]bool, len(p.Procs))
+	for changed := true; changed; {
+		changed = false
+		for _, pr := range p.Procs {
+			if sets[pr.Index] {
+				continue
+			}
+			for _, e := range pr.Edges {
+				var yes bool
+				switch op := e.Op.(type) {
+				case *ir.Assign:
+					yes = slices.Contains(op.Targets, v)
+				case *ir.Call:
+					yes = sets[op.Proc] || v.Global && slices.ContainsFunc(op.Targets, func(t ir.Target) bool { return !t.Discard && t.Var == v })
+				}
+				if yes {
+					sets[pr.Index], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	return sets
 }
 
 // site is a call edge.

@@ -41,6 +41,21 @@ void thread0() begin __VERIFIER_atomic_f(); end
 void thread1() begin g := T; end
 void __VERIFIER_atomic_f() begin g := !g; return; end
 `, true, 0, "no global `atomic`"},
+		{"getafix, a callee that takes the flag", `decl atomic, g;
+void init() begin atomic, g := F, F; end
+void thread0() begin __VERIFIER_atomic_begin(); g := T; g := F; __VERIFIER_atomic_end(); __VERIFIER_atomic_f(); end
+void thread1() begin g := T; end
+void __VERIFIER_atomic_begin() begin atomic := T; return; end
+void __VERIFIER_atomic_end() begin atomic := F; return; end
+void __VERIFIER_atomic_f() begin g := !g; return; end
+`, true, 1, ""},
+		{"getafix, every callee takes the flag", `decl atomic, g;
+void init() begin atomic, g := F, F; end
+void thread0() begin __VERIFIER_atomic_begin(); end
+void thread1() begin g := T; end
+void __VERIFIER_atomic_begin() begin h(); return; end
+void h() begin atomic := T; return; end
+`, true, 0, "sets `atomic` itself"},
 		{"started", `decl g;
 void main() begin g := F; start_thread t(); __VERIFIER_atomic_f(); end
 void t() begin __VERIFIER_atomic_f(); end
@@ -88,29 +103,22 @@ void __VERIFIER_atomic_f() begin g := !g; end
 			if err := ir.Verify(q); err != nil {
 				t.Fatal(err)
 			}
-			// Every call of an atomic procedure is now between the
-			// switch flag's operations, each original call edge kept as
-			// the first of them, its origin on the calls.
+			// The calls made atomic are between the switch flag's
+			// operations (each original call edge kept as the first of
+			// them), with the calls' origins.
 			calls := 0
 			for _, pr := range q.Procs {
 				for _, e := range pr.Edges {
 					c, ok := e.Op.(*ir.Call)
-					if !ok || !strings.HasPrefix(q.Procs[c.Proc].Name, conc.AtomicPrefix) {
+					if !ok || !strings.HasPrefix(q.Procs[c.Proc].Name, conc.AtomicPrefix) || len(pr.Locations[e.From].In) != 1 {
 						continue
 					}
-					calls++
-					before := pr.Edges[pr.Locations[e.From].In[0]]
-					if tc.getafix {
-						if _, ok := before.Op.(*ir.Assign); !ok {
-							if _, ok := before.Op.(*ir.Assume); !ok {
-								t.Errorf("%s: the call at line %d follows %s", pr.Name, e.Pos.Line, before.Text)
-							}
+					switch before := pr.Edges[pr.Locations[e.From].In[0]]; before.Text {
+					case "atomic := T", "assume(atomic)", "atomic_begin":
+						calls++
+						if e.Origin.Edge < 0 {
+							t.Errorf("%s: the call at line %d lost its origin", pr.Name, e.Pos.Line)
 						}
-					} else if _, ok := before.Op.(*ir.AtomicBegin); !ok {
-						t.Errorf("%s: the call at line %d follows %s, not atomic_begin", pr.Name, e.Pos.Line, before.Text)
-					}
-					if e.Origin.Edge < 0 {
-						t.Errorf("%s: the call at line %d lost its origin", pr.Name, e.Pos.Line)
 					}
 				}
 			}
