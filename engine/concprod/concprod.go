@@ -55,7 +55,7 @@
 // running thread's steps to where it first stops again (a switch away may
 // happen, or an error shows), through atomic stretches and transparent
 // locations at once, so that the sets keep the running thread at its
-// stops only; once a thread's macro steps have cost 100 ms their relation
+// stops only; once a thread's macro steps have cost 10 ms their relation
 // is built, and one relational product takes one (Options.MicroSteps
 // turns macro steps off).
 //
@@ -339,6 +339,7 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query, model
 		if s.macro {
 			res.Stats.Set("macro_step_threads", int64(s.macroActors))
 			res.Stats.Set("macro_relations", int64(s.macroBuilt))
+			res.Stats.Set("macro_relation_tries", int64(s.macroTries))
 			res.Stats.Set("macro_relation_nodes", int64(s.macroNodes))
 		}
 		groups := 0

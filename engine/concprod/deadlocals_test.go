@@ -69,7 +69,7 @@ func TestDeadLocalsDifferential(t *testing.T) {
 	if testflags.Long() {
 		bounds = append(bounds, result.Bound{})
 	}
-	freed, kept, unsafe := reductionDifferential(t, n, gen.Options{Globals: 3, MaxLocals: 6, Procs: 3, Stmts: 6, Omit: gen.Recursion},
+	freed, kept, unsafe, _, _ := reductionDifferential(t, n, gen.Options{Globals: 3, MaxLocals: 6, Procs: 3, Stmts: 6, Omit: gen.Recursion},
 		bounds, 5*time.Second, concprod.Options{KeepDeadLocals: true})
 	t.Logf("%d programs, %d unsafe answers: peak BDD nodes summed, freed %d, kept %d", n, unsafe, freed, kept)
 }

@@ -66,7 +66,7 @@ func TestTransparentLocations(t *testing.T) {
 // programs).
 func TestSwitchPointsDifferential(t *testing.T) {
 	n := testflags.N(2, 6, 200, 600)
-	reduced, all, _ := reductionDifferential(t, n, gen.Options{Globals: 3, MaxLocals: 6, Procs: 2, Stmts: 6, Omit: gen.Recursion},
+	reduced, all, _, _, _ := reductionDifferential(t, n, gen.Options{Globals: 3, MaxLocals: 6, Procs: 2, Stmts: 6, Omit: gen.Recursion},
 		[]result.Bound{cs(1), cs(2), rounds(2)}, 10*time.Second, concprod.Options{AllSwitchPoints: true})
 	t.Logf("%d programs: peak BDD nodes summed, reduced %d, switching everywhere %d", n, reduced, all)
 }
@@ -89,10 +89,16 @@ func TestMacroStepsDifferential(t *testing.T) {
 	}{
 		{"step by step", time.Hour, 0},
 		{"by their relations", 0, time.Minute},
+		// Each try as long as the steps so far: most end late, and the
+		// next goes on from where the last stopped.
+		{"by their relations, built in pieces", 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			defer concprod.SetMacroRel(c.after, c.budget)()
-			macro, micro, unsafe := reductionDifferential(t, n, thread, bounds, 20*time.Second, concprod.Options{MicroSteps: true})
+			macro, micro, unsafe, built, tries := reductionDifferential(t, n, thread, bounds, 20*time.Second, concprod.Options{MicroSteps: true})
+			if c.budget == 0 && c.after == 0 && tries <= built && n >= 3 {
+				t.Errorf("%d programs: %d relations built in %d tries: no build was resumed", n, built, tries)
+			}
 			if unsafe == 0 && n >= 3 {
 				t.Errorf("%d programs: no unsafe answer compared", n)
 			}
@@ -108,7 +114,7 @@ func TestMacroStepsDifferential(t *testing.T) {
 // the same answers at the same least bounds, every trace replayed. It
 // returns the peak BDD nodes summed with the reduction and without, and
 // the number of unsafe answers compared.
-func reductionDifferential(t *testing.T, n int, thread gen.Options, bounds []result.Bound, limit time.Duration, off concprod.Options) (reduced, full, unsafe int) {
+func reductionDifferential(t *testing.T, n int, thread gen.Options, bounds []result.Bound, limit time.Duration, off concprod.Options) (reduced, full, unsafe, built, tries int) {
 	t.Helper()
 	for seed := int64(1); seed <= int64(n); seed++ {
 		src, p := randomProgram(t, seed, thread)
@@ -129,9 +135,11 @@ func reductionDifferential(t *testing.T, n int, thread gen.Options, bounds []res
 			}
 			reduced += int(got.Stats.Counters["peak_nodes"])
 			full += int(want.Stats.Counters["peak_nodes"])
+			built += int(got.Stats.Counters["macro_relations"])
+			tries += int(got.Stats.Counters["macro_relation_tries"])
 		}
 	}
-	return reduced, full, unsafe
+	return reduced, full, unsafe, built, tries
 }
 
 // randomProgram is the random concurrent program of seed (2 or 3 threads,
