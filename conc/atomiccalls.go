@@ -90,17 +90,10 @@ func AtomicCalls(p *ir.Program) (*ir.Program, error) {
 		for _, s := range sites {
 			pb := b.ProcAt(s.proc)
 			e := *b.Program().Procs[s.proc].Edges[s.edge]
-			loc := func() int {
-				return pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: e.Pos, Text: e.Text, Origin: ir.SyntheticOrigin(s.proc)})
-			}
-			enter, inside := loc(), loc()
-			ret := pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: e.Pos, Text: "atomic := F", Origin: ir.SyntheticOrigin(s.proc)})
-			pb.SetOp(e.ID, &ir.Assign{Targets: []ir.VarRef{atomic}, Values: []ir.Expr{ir.True}, Constrain: &ir.Not{X: &ir.Var{VarRef: atomic}}})
-			pb.SetText(e.ID, "atomic := T")
-			pb.Retarget(e.ID, enter)
-			pb.Edge(ir.Edge{From: enter, To: ret, Op: e.Op, Pos: e.Pos, Text: e.Text, Origin: e.Origin})
-			pb.Edge(ir.Edge{From: ret, To: e.To, Op: &ir.Assign{Targets: []ir.VarRef{atomic}, Values: []ir.Expr{ir.False}},
-				Pos: e.Pos, Text: "atomic := F", Origin: ir.SyntheticOrigin(s.proc)})
+			wrap(pb, s.proc, e,
+				&ir.Assign{Targets: []ir.VarRef{atomic}, Values: []ir.Expr{ir.True}, Constrain: &ir.Not{X: &ir.Var{VarRef: atomic}}}, "atomic := T",
+				&ir.Assign{Targets: []ir.VarRef{atomic}, Values: []ir.Expr{ir.False}}, "atomic := F")
+			inside := pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: e.Pos, Text: e.Text, Origin: ir.SyntheticOrigin(s.proc)})
 			pb.Edge(ir.Edge{From: e.From, To: inside, Op: &ir.Assume{Cond: &ir.Var{VarRef: atomic}},
 				Pos: e.Pos, Text: "assume(atomic)", Origin: ir.SyntheticOrigin(s.proc)})
 			pb.Edge(ir.Edge{From: inside, To: e.To, Op: e.Op, Pos: e.Pos, Text: e.Text, Origin: e.Origin})
@@ -110,18 +103,8 @@ func AtomicCalls(p *ir.Program) (*ir.Program, error) {
 			return unchanged(why)
 		}
 		for _, s := range sites {
-			pb := b.ProcAt(s.proc)
 			e := *b.Program().Procs[s.proc].Edges[s.edge]
-			loc := func() int {
-				return pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: e.Pos, Text: e.Text, Origin: ir.SyntheticOrigin(s.proc)})
-			}
-			enter := loc()
-			ret := pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: e.Pos, Text: "atomic_end", Origin: ir.SyntheticOrigin(s.proc)})
-			pb.SetOp(e.ID, &ir.AtomicBegin{})
-			pb.SetText(e.ID, "atomic_begin")
-			pb.Retarget(e.ID, enter)
-			pb.Edge(ir.Edge{From: enter, To: ret, Op: e.Op, Pos: e.Pos, Text: e.Text, Origin: e.Origin})
-			pb.Edge(ir.Edge{From: ret, To: e.To, Op: &ir.AtomicEnd{}, Pos: e.Pos, Text: "atomic_end", Origin: ir.SyntheticOrigin(s.proc)})
+			wrap(b.ProcAt(s.proc), s.proc, e, &ir.AtomicBegin{}, "atomic_begin", &ir.AtomicEnd{}, "atomic_end")
 		}
 	}
 	q, err := b.Build()
@@ -158,6 +141,19 @@ func setters(p *ir.Program, v ir.VarRef) []bool {
 		}
 	}
 	return sets
+}
+
+// wrap puts the call edge e of procedure proc between the operations begin
+// and end: e does begin, into a new location from which the call goes to
+// another, where end leads to e's target. The call keeps e's origin.
+func wrap(pb *ir.ProcBuilder, proc int, e ir.Edge, begin ir.Op, beginText string, end ir.Op, endText string) {
+	enter := pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: e.Pos, Text: e.Text, Origin: ir.SyntheticOrigin(proc)})
+	ret := pb.Loc(ir.Location{Kind: ir.StmtLoc, Pos: e.Pos, Text: endText, Origin: ir.SyntheticOrigin(proc)})
+	pb.SetOp(e.ID, begin)
+	pb.SetText(e.ID, beginText)
+	pb.Retarget(e.ID, enter)
+	pb.Edge(ir.Edge{From: enter, To: ret, Op: e.Op, Pos: e.Pos, Text: e.Text, Origin: e.Origin})
+	pb.Edge(ir.Edge{From: ret, To: e.To, Op: end, Pos: e.Pos, Text: endText, Origin: ir.SyntheticOrigin(proc)})
 }
 
 // site is a call edge.

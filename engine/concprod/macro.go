@@ -33,8 +33,8 @@ import (
 // that runs out of time goes on from where it stopped the next time, when
 // they have cost twice as much (SafeStack ..._unrolled_underapprox, whose
 // threads' relations take 1.2-2.1 s to build: 43 s instead of 49 s, where
-// each try started again). Then one relational product takes a macro step. On Getafix's SafeStack programs
-// (atomic stretches of 5-10 steps, the locals' steps between them
+// each try started again). Then one relational product takes a macro
+// step. On Getafix's SafeStack programs (atomic stretches of 5-10 steps, the locals' steps between them
 // transparent) that relation has 1.8-10x the nodes of the thread's own,
 // and the search at 3 rounds takes 0.27x the time (old/..._goto); on
 // small random programs with loops inside atomic stretches building it
@@ -200,7 +200,8 @@ func (s *search) buildMacro(u int) {
 
 // macroRel returns the relation of actor u's macro steps: its relation
 // composed through the states of inter until every path stops. It gives up
-// (false) past the deadline (late), where the relation or its frontier
+// (false) past the deadline (late: the build so far is kept in s.partial,
+// and the next call goes on from it), where the relation or its frontier
 // grows past a multiple of the thread's own relation or the build holds
 // too many nodes, on a stopped manager, or where a thread creation lies in
 // between (the search must see those states: capGuard). A build given up
