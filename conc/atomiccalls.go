@@ -1,10 +1,13 @@
 package conc
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"boolprog/analysis"
+	"boolprog/internal/graph"
 	"boolprog/ir"
 )
 
@@ -20,8 +23,9 @@ const AtomicPrefix = "__VERIFIER_atomic_"
 // thread steps from the call until the callee has returned. The result's
 // AtomicCalls counts the calls so made atomic; where p calls such
 // procedures but they cannot be made atomic exactly, p is returned as it
-// is, with AtomicCallsWhy saying why. A program that is not concurrent or
-// calls no such procedure is returned as it is.
+// is, with AtomicCallsWhy saying why. A program that is not concurrent,
+// calls no such procedure, or whose thread structure is ill-formed
+// (NewModel's *Error, for the caller to report) is returned as it is.
 //
 // In the Getafix convention (and with threads named on the command line)
 // the global `atomic` forbids switches, so a call A --f()--> B becomes
@@ -58,28 +62,30 @@ func AtomicCalls(p *ir.Program) (*ir.Program, error) {
 		q.AtomicCalls, q.AtomicCallsWhy = 0, why
 		return &q, nil
 	}
+	m, err := NewModel(p, Options{})
+	var ill *Error
+	switch {
+	case errors.As(err, &ill):
+		return p, nil // an ill-formed thread structure: the caller's NewModel reports it
+	case err != nil:
+		return unchanged(err.Error())
+	}
+	an := analysis.NewCache(p)
 	b := ir.Edit(p)
-	if len(p.Threads) > 0 {
-		g := -1
-		for i, name := range p.Globals {
-			if name == "atomic" {
-				g = i
-			}
-		}
-		if g < 0 {
+	if m.Convention != Dynamic {
+		if m.AtomicGlobal < 0 {
 			return unchanged("the program has no global `atomic`, which alone forbids context switches in its convention")
 		}
-		atomic := ir.VarRef{Global: true, Index: g}
+		atomic := ir.VarRef{Global: true, Index: m.AtomicGlobal}
 		// A call that sets `atomic` itself, in the callee (a helper such
 		// as __VERIFIER_atomic_begin that takes the flag for its caller)
 		// or by its results, keeps its own way: clearing the flag after
 		// it would undo what it does.
-		sets := setters(p, atomic)
+		mod := analysis.Of(an, analysis.ModRef).Mod
 		kept := sites[:0]
 		for _, s := range sites {
 			e := p.Procs[s.proc].Edges[s.edge]
-			c := e.Op.(*ir.Call)
-			if !sets[c.Proc] && !slices.ContainsFunc(c.Targets, func(t ir.Target) bool { return !t.Discard && t.Var == atomic }) {
+			if !mod[e.Op.(*ir.Call).Proc].Has(atomic.Index) && !slices.Contains(ir.Writes(e.Op), atomic) {
 				kept = append(kept, s)
 			}
 		}
@@ -99,7 +105,10 @@ func AtomicCalls(p *ir.Program) (*ir.Program, error) {
 			pb.Edge(ir.Edge{From: inside, To: e.To, Op: e.Op, Pos: e.Pos, Text: e.Text, Origin: e.Origin})
 		}
 	} else {
-		if why := sectionsMayNest(p); why != "" {
+		if m.AtomicSections {
+			return unchanged("the program has atomic sections of its own, which do not nest")
+		}
+		if why := callsNest(p, analysis.Of(an, analysis.CallGraph)); why != "" {
 			return unchanged(why)
 		}
 		for _, s := range sites {
@@ -113,34 +122,6 @@ func AtomicCalls(p *ir.Program) (*ir.Program, error) {
 	}
 	q.AtomicCalls, q.AtomicCallsWhy = len(sites), ""
 	return q, nil
-}
-
-// setters returns, by procedure, whether a run of it may assign v, in an
-// assignment of its own or of a procedure it calls (results included).
-func setters(p *ir.Program, v ir.VarRef) []bool {
-	sets := make([]bool, len(p.Procs))
-	for changed := true; changed; {
-		changed = false
-		for _, pr := range p.Procs {
-			if sets[pr.Index] {
-				continue
-			}
-			for _, e := range pr.Edges {
-				var yes bool
-				switch op := e.Op.(type) {
-				case *ir.Assign:
-					yes = slices.Contains(op.Targets, v)
-				case *ir.Call:
-					yes = sets[op.Proc] || v.Global && slices.ContainsFunc(op.Targets, func(t ir.Target) bool { return !t.Discard && t.Var == v })
-				}
-				if yes {
-					sets[pr.Index], changed = true, true
-					break
-				}
-			}
-		}
-	}
-	return sets
 }
 
 // wrap puts the call edge e of procedure proc between the operations begin
@@ -159,41 +140,20 @@ func wrap(pb *ir.ProcBuilder, proc int, e ir.Edge, begin ir.Op, beginText string
 // site is a call edge.
 type site struct{ proc, edge int }
 
-// sectionsMayNest says why atomic_begin and atomic_end around the calls of
-// atomic procedures could nest in p (they do not: an inner atomic_end
-// would end the outer section), or "" if they cannot.
-func sectionsMayNest(p *ir.Program) string {
+// callsNest says where an atomic procedure calls one, itself or through
+// others (atomic_begin and atomic_end around both calls would nest, and
+// the inner atomic_end end the outer section), or "" if none does.
+func callsNest(p *ir.Program, calls *analysis.Calls) string {
+	atomic := func(i int) bool { return strings.HasPrefix(p.Procs[i].Name, AtomicPrefix) }
 	for _, pr := range p.Procs {
-		for _, e := range pr.Edges {
-			switch e.Op.(type) {
-			case *ir.AtomicBegin, *ir.AtomicEnd:
-				return fmt.Sprintf("the program has atomic sections of its own (%s, line %d), which do not nest", pr.Name, e.Pos.Line)
-			}
+		if !atomic(pr.Index) {
+			continue
 		}
-	}
-	// The procedures an atomic procedure runs, itself or through others.
-	seen := make([]bool, len(p.Procs))
-	var work []int
-	for _, pr := range p.Procs {
-		if strings.HasPrefix(pr.Name, AtomicPrefix) {
-			seen[pr.Index] = true
-			work = append(work, pr.Index)
-		}
-	}
-	for len(work) > 0 {
-		pr := p.Procs[work[len(work)-1]]
-		work = work[:len(work)-1]
-		for _, e := range pr.Edges {
-			c, ok := e.Op.(*ir.Call)
-			if !ok {
-				continue
-			}
-			if strings.HasPrefix(p.Procs[c.Proc].Name, AtomicPrefix) {
-				return fmt.Sprintf("%s calls %s (line %d): the atomic sections would nest", pr.Name, p.Procs[c.Proc].Name, e.Pos.Line)
-			}
-			if !seen[c.Proc] {
-				seen[c.Proc] = true
-				work = append(work, c.Proc)
+		for _, v := range graph.Postorder(calls.Callees, pr.Index) {
+			for _, c := range calls.Callees[v] {
+				if atomic(c) {
+					return fmt.Sprintf("%s calls %s, in a run of %s: the atomic sections would nest", p.Procs[v].Name, p.Procs[c].Name, pr.Name)
+				}
 			}
 		}
 	}
