@@ -64,16 +64,17 @@
 // state of the product. Where every thread takes macro steps, the kept
 // states have every thread at a stop, so which thread ran last does not
 // matter, and that search runs without classes (merged.go: one set, the
-// threads in turn, each from the states found since its last turn). A SUCCESSFUL answer is a proof for the program's
-// threads and, for a program that creates threads (start_thread,
-// ASYNC_n), for runs with at most --max-threads threads; if a run could
-// create more, the answer is UNKNOWN and says so, as the explicit
-// engine's. An error is found in the fewest rounds, at the cost of the
-// bounded search that reaches it: a breadth-first search over all the
-// threads at once (run, kept for shortest traces) interleaves every
-// thread's frontier in every ring and takes far longer on large programs
-// (SafeStack's old/goto: an error in the fourth round found after about 90
-// CPU s, where the breadth-first search did not finish in 300 s).
+// threads in turn, each from the states found since its last turn). A
+// SUCCESSFUL answer is a proof for the program's threads and, for a
+// program that creates threads (start_thread, ASYNC_n), for runs with at
+// most --max-threads threads; if a run could create more, the answer is
+// UNKNOWN and says so, as the explicit engine's. An error is found in the
+// fewest rounds, at the cost of the bounded search that reaches it: a
+// breadth-first search over all the threads at once (run, kept for
+// shortest traces) interleaves every thread's frontier in every ring and
+// takes far longer on large programs (SafeStack's old/goto: an error in
+// the fourth round found after about 90 CPU s, where the breadth-first
+// search did not finish in 300 s).
 //
 // # Traces
 //

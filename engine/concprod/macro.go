@@ -34,9 +34,10 @@ import (
 // they have cost twice as much (SafeStack ..._unrolled_underapprox, whose
 // threads' relations take 1.2-2.1 s to build: 43 s instead of 49 s, where
 // each try started again). Then one relational product takes a macro
-// step. On Getafix's SafeStack programs (atomic stretches of 5-10 steps, the locals' steps between them
-// transparent) that relation has 1.8-10x the nodes of the thread's own,
-// and the search at 3 rounds takes 0.27x the time (old/..._goto); on
+// step. On Getafix's SafeStack programs (atomic stretches of 5-10 steps,
+// the locals' steps between them transparent) that relation has 1.8-10x
+// the nodes of the thread's own, and the search at 3 rounds takes 0.27x
+// the time (old/..._goto); on
 // small random programs with loops inside atomic stretches building it
 // takes longer than their whole search, hence the wait.
 
@@ -75,8 +76,8 @@ type macroSteps struct {
 	// large).
 	spent, next []time.Duration
 	// partial is the build of the actor's relation so far, when a try
-	// ran out of time (macroRel: the paths stopped, going on, passed).
-	partial     [][]*bdd.Root
+	// ran out of time (macroRel).
+	partial     []*macroBuild
 	macroNodes  int // nodes of the macro relations built
 	macroBuilt  int // macro relations built
 	macroTries  int // tries to build them
@@ -90,7 +91,7 @@ func (s *search) prepareMacro() {
 	s.whole = make([][]group, len(s.actors))
 	s.spent = make([]time.Duration, len(s.actors))
 	s.next = make([]time.Duration, len(s.actors))
-	s.partial = make([][]*bdd.Root, len(s.actors))
+	s.partial = make([]*macroBuild, len(s.actors))
 	for u, a := range s.actors {
 		s.next[u] = macroRelAfter
 		if a == nil {
@@ -253,7 +254,7 @@ func (s *search) macroRel(u int, deadline time.Time) (out rel, ok, late bool) {
 	// lost.
 	done, n, seen := bdd.False, t.r, bdd.False
 	if b := s.partial[u]; b != nil {
-		done, n, seen = b[0].Node(), b[1].Node(), b[2].Node()
+		done, n, seen = b.done.Node(), b.n.Node(), b.seen.Node()
 	}
 	// Its roots keep the last try's build until this one ends.
 	defer s.dropPartial(u, s.partial[u])
@@ -275,7 +276,7 @@ func (s *search) macroRel(u int, deadline time.Time) (out rel, ok, late bool) {
 					done, n, seen = done1, n1, seen1 // this step ended in time
 				}
 				m.ClearErr()
-				s.partial[u] = []*bdd.Root{m.Keep(done), m.Keep(n), m.Keep(seen)}
+				s.partial[u] = &macroBuild{m.Keep(done), m.Keep(n), m.Keep(seen)}
 			}
 			return rel{}, false, true
 		case m.Err() != nil || s.ctx.Err() != nil:
@@ -291,14 +292,20 @@ func (s *search) macroRel(u int, deadline time.Time) (out rel, ok, late bool) {
 	return rel{r: done, ch: t.ch}, true, false
 }
 
-// dropPartial releases the roots old of an earlier build of actor u's
-// relation; if they are still u's build so far, u has none any more.
-func (s *search) dropPartial(u int, old []*bdd.Root) {
+// macroBuild is a macro relation's build so far (macroRel): the paths
+// that stopped, the paths going on, and the states in between passed.
+type macroBuild struct{ done, n, seen *bdd.Root }
+
+// dropPartial releases old, an earlier build of actor u's relation; if it
+// is still u's build so far, u has none any more.
+func (s *search) dropPartial(u int, old *macroBuild) {
 	if old == nil {
 		return
 	}
-	releaseAll(old)
-	if len(s.partial[u]) > 0 && s.partial[u][0] == old[0] {
+	old.done.Release()
+	old.n.Release()
+	old.seen.Release()
+	if s.partial[u] == old {
 		s.partial[u] = nil
 	}
 }

@@ -30,9 +30,9 @@ import (
 // every state found before it rather than from the last context's only.
 // All its steps cost nothing and every ring is of layer 0: the trace
 // (trace.go) looks for a state's predecessor in every ring before it.
-// Measured (plain check's conc-product, no bound): twoforloop proved safe
-// in 43 s against 70 s, old/..._goto and ..._underapprox FAILED in 0.75x
-// the time (bench/RESULTS.md, "Issue 25, sixth session").
+// Measured (conc-product alone, no bound): old/..._twoforloop_ori_safe
+// proved safe in 42.6 s against 67.4 s, old/..._goto and ..._underapprox
+// FAILED in 0.75x the time (bench/RESULTS.md, "Issue 25, sixth session").
 
 // mergeUnbounded lets an unbounded search run without classes where it
 // may (a variable for the tests, which compare it with runChained).
