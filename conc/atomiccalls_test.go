@@ -1,6 +1,7 @@
 package conc_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -56,6 +57,7 @@ void thread1() begin g := T; end
 void __VERIFIER_atomic_begin() begin h(); return; end
 void h() begin atomic := T; return; end
 `, true, 0, "sets `atomic` itself"},
+		{"getafix, 64 results", wide64(), true, 1, ""},
 		{"started", `decl g;
 void main() begin g := F; start_thread t(); __VERIFIER_atomic_f(); end
 void t() begin __VERIFIER_atomic_f(); end
@@ -131,4 +133,20 @@ void __VERIFIER_atomic_f() begin g := !g; end
 			}
 		})
 	}
+}
+
+// wide64 is a Getafix program whose thread assigns the 64 results of an
+// atomic call (the widest return the language allows) to 64 globals.
+func wide64() string {
+	var gs, ts []string
+	for i := range 64 {
+		gs = append(gs, fmt.Sprintf("g%d", i))
+		ts = append(ts, "T")
+	}
+	g := strings.Join(gs, ", ")
+	return "decl atomic, " + g + ";\n" +
+		"void init() begin atomic := F; end\n" +
+		"void thread0() begin " + g + " := __VERIFIER_atomic_all(); end\n" +
+		"void thread1() begin g0 := F; end\n" +
+		"bool<64> __VERIFIER_atomic_all() begin return " + strings.Join(ts, ", ") + "; end\n"
 }
