@@ -86,7 +86,7 @@ func (m *Manager) resizeCache() {
 		return
 	}
 	for i := range m.caches {
-		m.caches[i] = make([]cacheEntry, n)
+		m.caches[i] = makeTable[cacheEntry](n)
 	}
 	m.cShift = uint(64 - bits.Len(uint(n-1)))
 }

@@ -250,7 +250,7 @@ func (m *Manager) resizeNodes(n int) {
 	if cap(m.nodes) >= n {
 		m.nodes = m.nodes[:n]
 	} else {
-		nn := make([]node, n)
+		nn := makeTable[node](n)
 		copy(nn, m.nodes)
 		m.nodes = nn
 	}
@@ -266,7 +266,7 @@ func (m *Manager) resizeNodes(n int) {
 		m.buckets = m.buckets[:nb]
 		clear(m.buckets)
 	} else {
-		m.buckets = make([]int32, nb)
+		m.buckets = makeTable[int32](nb)
 	}
 	for i := 2; i < old; i++ {
 		nd := &m.nodes[i]
@@ -278,7 +278,7 @@ func (m *Manager) resizeNodes(n int) {
 		m.buckets[h] = int32(i)
 	}
 	if len(m.marks)*64 < n {
-		m.marks = make([]uint64, (n+63)/64)
+		m.marks = makeTable[uint64]((n + 63) / 64)
 	}
 	m.st.Capacity = n
 }
