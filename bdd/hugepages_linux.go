@@ -28,11 +28,13 @@ const madvHugepage = 14
 // (bench/RESULTS.md). A kernel that refuses (THP "never", or no THP at
 // all) leaves the slice as it is: the advice is only a hint.
 //
-// The advice must come before the memory is first touched, since a page
-// that faulted in as small pages is only merged later, in the
-// background: so right after make, whose fresh large allocations the Go
-// runtime takes zeroed from the operating system without touching them.
-// The slices hold no pointers, so the collector never scans them.
+// The advice comes right after make: a page already faulted in as small
+// pages is only merged later, in the background. A fresh large
+// allocation the Go runtime takes zeroed from the operating system
+// without touching it, so it gets huge pages at its first faults; memory
+// the runtime reuses, and clears, has been touched already (the
+// measured run had 440 MB of its 1 GB of tables in huge pages). The
+// slices hold no pointers, so the collector never scans them.
 func makeTable[T any](n int) []T {
 	s := make([]T, n)
 	if n == 0 {
