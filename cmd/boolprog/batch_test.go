@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,11 +16,47 @@ import (
 	"boolprog/gen"
 )
 
-// blowupProgram is a generated program whose BDDs grow for many seconds (60
-// globals): the summary engine neither decides it within a second nor
-// stays within a small memory limit.
+// blowupProgram is a generated program whose BDDs grow for some seconds (60
+// globals): the summary engine does not stay within a small memory limit.
 func blowupProgram() string {
 	return gen.Random(3, gen.Options{Globals: 60, MaxLocals: 8, Procs: 4, Stmts: 12})
+}
+
+// endlessProgram counts a 40-bit counter up from zero, one step per loop
+// iteration, and reaches SLIC_ERROR when every bit is set: 2^40 steps
+// away, so no engine decides it within any time limit a test sets. The
+// tests of time limits use it rather than blowupProgram, which is
+// decided after some seconds (5 s with --reorder off on the project
+// machine, 6 s before the BDD tables had huge pages): a time limit near
+// that was a race.
+func endlessProgram() string {
+	const n = 40
+	var b strings.Builder
+	bit := func(i int) string { return fmt.Sprintf("b%d", i) }
+	b.WriteString("decl ")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(bit(i))
+	}
+	b.WriteString(";\n\nvoid main()\nbegin\n  ")
+	var lhs, zero, inc, all []string
+	for i := 0; i < n; i++ {
+		lhs = append(lhs, bit(i))
+		zero = append(zero, "F")
+		// bit i flips where every lower bit is set (the carry).
+		carry := "T"
+		if i > 0 {
+			carry = strings.Join(all, " & ")
+		}
+		inc = append(inc, fmt.Sprintf("(%s & !(%s)) | (!%s & (%s))", bit(i), carry, bit(i), carry))
+		all = append(all, bit(i))
+	}
+	fmt.Fprintf(&b, "%s := %s;\n", strings.Join(lhs, ", "), strings.Join(zero, ", "))
+	fmt.Fprintf(&b, "  while (T) do\n    if (%s) then\n      SLIC_ERROR: skip;\n    fi\n", strings.Join(all, " & "))
+	fmt.Fprintf(&b, "    %s := %s;\n  od\nend\n", strings.Join(lhs, ", "), strings.Join(inc, ", "))
+	return b.String()
 }
 
 func TestBatchEmit(t *testing.T) {
@@ -75,14 +112,15 @@ func TestBatchRun(t *testing.T) {
 	}
 	bin := buildCommand(t)
 	dir := t.TempDir()
-	hard := filepath.Join(dir, "hard.bp")
+	hard, hungry := filepath.Join(dir, "hard.bp"), filepath.Join(dir, "hungry.bp")
 	fig1, err := filepath.Abs("../../examples/bebop-fig1.bp")
 	if err != nil {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		"hard.bp": blowupProgram(),
-		"bad.bp":  "void main() begin\n  skip;\n  if (\nend\n",
+		"hard.bp":   endlessProgram(),
+		"hungry.bp": blowupProgram(),
+		"bad.bp":    "void main() begin\n  skip;\n  if (\nend\n",
 		"tasks.txt": fig1 + " target=R expect=unsafe\n" +
 			fig1 + " target=R expect=safe   # wrong on purpose\n" +
 			"missing.bp expect=safe\n" +
@@ -136,12 +174,12 @@ func TestBatchRun(t *testing.T) {
 		t.Errorf("progress:\n%s", stderr.String())
 	}
 
-	// The same program without a time limit but within 64 MiB: the child
-	// gets the limit as its --memory and answers UNKNOWN: memory limit
-	// before its resident size passes it (the kill past it is tested in
+	// A program whose BDDs grow, without a time limit but within 64
+	// MiB: the child gets the limit as its --memory and answers UNKNOWN:
+	// memory limit before its resident size passes it (the kill past it is tested in
 	// package batch with a child that ignores its budget). No
 	// expectation: exit 0.
-	cmd = exec.Command(bin, "batch", "-q", "--timeout", "2m", "--memory", "64MiB", hard)
+	cmd = exec.Command(bin, "batch", "-q", "--timeout", "2m", "--memory", "64MiB", hungry)
 	stdout.Reset()
 	stderr.Reset()
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -155,7 +193,7 @@ func TestBatchRun(t *testing.T) {
 	if r.Verdict != batch.Unknown || r.Exit != exitUnknown || !strings.HasPrefix(r.Reason, "memory limit (35.2 MiB: the BDD node table cannot grow beyond ") {
 		t.Errorf("memory record: %+v", r)
 	}
-	if !strings.Contains(stderr.String(), "unknown        "+hard+": memory limit (35.2 MiB") {
+	if !strings.Contains(stderr.String(), "unknown        "+hungry+": memory limit (35.2 MiB") {
 		t.Errorf("summary:\n%s", stderr.String())
 	}
 

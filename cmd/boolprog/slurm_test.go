@@ -115,7 +115,7 @@ func TestBatchSlurm(t *testing.T) {
 	bad, lists := t.TempDir(), t.TempDir()
 	writeFiles(t, bad, map[string]string{"bad.bp": "void main() begin\n  skip;\n  if (\nend\n"})
 	writeFiles(t, lists, map[string]string{
-		"endless.bp": blowupProgram(),
+		"endless.bp": endlessProgram(),
 		"hungry.bp":  blowupProgram(),
 		"tasks.txt":  "endless.bp timeout=2s -- --reorder off\n",
 		"hungry.txt": "hungry.bp -- --reorder off\n",
@@ -364,8 +364,8 @@ func TestBatchSlurmCancel(t *testing.T) {
 // TestBatchSlurmKilled runs tasks that Slurm ends, under sbatch options
 // that override the script's limits. Under --mem=100M the two Getafix
 // programs that need more are OUT OF MEMORY with Slurm's reason. Thirty
-// tasks of 4 s (the generated program is far from decided then; it may
-// be decided in under 20 s) in one array task under --time=1 (a minute):
+// tasks of 4 s (endlessProgram, which no time limit decides) in one
+// array task under --time=1 (a minute):
 // Slurm ends the array task 60 to 95 s in (slurmctld looks at the time
 // limits every 30 s), during one task, which is TIMEOUT with Slurm's
 // reason; the tasks before have their own records, the ones after were
@@ -390,7 +390,7 @@ func TestBatchSlurmKilled(t *testing.T) {
 	}
 
 	var list strings.Builder
-	writeFiles(t, dir, map[string]string{"endless.bp": blowupProgram()})
+	writeFiles(t, dir, map[string]string{"endless.bp": endlessProgram()})
 	const tasks = 30
 	for i := 0; i < tasks; i++ {
 		fmt.Fprintf(&list, "endless.bp timeout=4s -- --reorder off\n")
