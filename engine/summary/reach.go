@@ -22,9 +22,8 @@ type reach struct {
 	delta [][]*bdd.Root // path edges not yet processed
 	work  workHeap      // callees first
 	up    workHeap      // callers first; used when alternate
-	inWk  [][]bool
-	rank  [][]int32 // per procedure: reverse postorder index of each location
-	prank []int     // per procedure: rank in the call graph (callees first)
+	rank  [][]int32     // per procedure: reverse postorder index of each location
+	prank []int         // per procedure: rank in the call graph (callees first)
 
 	// alternate: take locations from work and from up in turn (see
 	// Worklist); turn says which is next.
@@ -61,7 +60,8 @@ func newReach(ctx context.Context, md *model, all, history bool, progress func(d
 	n := len(md.procs)
 	r.pe = make([][]*bdd.Root, n)
 	r.delta = make([][]*bdd.Root, n)
-	r.inWk = make([][]bool, n)
+	r.work.in = make([][]bool, n)
+	r.up.in = make([][]bool, n)
 	if history {
 		r.hist = make([][][]stamped, n)
 	}
@@ -85,7 +85,8 @@ func newReach(ctx context.Context, md *model, all, history bool, progress func(d
 		k := len(pi.proc.Locations)
 		r.pe[i] = make([]*bdd.Root, k)
 		r.delta[i] = make([]*bdd.Root, k)
-		r.inWk[i] = make([]bool, k)
+		r.work.in[i] = make([]bool, k)
+		r.up.in[i] = make([]bool, k)
 		if history {
 			r.hist[i] = make([][]stamped, k)
 		}
@@ -94,9 +95,17 @@ func newReach(ctx context.Context, md *model, all, history bool, progress func(d
 }
 
 // workHeap is a worklist: locations ordered by a key (the procedure's
-// rank, then reverse postorder within the procedure).
+// rank, then reverse postorder within the procedure), each at most once.
+// Once matters with two heaps (Worklist alternate): a location processed
+// from one heap stays in the other, stale, until that heap hands it out;
+// in a loop whose head always comes first in one heap, the stale entries
+// of the body piled up there, one per turn of the loop (a 40-bit counter
+// grew the heap by 20 MB a second, past any memory limit), where now the
+// entry already there stands for the location again.
 type workHeap struct {
 	items []workItem
+	in    [][]bool // per procedure and location: in items
+	peak  int      // the most items it held
 }
 
 type workItem struct {
@@ -106,8 +115,15 @@ type workItem struct {
 
 func (h *workHeap) Len() int { return len(h.items) }
 
+// push adds lr with key, unless it is in the heap already (its key is
+// the same: a location's key does not change).
 func (h *workHeap) push(key int64, lr locRef) {
+	if h.in[lr.proc][lr.loc] {
+		return
+	}
+	h.in[lr.proc][lr.loc] = true
 	h.items = append(h.items, workItem{key, lr})
+	h.peak = max(h.peak, len(h.items))
 	i := len(h.items) - 1
 	for i > 0 {
 		p := (i - 1) / 2
@@ -121,6 +137,7 @@ func (h *workHeap) push(key int64, lr locRef) {
 
 func (h *workHeap) pop() locRef {
 	top := h.items[0].lr
+	h.in[top.proc][top.loc] = false
 	n := len(h.items) - 1
 	h.items[0] = h.items[n]
 	h.items = h.items[:n]
@@ -183,19 +200,16 @@ func (r *reach) propagate(proc, loc int, p bdd.Node) {
 	} else {
 		r.delta[proc][loc] = m.Keep(nw)
 	}
-	if !r.inWk[proc][loc] {
-		r.inWk[proc][loc] = true
-		lr := locRef{int32(proc), int32(loc)}
-		r.work.push(int64(r.prank[proc])<<32|int64(r.rank[proc][loc]), lr)
-		if r.alternate {
-			// The same location in the other order. Whichever heap
-			// hands it out first processes its delta; the other's
-			// entry is then stale (no delta) and skipped, or, if new
-			// path edges came meanwhile, processes those.
-			// The rank negated: a negative high half still orders
-			// int64 keys by it, then by the reverse postorder below.
-			r.up.push(int64(-r.prank[proc])<<32|int64(r.rank[proc][loc]), lr)
-		}
+	lr := locRef{int32(proc), int32(loc)}
+	r.work.push(int64(r.prank[proc])<<32|int64(r.rank[proc][loc]), lr)
+	if r.alternate {
+		// The same location in the other order. Whichever heap hands
+		// it out first processes its delta; the other's entry is then
+		// stale (no delta) and skipped, or, if new path edges came
+		// meanwhile, processes those.
+		// The rank negated: a negative high half still orders int64
+		// keys by it, then by the reverse postorder below.
+		r.up.push(int64(-r.prank[proc])<<32|int64(r.rank[proc][loc]), lr)
 	}
 }
 
@@ -246,7 +260,6 @@ func (r *reach) run() error {
 			break
 		}
 		proc, loc := int(lr.proc), int(lr.loc)
-		r.inWk[proc][loc] = false
 		d := r.delta[proc][loc]
 		r.delta[proc][loc] = nil
 		r.iterations++

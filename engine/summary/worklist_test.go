@@ -1,6 +1,7 @@
 package summary_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -69,5 +70,46 @@ func TestWorklistReachesDeepError(t *testing.T) {
 	res = check(t, p, q, summary.Options{Reorder: bdd.ReorderOff, Worklist: summary.WorklistCallees})
 	if res.Verdict != result.Unknown || !strings.Contains(res.Reason, "node limit") {
 		t.Errorf("callees first: %s (%s); want the node limit", res.Verdict, res.Reason)
+	}
+}
+
+// counterProgram is a program whose error needs 2^n turns of one loop: an
+// n-bit counter counted up from zero, the error at all ones.
+func counterProgram(n int) string {
+	var bits, zero, inc []string
+	for i := 0; i < n; i++ {
+		b := fmt.Sprintf("b%d", i)
+		carry := "T"
+		if i > 0 {
+			carry = strings.Join(bits, " & ")
+		}
+		// Bit i flips where every lower bit is set (the carry).
+		inc = append(inc, fmt.Sprintf("(%s & !(%s)) | (!%s & (%s))", b, carry, b, carry))
+		bits = append(bits, b)
+		zero = append(zero, "F")
+	}
+	all, lhs := strings.Join(bits, " & "), strings.Join(bits, ", ")
+	return fmt.Sprintf("decl %s;\n\nvoid main()\nbegin\n  %s := %s;\n  while (T) do\n    if (%s) then\n      SLIC_ERROR: skip;\n    fi\n    %s := %s;\n  od\nend\n",
+		lhs, lhs, strings.Join(zero, ", "), all, lhs, strings.Join(inc, ", "))
+}
+
+// TestWorklistHoldsEachLocationOnce: the worklists hold a location at most
+// once each, however often it is scheduled. With two heaps (alternate, the
+// default to the first error) the stale entries of a loop's body used to
+// pile up in one of them, one per turn of the loop: on a 40-bit counter the
+// heap grew by 20 MB a second, past any memory limit. Here a 10-bit counter
+// turns its loop 1,024 times; the worklists' peak must stay within the
+// locations of both heaps.
+func TestWorklistHoldsEachLocationOnce(t *testing.T) {
+	p := testsuite.LowerDialect(t, "counter.bp", counterProgram(10), syntax.CProver, "")
+	for _, w := range []summary.Worklist{summary.WorklistAlternate, summary.WorklistCallees} {
+		res := check(t, p, engine.Query{}, summary.Options{Worklist: w})
+		if res.Verdict != result.Unsafe {
+			t.Fatalf("%s: %s (%s); want the error", w, res.Verdict, res.Reason)
+		}
+		peak, locs := res.Stats.Counters["worklist_peak"], res.Stats.Counters["locations"]
+		if peak <= 0 || locs <= 0 || peak > 2*locs {
+			t.Errorf("%s: worklist peak %d, %d locations; want within 1 and %d", w, peak, locs, 2*locs)
+		}
 	}
 }
