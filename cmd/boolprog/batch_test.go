@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,35 +28,7 @@ func blowupProgram() string {
 // decided after some seconds (5 s with --reorder off on the project
 // machine, 6 s before the BDD tables had huge pages): a time limit near
 // that was a race.
-func endlessProgram() string {
-	const n = 40
-	var b strings.Builder
-	bit := func(i int) string { return fmt.Sprintf("b%d", i) }
-	b.WriteString("decl ")
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(bit(i))
-	}
-	b.WriteString(";\n\nvoid main()\nbegin\n  ")
-	var lhs, zero, inc, all []string
-	for i := 0; i < n; i++ {
-		lhs = append(lhs, bit(i))
-		zero = append(zero, "F")
-		// bit i flips where every lower bit is set (the carry).
-		carry := "T"
-		if i > 0 {
-			carry = strings.Join(all, " & ")
-		}
-		inc = append(inc, fmt.Sprintf("(%s & !(%s)) | (!%s & (%s))", bit(i), carry, bit(i), carry))
-		all = append(all, bit(i))
-	}
-	fmt.Fprintf(&b, "%s := %s;\n", strings.Join(lhs, ", "), strings.Join(zero, ", "))
-	fmt.Fprintf(&b, "  while (T) do\n    if (%s) then\n      SLIC_ERROR: skip;\n    fi\n", strings.Join(all, " & "))
-	fmt.Fprintf(&b, "    %s := %s;\n  od\nend\n", strings.Join(lhs, ", "), strings.Join(inc, ", "))
-	return b.String()
-}
+func endlessProgram() string { return gen.Counter(40) }
 
 func TestBatchEmit(t *testing.T) {
 	dir := t.TempDir()

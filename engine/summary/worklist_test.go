@@ -1,7 +1,6 @@
 package summary_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -73,26 +72,6 @@ func TestWorklistReachesDeepError(t *testing.T) {
 	}
 }
 
-// counterProgram is a program whose error needs 2^n turns of one loop: an
-// n-bit counter counted up from zero, the error at all ones.
-func counterProgram(n int) string {
-	var bits, zero, inc []string
-	for i := 0; i < n; i++ {
-		b := fmt.Sprintf("b%d", i)
-		carry := "T"
-		if i > 0 {
-			carry = strings.Join(bits, " & ")
-		}
-		// Bit i flips where every lower bit is set (the carry).
-		inc = append(inc, fmt.Sprintf("(%s & !(%s)) | (!%s & (%s))", b, carry, b, carry))
-		bits = append(bits, b)
-		zero = append(zero, "F")
-	}
-	all, lhs := strings.Join(bits, " & "), strings.Join(bits, ", ")
-	return fmt.Sprintf("decl %s;\n\nvoid main()\nbegin\n  %s := %s;\n  while (T) do\n    if (%s) then\n      SLIC_ERROR: skip;\n    fi\n    %s := %s;\n  od\nend\n",
-		lhs, lhs, strings.Join(zero, ", "), all, lhs, strings.Join(inc, ", "))
-}
-
 // TestWorklistHoldsEachLocationOnce: the worklists hold a location at most
 // once each, however often it is scheduled. With two heaps (alternate, the
 // default to the first error) the stale entries of a loop's body used to
@@ -101,7 +80,7 @@ func counterProgram(n int) string {
 // turns its loop 1,024 times; the worklists' peak must stay within the
 // locations of both heaps.
 func TestWorklistHoldsEachLocationOnce(t *testing.T) {
-	p := testsuite.LowerDialect(t, "counter.bp", counterProgram(10), syntax.CProver, "")
+	p := testsuite.LowerDialect(t, "counter.bp", gen.Counter(10), syntax.CProver, "")
 	for _, w := range []summary.Worklist{summary.WorklistAlternate, summary.WorklistCallees} {
 		res := check(t, p, engine.Query{}, summary.Options{Worklist: w})
 		if res.Verdict != result.Unsafe {
