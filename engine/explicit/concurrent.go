@@ -17,7 +17,9 @@ import (
 
 // The concurrent oracle: an explicit search over the interleavings of a
 // concurrent program, on the configurations of package interp
-// (interp.Successors), hashed by interp.Config.Key.
+// (interp.Successors), hashed by the values that can matter
+// (deadness.key, a bit per value; interp.Config.Key would tell dead
+// values apart too).
 //
 // Every step has a cost: for a ContextSwitches bound, 1 for a context switch
 // (a step by another thread than the last; the first step, and the first
