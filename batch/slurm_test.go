@@ -187,6 +187,40 @@ func TestWriteRecordOnce(t *testing.T) {
 	}
 }
 
+// TestKeepWorkerRecord: a worker records what its checks answered, except
+// a check interrupted by a signal (whoever saw it first) and a check
+// killed from outside, which the batch judges by Slurm's state.
+func TestKeepWorkerRecord(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		rec           Record
+		record, crash bool
+	}{
+		{"answered", Record{N: 1, File: "a.bp", Verdict: Safe}, true, false},
+		{"unknown for a time limit", Record{N: 1, File: "a.bp", Verdict: Unknown, Reason: "timeout (5s)"}, true, false},
+		{"interrupted", Record{N: 1, File: "a.bp", Verdict: Unknown, Reason: "interrupted"}, false, false},
+		{"killed from outside", Record{N: 1, File: "a.bp", Verdict: Crash, Signal: "killed"}, false, true},
+	} {
+		dir := t.TempDir()
+		os.Mkdir(filepath.Join(dir, recordsName), 0o755)
+		var log strings.Builder
+		if err := keepWorkerRecord(dir, &c.rec, &log); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		_, err := os.Stat(recordPath(dir, 1))
+		if got := err == nil; got != c.record {
+			t.Errorf("%s: recorded %v, want %v", c.name, got, c.record)
+		}
+		if got := strings.Contains(log.String(), workerEnd+"1 "); got != c.record {
+			t.Errorf("%s: logged its end %v, want %v (%q)", c.name, got, c.record, log.String())
+		}
+		_, err = os.Stat(killedPath(dir, 1))
+		if got := err == nil; got != c.crash {
+			t.Errorf("%s: crash file %v, want %v", c.name, got, c.crash)
+		}
+	}
+}
+
 func TestNoSlurm(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	s := &Slurm{Runner: Runner{Exe: "/bin/true"}, Dir: t.TempDir()}

@@ -52,25 +52,37 @@ func SlurmWorker(ctx context.Context, planPath string, index int, exe string, lo
 	}
 	_, err = r.Run(ctx, tasks, func(rec *Record) error {
 		rec.N = nums[rec.N-1]
-		switch {
-		case ctx.Err() != nil && rec.Verdict == Unknown && rec.Reason == "interrupted":
-			return nil // Slurm's state says why
-		case rec.Verdict == Crash && rec.Signal == "killed":
-			// Killed from outside: the kernel's OOM killer in the
-			// array task's cgroup, or Slurm. The batch decides with the
-			// array task's state; this is the crash it reports otherwise.
-			return writeRecordFile(killedPath(dir, rec.N), rec, true)
-		}
-		err := writeRecord(dir, rec)
-		if errors.Is(err, fs.ErrExist) {
-			fmt.Fprintf(log, "boolprog-worker: task %d has a record already: kept\n", rec.N)
-			err = nil
-		}
-		if err == nil {
-			fmt.Fprintf(log, "%s%d %s\n", workerEnd, rec.N, rec.Verdict)
-		}
-		return err
+		return keepWorkerRecord(dir, rec, log)
 	})
+	return err
+}
+
+// keepWorkerRecord writes the record of a task that a worker ran, unless
+// the check did not run to its end: a check interrupted by a signal
+// (Slurm's SIGTERM at a cancellation or a time limit) gets no record, and
+// the batch judges it by the array task's state (and runs it again on a
+// resubmission). That holds whether the worker saw the signal first or
+// the check did: scancel signals every process of the job, and a check
+// that answered "UNKNOWN: interrupted" before the worker's context ended
+// was recorded as that task's final answer (TestBatchSlurmCancel, once).
+func keepWorkerRecord(dir string, rec *Record, log io.Writer) error {
+	switch {
+	case rec.Verdict == Unknown && rec.Reason == "interrupted":
+		return nil // Slurm's state says why
+	case rec.Verdict == Crash && rec.Signal == "killed":
+		// Killed from outside: the kernel's OOM killer in the array
+		// task's cgroup, or Slurm. The batch decides with the array
+		// task's state; this is the crash it reports otherwise.
+		return writeRecordFile(killedPath(dir, rec.N), rec, true)
+	}
+	err := writeRecord(dir, rec)
+	if errors.Is(err, fs.ErrExist) {
+		fmt.Fprintf(log, "boolprog-worker: task %d has a record already: kept\n", rec.N)
+		err = nil
+	}
+	if err == nil {
+		fmt.Fprintf(log, "%s%d %s\n", workerEnd, rec.N, rec.Verdict)
+	}
 	return err
 }
 
