@@ -7,12 +7,12 @@ import (
 
 // Counter returns a program whose error needs 2^n turns of one loop: an
 // n-bit counter in globals b0..b(n-1), counted up from zero one step per
-// turn, with SLIC_ERROR reached when every bit is set. Its BDDs stay tiny
-// (a few thousand nodes) while its search is as long as the counter is
-// wide: at n = 40 no engine decides it within any time limit a test
-// sets, and at n = 10 it is decided after 1,024 turns, which exercises
-// what a long fixed point accumulates per turn (the worklists, the
-// rings) without exhausting anything else.
+// turn, with SLIC_ERROR reached when every bit is set. Its BDDs stay
+// small (14K nodes at n = 40 in the summary engine) while its search
+// takes 2^n turns: at n = 40 no engine decides it within any time limit
+// a test sets, and at n = 10 it is decided after 1,024 turns, which
+// exercises what a long fixed point accumulates per turn (the worklists,
+// the rings) without exhausting anything else.
 func Counter(n int) string {
 	var bits, zero, inc []string
 	for i := 0; i < n; i++ {

@@ -344,6 +344,8 @@ func (e *Engine) check(ctx context.Context, p *ir.Program, q engine.Query) (*res
 	err := r.run()
 	reachTime := time.Since(start)
 	res.Stats.Set("time_reach_ns", int64(reachTime))
+	// The most entries each heap held, summed: at most twice the
+	// locations (TestWorklistHoldsEachLocationOnce).
 	res.Stats.Set("worklist_peak", int64(r.work.peak+r.up.peak))
 	res.Stats.AddPhase(result.PhaseReach, reachTime)
 	if r.errorFound {
