@@ -63,8 +63,9 @@
 // it stops when a layer adds no state, having computed every reachable
 // state of the product. Where every thread takes macro steps, the kept
 // states have every thread at a stop, so which thread ran last does not
-// matter, and that search runs without classes (merged.go: one set, the
-// threads in turn, each from the states found since its last turn). A
+// matter, and that search runs without classes (merged.go: one set, one
+// thread's context at a time, each from the states found since its last
+// one, the thread with the largest number that has any first). A
 // SUCCESSFUL answer is a proof for the program's threads and, for a
 // program that creates threads (start_thread, ASYNC_n), for runs with at
 // most --max-threads threads; if a run could create more, the answer is
