@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"boolprog/analysis"
@@ -71,10 +72,17 @@ func initialThreads(p *ir.Program) int {
 	return 1
 }
 
-// cnode is a configuration of the concurrent search and how it was first
-// reached at its least cost.
+// cnode is a configuration of the concurrent search, by its key, and how
+// it was first reached at its least cost. The configuration itself is not
+// kept: the key holds every value that can matter, so the search expands
+// a node from the configuration its key decodes to (deadness.config: the
+// values that cannot matter false), and a trace finds the configurations
+// on its path again by stepping from an initial one (csearch.replay), so
+// that it shows the values of a real run. Keeping each node's
+// configuration, as the search once did, took half of its heap
+// (bench/RESULTS.md, "Issue 25, tenth session").
 type cnode struct {
-	c      interp.Config
+	key    string // deadness.key, shared with the index's key
 	cost   int
 	parent int32 // index of the previous node, -1 for an initial configuration
 	thread int32 // the thread and edge of the step from the parent
@@ -220,10 +228,14 @@ func (e *Engine) checkConcurrent(ctx context.Context, p *ir.Program, q engine.Qu
 	return r, nil
 }
 
-// cfound is an error found: its trace and cost.
+// cfound is an error found: the node that shows it, the thread whose
+// final step at a labelled location shows it (-1: the node's last step
+// failed an assertion), its cost, and, once it is the answer, its trace.
 type cfound struct {
-	trace *result.Trace
-	cost  int
+	node   int32
+	thread int
+	cost   int
+	trace  *result.Trace
 }
 
 // add records configuration c reached at the given cost from parent by
@@ -236,14 +248,15 @@ func (s *csearch) add(c interp.Config, cost int, parent, thread, edge int) (int3
 		if n.cost <= cost {
 			return i, false, nil
 		}
-		*n = cnode{c: c, cost: cost, parent: int32(parent), thread: int32(thread), edge: int32(edge)}
+		n.cost, n.parent, n.thread, n.edge = cost, int32(parent), int32(thread), int32(edge)
 		return i, true, nil
 	}
 	if s.nodes.len() >= s.maxStates {
 		return 0, false, errBudget{s.maxStates}
 	}
-	i := s.nodes.add(cnode{c: c, cost: cost, parent: int32(parent), thread: int32(thread), edge: int32(edge)})
-	s.index[string(k)] = i
+	key := string(k)
+	i := s.nodes.add(cnode{key: key, cost: cost, parent: int32(parent), thread: int32(thread), edge: int32(edge)})
+	s.index[key] = i
 	return i, true, nil
 }
 
@@ -286,7 +299,7 @@ func (s *csearch) run() (*cfound, error) {
 	var pending *cfound
 	for layer := 0; layer <= s.limit && (len(cur) > 0 || pending != nil); layer++ {
 		if pending != nil && pending.cost == layer {
-			return pending, nil
+			return s.finish(pending)
 		}
 		var next []int32
 		for q := 0; q < len(cur); q++ {
@@ -294,14 +307,18 @@ func (s *csearch) run() (*cfound, error) {
 				return nil, err
 			}
 			i := cur[q]
-			n := *s.nodes.at(i)
+			n := s.nodes.at(i)
 			if n.cost != layer {
 				continue // reached more cheaply since, and expanded then
 			}
+			c, err := s.dead.config(s.p, n.key)
+			if err != nil {
+				return nil, err
+			}
 			s.maxLayer = layer
-			if f := s.errorAt(i); f != nil {
+			if f := s.errorAt(i, c); f != nil {
 				if f.cost == layer {
-					return f, nil
+					return s.finish(f)
 				}
 				// Shown only by a switch: the answer at the next layer,
 				// unless this one finds an error; the search goes on
@@ -313,7 +330,7 @@ func (s *csearch) run() (*cfound, error) {
 			// A step may have any number of outcomes (an assignment of
 			// many `*`): they come one at a time, each added (keyed)
 			// here, so the state budget is the limit.
-			err := interp.EachSuccessor(s.ctx, s.p, n.c, s.dead.liveLocals(), func(tr interp.Transition) error {
+			err = interp.EachSuccessor(s.ctx, s.p, c, s.dead.liveLocals(), func(tr interp.Transition) error {
 				if err := s.poll(); err != nil {
 					return err
 				}
@@ -321,7 +338,7 @@ func (s *csearch) run() (*cfound, error) {
 					s.capped = true
 					return nil
 				}
-				cost := layer + s.stepCost(n.c, tr.Thread)
+				cost := layer + s.stepCost(c, tr.Thread)
 				if cost > s.limit {
 					return nil
 				}
@@ -346,18 +363,18 @@ func (s *csearch) run() (*cfound, error) {
 		cur = next
 	}
 	if pending != nil && pending.cost <= s.limit {
-		return pending, nil
+		return s.finish(pending)
 	}
 	return nil, nil
 }
 
-// errorAt returns the error that node i shows, if any: a thread at an
-// assertion-failure location (reached by the path's last step, at the
-// node's cost), or a thread at a labelled error location that may run (a
-// final step of that thread, at its cost); the cheapest one.
-func (s *csearch) errorAt(i int32) *cfound {
+// errorAt returns the error that node i, reached as configuration c,
+// shows, if any: a thread at an assertion-failure location (reached by the
+// path's last step, at the node's cost), or a thread at a labelled error
+// location that may run (a final step of that thread, at its cost); the
+// cheapest one. Its trace is built only once it is the answer (finish).
+func (s *csearch) errorAt(i int32, c interp.Config) *cfound {
 	n := s.nodes.at(i)
-	c := n.c
 	var best *cfound
 	for t, f := range c.Threads {
 		if f == nil {
@@ -369,15 +386,14 @@ func (s *csearch) errorAt(i int32) *cfound {
 			continue
 		}
 		if loc.Kind == ir.FailLoc {
-			return &cfound{trace: s.trace(i, nil), cost: n.cost}
+			return &cfound{node: i, thread: -1, cost: n.cost}
 		}
 		if !s.canRun(c, t) {
 			continue
 		}
 		cost := n.cost + s.stepCost(c, t)
 		if best == nil || cost < best.cost {
-			last := s.step(c, t, result.NoEdge)
-			best = &cfound{trace: s.trace(i, &last), cost: cost}
+			best = &cfound{node: i, thread: t, cost: cost}
 		}
 	}
 	return best
@@ -414,20 +430,118 @@ func (s *csearch) step(c interp.Config, t, edge int) result.Step {
 	return st
 }
 
-// trace returns the steps from an initial configuration to node i, then
-// last if not nil.
-func (s *csearch) trace(i int32, last *result.Step) *result.Trace {
-	var steps []result.Step
-	if last != nil {
-		steps = append(steps, *last)
+// errFound stops an enumeration of replay once it has what it looks for.
+var errFound = errors.New("found")
+
+// finish builds the trace of f, the search's answer, and returns f.
+func (s *csearch) finish(f *cfound) (*cfound, error) {
+	tr, err := s.replay(f)
+	if err != nil {
+		return nil, err
 	}
-	for n := s.nodes.at(i); n.parent >= 0; n = s.nodes.at(n.parent) {
-		steps = append(steps, s.step(s.nodes.at(n.parent).c, int(n.thread), int(n.edge)))
+	f.trace = tr
+	return f, nil
+}
+
+// replay returns the trace of f: the steps from an initial configuration
+// to f's node, then f's final step if it has one. The search keeps only
+// the keys of its nodes and expands the configurations they decode to
+// (deadness.config), so the path is found again: the initial
+// configuration with the first node's key, then at each step the outcome
+// the search took, by its place among the successors of the parent's
+// decoded configuration (the one with the node's thread, edge and key),
+// taken from the successors of the real parent. The two differ only in
+// values that cannot matter, so they have the same successors in the
+// same order, up to such values; the trace is that of a real run and
+// shows its values throughout, as the interpreter's replay checks. (The
+// real successor's key need not be the node's: a frame that becomes a
+// caller keeps its dead values, which the key of a caller frame does
+// not leave out.)
+func (s *csearch) replay(f *cfound) (*result.Trace, error) {
+	var path []int32
+	for i := f.node; i >= 0; i = s.nodes.at(i).parent {
+		path = append(path, i)
 	}
-	for a, b := 0, len(steps)-1; a < b; a, b = a+1, b-1 {
-		steps[a], steps[b] = steps[b], steps[a]
+	slices.Reverse(path)
+	var c interp.Config
+	first := s.nodes.at(path[0]).key
+	err := s.initials(func(ic interp.Config) error {
+		if string(s.dead.key(ic)) == first {
+			c = ic
+			return errFound
+		}
+		return nil
+	})
+	if err != errFound {
+		if err == nil {
+			err = fmt.Errorf("explicit: internal error: no initial configuration has the key of the trace's first")
+		}
+		return nil, err
 	}
-	return &result.Trace{Steps: steps}
+	lost := func(step int, n *cnode) error {
+		return fmt.Errorf("explicit: internal error: the trace's step %d (thread %d, edge %d) has no successor with the search's key", step, n.thread, n.edge)
+	}
+	// each calls fn with the successors of c and their places, until fn
+	// returns errFound; it reports whether it did.
+	each := func(c interp.Config, fn func(int, interp.Transition) bool) (bool, error) {
+		k := 0
+		err := interp.EachSuccessor(s.ctx, s.p, c, s.dead.liveLocals(), func(tr interp.Transition) error {
+			k++
+			if fn(k-1, tr) {
+				return errFound
+			}
+			return nil
+		})
+		if err == errFound {
+			return true, nil
+		}
+		if err != nil && s.ctx.Err() != nil {
+			err = errStop{err}
+		}
+		return false, err
+	}
+	steps := make([]result.Step, 0, len(path))
+	for q, j := range path[1:] {
+		parent, n := s.nodes.at(path[q]), s.nodes.at(j)
+		dc, err := s.dead.config(s.p, parent.key)
+		if err != nil {
+			return nil, err
+		}
+		at := -1
+		ok, err := each(dc, func(k int, tr interp.Transition) bool {
+			if tr.Thread == int(n.thread) && tr.Edge == int(n.edge) && string(s.dead.key(tr.Next)) == n.key {
+				at = k
+				return true
+			}
+			return false
+		})
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, lost(q+1, n)
+		}
+		var next interp.Config
+		ok, err = each(c, func(k int, tr interp.Transition) bool {
+			if k == at && tr.Thread == int(n.thread) && tr.Edge == int(n.edge) {
+				next = tr.Next
+				return true
+			}
+			return k >= at
+		})
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, lost(q+1, n)
+		}
+		steps = append(steps, s.step(c, int(n.thread), int(n.edge)))
+		c = next
+	}
+	if f.thread >= 0 {
+		steps = append(steps, s.step(c, f.thread, result.NoEdge))
+	}
+	return &result.Trace{Steps: steps}, nil
 }
 
 // deadness says which values cannot matter: configurations that differ
@@ -453,6 +567,7 @@ type deadness struct {
 	// stacks (frames are shared between configurations).
 	ids     map[*interp.Frame]int32
 	byKey   map[string]int32
+	frames  []*interp.Frame // by number less one: a frame with that number (config)
 	keyBuf  []byte
 	packBuf []byte // key's
 }
@@ -479,6 +594,7 @@ func (d *deadness) frameID(f *interp.Frame) int32 {
 	if !ok {
 		n = int32(len(d.byKey) + 1)
 		d.byKey[string(k)] = n
+		d.frames = append(d.frames, f)
 	}
 	d.ids[f] = n
 	return n
@@ -588,6 +704,77 @@ func (d *deadness) key(c interp.Config) []byte {
 	}
 	d.packBuf = k
 	return k
+}
+
+// config returns a configuration whose key is key: the values key leaves
+// out are false. It has the futures of every configuration with that key
+// (that is what the key leaves out), so the search expands it instead of
+// keeping the one it found.
+func (d *deadness) config(p *ir.Program, key string) (interp.Config, error) {
+	bad := func() (interp.Config, error) {
+		return interp.Config{}, fmt.Errorf("explicit: internal error: a configuration's key does not decode")
+	}
+	k := []byte(key)
+	bits := func(n int) []bool {
+		if len(k) < (n+7)/8 {
+			return nil
+		}
+		vs := make([]bool, n)
+		for i := range vs {
+			vs[i] = k[i/8]>>(i%8)&1 != 0
+		}
+		k = k[(n+7)/8:]
+		return vs
+	}
+	varint := func() int {
+		v, w := binary.Varint(k)
+		if w <= 0 {
+			k = nil
+			return 0
+		}
+		k = k[w:]
+		return int(v)
+	}
+	uvarint := func() int {
+		v, w := binary.Uvarint(k)
+		if w <= 0 {
+			k = nil
+			return 0
+		}
+		k = k[w:]
+		return int(v)
+	}
+	var c interp.Config
+	if c.Globals = bits(d.ng); c.Globals == nil && d.ng > 0 {
+		return bad()
+	}
+	c.Running, c.Atomic, c.Init = varint(), varint(), varint() == 1
+	c.Threads = make([]*interp.Frame, uvarint())
+	for t := range c.Threads {
+		caller := uvarint()
+		if caller == 0 {
+			continue // an ended thread
+		}
+		f := &interp.Frame{Proc: uvarint(), Loc: uvarint(), Call: varint()}
+		if caller > 1 {
+			if caller-2 >= len(d.frames) {
+				return bad()
+			}
+			f.Caller = d.frames[caller-2]
+			f.Depth = f.Caller.Depth + 1
+		}
+		if f.Proc >= len(p.Procs) {
+			return bad()
+		}
+		if f.Locals = bits(len(p.Procs[f.Proc].Locals)); f.Locals == nil {
+			return bad()
+		}
+		c.Threads[t] = f
+	}
+	if k == nil || len(k) != 0 {
+		return bad()
+	}
+	return c, nil
 }
 
 // initials calls fn with the initial configurations up to dead values:
