@@ -169,7 +169,7 @@ func init() {
 		Flags: func(fs *flag.FlagSet) func() (engine.Engine, error) {
 			var o Options
 			fs.IntVar(&o.MaxVars, "max-vars", DefaultMaxVars, fmt.Sprintf("enumerate at most `n` variables in scope (globals and one procedure's locals), 1-%d; past it: UNKNOWN", MaxVarsLimit))
-			fs.IntVar(&o.MaxStates, "max-states", DefaultMaxStates, "state budget: at most `n` path edges and contexts (about 0.5 KB each), or configurations of a concurrent program; past it: UNKNOWN")
+			fs.IntVar(&o.MaxStates, "max-states", DefaultMaxStates, "state budget: at most `n` path edges and contexts (about 0.5 KB each), or configurations of a concurrent program (about 0.25 KB each); past it: UNKNOWN")
 			fs.IntVar(&o.MaxThreads, "max-threads", 0, "concurrent programs: at most `n` threads, the initial ones included (0: one more per thread-creation site); a program that can create more: UNKNOWN unless an error is found")
 			return func() (engine.Engine, error) { return NewWithOptions(o) }
 		},
