@@ -1,6 +1,8 @@
 package explicit
 
 import (
+	"context"
+	"math"
 	"testing"
 
 	"boolprog/analysis"
@@ -76,5 +78,54 @@ func TestKey(t *testing.T) {
 	short.Threads = short.Threads[:1]
 	if key(short) == b {
 		t.Error("one thread fewer: same key")
+	}
+}
+
+// configProgram has Getafix's init, calls (so caller frames), locals
+// dead at some locations, a thread that ends and `atomic`.
+const configProgram = `decl atomic, g, h;
+void init() begin g := *; end
+void f(a) begin decl b; b := a; h := b; return; end
+void thread0() begin decl x, y; x := g; f(x); y := *; g := y; end
+void thread1() begin decl z; atomic := T; z := h; g := !z; atomic := F; end
+`
+
+// TestConfigDecodesKey: every configuration the search reaches has a key
+// that decodes (deadness.config) to a configuration with that key.
+func TestConfigDecodesKey(t *testing.T) {
+	p := testsuite.LowerDialect(t, "config.bp", configProgram, syntax.Getafix, "")
+	s := &csearch{
+		ctx: context.Background(), p: p, limit: math.MaxInt, maxStates: 1 << 20,
+		maxThreads: DefaultMaxThreads(p), index: make(map[string]int32),
+		dead: newDeadness(p, analysis.NewCache(p)),
+	}
+	if _, err := s.run(); err != nil {
+		t.Fatal(err)
+	}
+	callers := 0
+	for i := 0; i < s.nodes.len(); i++ {
+		key := s.nodes.at(int32(i)).key
+		c, err := s.dead.config(p, key)
+		if err != nil {
+			t.Fatalf("node %d: %v", i, err)
+		}
+		if got := string(s.dead.key(c)); got != key {
+			t.Fatalf("node %d: the decoded configuration's key %q, want %q", i, got, key)
+		}
+		for _, f := range c.Threads {
+			if f != nil && f.Caller != nil {
+				callers++
+			}
+		}
+	}
+	if s.nodes.len() < 10 || callers == 0 {
+		t.Errorf("%d configurations, %d frames with a caller: the program does not exercise the decoder", s.nodes.len(), callers)
+	}
+	// A key cut short or with a byte too many does not decode.
+	k := s.nodes.at(int32(s.nodes.len() - 1)).key
+	for _, bad := range []string{k[:len(k)-1], k + "\x00", ""} {
+		if _, err := s.dead.config(p, bad); err == nil {
+			t.Errorf("key %q decoded", bad)
+		}
 	}
 }
