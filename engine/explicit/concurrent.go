@@ -522,17 +522,19 @@ func (s *csearch) replay(f *cfound) (*result.Trace, error) {
 			return nil, lost(q+1, n)
 		}
 		var next interp.Config
-		ok, err = each(c, func(k int, tr interp.Transition) bool {
-			if k == at && tr.Thread == int(n.thread) && tr.Edge == int(n.edge) {
-				next = tr.Next
-				return true
+		matched := false
+		_, err = each(c, func(k int, tr interp.Transition) bool {
+			if k < at {
+				return false
 			}
-			return k >= at
+			matched = tr.Thread == int(n.thread) && tr.Edge == int(n.edge)
+			next = tr.Next
+			return true
 		})
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if !matched {
 			return nil, lost(q+1, n)
 		}
 		steps = append(steps, s.step(c, int(n.thread), int(n.edge)))
@@ -749,7 +751,11 @@ func (d *deadness) config(p *ir.Program, key string) (interp.Config, error) {
 		return bad()
 	}
 	c.Running, c.Atomic, c.Init = varint(), varint(), varint() == 1
-	c.Threads = make([]*interp.Frame, uvarint())
+	nt := uvarint()
+	if nt > len(k) { // a thread takes a byte at least
+		return bad()
+	}
+	c.Threads = make([]*interp.Frame, nt)
 	for t := range c.Threads {
 		caller := uvarint()
 		if caller == 0 {
